@@ -1,0 +1,35 @@
+// Runs every compiled test file with node:test.
+// Node 20's runner does not expand globs and exits 0 on "0 tests", so the list is built here
+// and an empty list is an error (see LESSONS.md).
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+const roots = ['dist/src', 'dist/test'];
+const filter = process.argv.slice(2);
+
+function collect(dir, out) {
+  let entries;
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return out;
+  }
+  for (const name of entries) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) collect(path, out);
+    else if (name.endsWith('.test.js')) out.push(path);
+  }
+  return out;
+}
+
+const files = roots
+  .flatMap((root) => collect(root, []))
+  .filter((file) => filter.length === 0 || filter.some((f) => file.includes(f)))
+  .sort();
+if (files.length === 0) {
+  console.error(`run-tests: no test files found under ${roots.join(', ')} (did the build run?)`);
+  process.exit(1);
+}
+const result = spawnSync(process.execPath, ['--test', ...files], { stdio: 'inherit' });
+process.exit(result.status ?? 1);

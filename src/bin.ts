@@ -1,0 +1,4 @@
+#!/usr/bin/env node
+import { start } from './cli/main.js';
+
+await start();

@@ -1,0 +1,112 @@
+/**
+ * The composition root: builds the yargs parser, runs the chosen command and turns its
+ * outcome into the one exit code. Nothing else in aide decides the exit code.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import yargs from 'yargs';
+import { AideError, ExitCode } from '../shared/errors.js';
+import { didYouMean } from '../shared/text.js';
+import { commands } from './commands/index.js';
+import type { CommandSpec, RawArgv } from './commands/spec.js';
+import type { CliIo, GlobalOptions } from './io.js';
+import { printError } from './render/error.js';
+
+export function packageVersion(): string {
+  const raw = readFileSync(new URL('../../../package.json', import.meta.url), 'utf8');
+  const parsed = JSON.parse(raw) as { version?: unknown };
+  return typeof parsed.version === 'string' ? parsed.version : '0.0.0';
+}
+
+interface Selected {
+  spec: CommandSpec;
+  argv: RawArgv;
+}
+
+function buildParser(select: (selected: Selected) => void) {
+  let parser = yargs()
+    .scriptName('aide')
+    .usage('$0 <command> [options]\n\naide applies, verifies and checkpoints code changes written by a local model.')
+    .strict()
+    .exitProcess(false)
+    .version(packageVersion())
+    .help()
+    .alias('h', 'help')
+    .wrap(Math.min(100, Math.max(60, process.stdout.columns || 100)))
+    .option('json', { type: 'boolean', default: false, describe: 'Print machine-readable JSON instead of text', global: true })
+    .option('cwd', { type: 'string', describe: 'Run as if aide was started in this directory', global: true, requiresArg: true })
+    .demandCommand(1, 'Name a command; `aide --help` lists them.')
+    .recommendCommands()
+    .epilog('Exit codes: 0 ok, 1 failed, 2 usage or config error, 70 internal error.')
+    .fail((message: string | undefined, error: Error | undefined) => {
+      if (error) throw error;
+      throw new AideError('usage', message ?? 'invalid command line', {
+        hint: 'Run `aide --help` (or `aide <command> --help`) for usage.',
+      });
+    });
+  for (const spec of commands) {
+    parser = parser.command(spec.command, spec.describe, spec.builder, (argv) => {
+      select({ spec, argv });
+    });
+  }
+  return parser;
+}
+
+function globalsFrom(argv: RawArgv, io: CliIo): GlobalOptions {
+  const cwdArg = argv['cwd'];
+  return {
+    json: argv['json'] === true,
+    cwd: typeof cwdArg === 'string' && cwdArg !== '' ? resolve(io.cwd, cwdArg) : io.cwd,
+  };
+}
+
+/** yargs reports an unknown command as an "unknown argument"; say what it is instead. */
+function checkCommandName(args: readonly string[]): void {
+  const first = args[0];
+  if (first === undefined || first.startsWith('-')) return;
+  const names = commands.map((c) => c.command.split(' ')[0] ?? '');
+  if (names.includes(first)) return;
+  const suggestion = didYouMean(first, names);
+  throw new AideError('usage', `unknown command "${first}"${suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`}`, {
+    hint: 'Run `aide --help` for the list of commands.',
+  });
+}
+
+/** Runs aide with the given arguments; returns the exit code. Never throws. */
+export async function runCli(args: readonly string[], io: CliIo): Promise<number> {
+  const json = args.includes('--json');
+  let selected: Selected | undefined;
+  try {
+    checkCommandName(args);
+    const parser = buildParser((s) => {
+      selected = s;
+    });
+    const output = await new Promise<string>((resolveOutput, reject) => {
+      void parser.parse([...args], {}, (error: Error | null | undefined, _argv: unknown, text: string) => {
+        if (error) reject(error);
+        else resolveOutput(text);
+      });
+    });
+    if (selected === undefined) {
+      // --help or --version: yargs produced the text and ran no command.
+      if (output !== '') io.stdout.write(`${output}\n`);
+      return ExitCode.ok;
+    }
+    const globals = globalsFrom(selected.argv, io);
+    return await selected.spec.run(selected.argv, globals, io);
+  } catch (error) {
+    return printError(error, json ? io.stdout : io.stderr, json);
+  }
+}
+
+/** Entry used by bin.ts: real process streams, real exit code. */
+export async function start(): Promise<void> {
+  const io: CliIo = {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    cwd: process.cwd(),
+  };
+  process.exitCode = await runCli(process.argv.slice(2), io);
+}

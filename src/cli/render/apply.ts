@@ -1,0 +1,72 @@
+/** Text and JSON renderings of an apply report. */
+import type { BlockOutcome } from '../../core/edit/plan-edits.js';
+import type { ApplyReport } from '../../core/flows/apply.js';
+import { plural } from '../../shared/text.js';
+import { colorDiff, type Style } from './style.js';
+
+const ACTION_MARK = { created: 'A', modified: 'M', deleted: 'D' } as const;
+
+function blockLabel(outcome: Extract<BlockOutcome, { ok: true }>): string {
+  if (outcome.action === 'created' || outcome.action === 'deleted') return `block ${outcome.index} (${outcome.action})`;
+  if (outcome.action === 'unchanged') return `block ${outcome.index} (no change)`;
+  return `block ${outcome.index} (${outcome.strategy ?? 'edit'})`;
+}
+
+function renderFailure(outcome: Extract<BlockOutcome, { ok: false }>, style: Style): string[] {
+  const { failure } = outcome;
+  const out = [`  ${style.red('✗')} block ${outcome.index} ${style.bold(outcome.path)} (response line ${outcome.line}): ${failure.message}`];
+  const closest = failure.closest;
+  if (closest !== undefined) {
+    out.push(`      closest lines in the file (${closest.startLine}-${closest.endLine}, ${Math.round(closest.similarity * 100)}% alike):`);
+    const width = String(closest.endLine).length;
+    closest.lines.slice(0, 12).forEach((line, i) => out.push(style.dim(`      ${String(closest.startLine + i).padStart(width)} | ${line}`)));
+    if (closest.lines.length > 12) out.push(style.dim(`      ${' '.repeat(width)} | … ${closest.lines.length - 12} more`));
+    const diff = closest.firstDifference;
+    if (diff !== undefined) {
+      out.push(`      first difference: line ${diff.fileLineNumber} is \`${diff.fileLine.trim()}\`; SEARCH has \`${diff.searchLine.trim()}\``);
+    }
+  }
+  out.push(`      ${style.yellow('hint:')} ${failure.hint}`);
+  return out;
+}
+
+export function renderApplyText(report: ApplyReport, style: Style): string {
+  const out: string[] = [];
+  if (report.blockCount === 0 && report.problems.length === 0) {
+    out.push(`${style.red('aide apply:')} no edits found in the response; nothing written.`);
+    out.push('  hint: aide applies SEARCH/REPLACE blocks (<<<<<<< SEARCH … ======= … >>>>>>> REPLACE) and unified diffs.');
+    return `${out.join('\n')}\n`;
+  }
+  if (!report.ok) {
+    const failed = report.blocks.filter((b) => !b.ok).length + report.problems.length;
+    out.push(`${style.red('aide apply:')} nothing written: ${failed} of ${plural(report.blockCount + report.problems.length, 'edit')} failed.`);
+    for (const problem of report.problems) {
+      out.push(`  ${style.red('✗')} response line ${problem.line}: ${problem.message}`, `      ${style.yellow('hint:')} ${problem.hint}`);
+    }
+    for (const outcome of report.blocks) {
+      if (outcome.ok) out.push(`  ${style.green('✓')} ${blockLabel(outcome)} ${outcome.path}: would apply`);
+      else out.push(...renderFailure(outcome, style));
+    }
+    return `${out.join('\n')}\n`;
+  }
+  if (report.dryRun) {
+    for (const file of report.files) out.push(colorDiff(file.diff.trimEnd(), style));
+    if (report.files.length > 0) out.push('');
+  }
+  const verb = report.dryRun ? 'would change' : 'changed';
+  out.push(`aide apply: ${plural(report.blockCount, 'edit')} ${verb} ${plural(report.files.length, 'file')}${report.dryRun ? ' (dry run: nothing written)' : ''}.`);
+  for (const file of report.files) {
+    const blocks = report.blocks.filter((b): b is Extract<BlockOutcome, { ok: true }> => b.ok && b.path === file.path);
+    const stat = `${style.green(`+${file.added}`)} ${style.red(`-${file.removed}`)}`;
+    out.push(`  ${ACTION_MARK[file.action]} ${style.bold(file.path)}  ${stat}  ${style.dim(blocks.map(blockLabel).join(', '))}`);
+  }
+  const unchanged = report.blocks.filter((b) => b.ok && b.action === 'unchanged');
+  if (report.files.length === 0) out.push('  (the edits leave every file as it was)');
+  else if (unchanged.length > 0) out.push(style.dim(`  ${plural(unchanged.length, 'edit')} changed nothing`));
+  return `${out.join('\n')}\n`;
+}
+
+/** The --json shape of `aide apply` (versioned: consumers check `schema`). */
+export function applyJson(report: ApplyReport): string {
+  return `${JSON.stringify({ schema: 'aide.apply/1', ...report }, null, 2)}\n`;
+}

@@ -1,0 +1,149 @@
+/**
+ * The last rung: a bounded fuzzy match for SEARCH text with a typo or two. It is deliberately
+ * narrow. Lines are compared as tokens, never as characters, so a line counts as "a typo of"
+ * another only when every token is equal except an identifier that differs by a slip of the
+ * keyboard (recieve/receive, adUser/addUser) or a missing `;` or `,`. A different name
+ * (getX/getY, calculateTax/calculateDiscount), a different number, operator or string is a
+ * different line. Only a few lines of a window may be typos, and the rest must be equal.
+ */
+import { editDistance } from '../../shared/text.js';
+import { findIndentTransform } from './indent.js';
+import { lineView } from './line-index.js';
+import type { Alignment } from './splice.js';
+import type { TextFile } from './text-file.js';
+
+export type LineRelation = 'same' | 'typo' | 'different';
+
+const TOKEN = /[\p{L}_$][\p{L}\p{N}_$]*|\p{N}[\p{L}\p{N}_.]*|\S/gu;
+const WORD = /^[\p{L}_$]/u;
+const SOFT_PUNCTUATION = new Set([';', ',']);
+
+export function tokenize(line: string): string[] {
+  return line.match(TOKEN) ?? [];
+}
+
+/** Whether two identifiers differ only by a typo. */
+export function isTypo(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (!WORD.test(a) || !WORD.test(b)) return false;
+  const length = Math.min(a.length, b.length);
+  const allowed = length >= 10 ? 2 : length >= 6 ? 1 : 0;
+  if (allowed === 0) return false;
+  if (a.replace(/\D/g, '') !== b.replace(/\D/g, '')) return false;
+  // Names that differ only in their last character (itemA/itemB, handler1/handler2) are different names.
+  if (a.length === b.length && a.slice(0, -1) === b.slice(0, -1)) return false;
+  return editDistance(a, b, allowed) <= allowed;
+}
+
+/** Token alignment cost between two lines; Infinity when they are different lines. */
+function tokenCost(a: readonly string[], b: readonly string[]): number {
+  const rows = a.length + 1;
+  const cols = b.length + 1;
+  const dp = new Float64Array(rows * cols).fill(Number.POSITIVE_INFINITY);
+  dp[0] = 0;
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < cols; j++) {
+      const here = dp[i * cols + j] ?? Number.POSITIVE_INFINITY;
+      if (here === Number.POSITIVE_INFINITY) continue;
+      const ta = a[i];
+      const tb = b[j];
+      if (ta !== undefined && tb !== undefined) {
+        const cost = ta === tb ? 0 : isTypo(ta, tb) ? 1 : Number.POSITIVE_INFINITY;
+        const k = (i + 1) * cols + j + 1;
+        if (here + cost < (dp[k] ?? Number.POSITIVE_INFINITY)) dp[k] = here + cost;
+      }
+      if (ta !== undefined && SOFT_PUNCTUATION.has(ta)) {
+        const k = (i + 1) * cols + j;
+        if (here + 1 < (dp[k] ?? Number.POSITIVE_INFINITY)) dp[k] = here + 1;
+      }
+      if (tb !== undefined && SOFT_PUNCTUATION.has(tb)) {
+        const k = i * cols + j + 1;
+        if (here + 1 < (dp[k] ?? Number.POSITIVE_INFINITY)) dp[k] = here + 1;
+      }
+    }
+  }
+  return dp[rows * cols - 1] ?? Number.POSITIVE_INFINITY;
+}
+
+/** How a model's line relates to a file line. */
+export function relateLines(model: string, file: string): LineRelation {
+  const a = model.trim();
+  const b = file.trim();
+  if (a === b) return 'same';
+  if (Math.abs(a.length - b.length) > 6) return 'different';
+  const ta = tokenize(a);
+  const tb = tokenize(b);
+  if (ta.length === tb.length && ta.every((t, i) => t === tb[i])) return 'same';
+  return tokenCost(ta, tb) <= 2 ? 'typo' : 'different';
+}
+
+/** How many lines of a window of `m` may be typos. */
+export function typoBudget(m: number): number {
+  return Math.max(1, Math.floor(m / 4));
+}
+
+/** Window starts (in the non-blank view) worth checking: enough lines equal after trimming. */
+function candidateStarts(file: TextFile, model: readonly string[], budget: number): number[] {
+  const view = lineView(file, 'trim', true);
+  const m = model.length;
+  const last = view.keys.length - m;
+  if (last < 0) return [];
+  if (m <= budget) {
+    const starts: number[] = [];
+    for (let p = 0; p <= last; p++) starts.push(p);
+    return starts;
+  }
+  const votes = new Map<number, number>();
+  const positions = new Map<string, number[]>();
+  view.keys.forEach((key, p) => {
+    const list = positions.get(key);
+    if (list) list.push(p);
+    else positions.set(key, [p]);
+  });
+  model.forEach((line, k) => {
+    for (const p of positions.get(line.trim()) ?? []) {
+      const start = p - k;
+      if (start >= 0 && start <= last) votes.set(start, (votes.get(start) ?? 0) + 1);
+    }
+  });
+  return [...votes].filter(([, v]) => v >= m - budget).map(([start]) => start).sort((x, y) => x - y);
+}
+
+/** Every place where the SEARCH's non-blank lines match the file's within the typo budget. */
+export function fuzzyMatch(
+  file: TextFile,
+  search: readonly string[],
+  modelUnit: string | undefined,
+  fileUnit: string | undefined,
+): Alignment[] {
+  const modelIdx = search.flatMap((line, i) => (line.trim() === '' ? [] : [i]));
+  const model = modelIdx.map((i) => search[i] ?? '');
+  const budget = typoBudget(model.length);
+  const view = lineView(file, 'trim', true);
+  const found: Alignment[] = [];
+  for (const start of candidateStarts(file, model, budget)) {
+    let typos = 0;
+    for (let k = 0; k < model.length && typos <= budget; k++) {
+      const relation = relateLines(model[k] ?? '', file.lines[view.index[start + k] ?? 0] ?? '');
+      if (relation === 'different') typos = budget + 1;
+      else if (relation === 'typo') typos++;
+    }
+    if (typos === 0 || typos > budget) continue;
+    const spans: Array<[number, number]> = [];
+    let cursor = view.index[start] ?? 0;
+    let k = 0;
+    search.forEach((_, i) => {
+      if (modelIdx[k] === i) {
+        const line = view.index[start + k] ?? cursor;
+        spans.push([line, line + 1]);
+        cursor = line + 1;
+        k++;
+      } else spans.push([cursor, cursor]);
+    });
+    const pairs = modelIdx.map((i, j) => ({ model: search[i] ?? '', file: file.lines[view.index[start + j] ?? 0] ?? '' }));
+    const indent = findIndentTransform(pairs, modelUnit, fileUnit);
+    if (indent === null) continue;
+    found.push({ start: view.index[start] ?? 0, end: (view.index[start + model.length - 1] ?? 0) + 1, spans, indent });
+  }
+  return found;
+}

@@ -1,0 +1,120 @@
+/**
+ * Indentation: detecting a text's unit and re-indenting replacement lines into the file's
+ * own style when a model's SEARCH is shifted (it dropped a class's indentation) or written
+ * with spaces where the file uses tabs.
+ */
+
+/** Columns a tab counts for when comparing tab and space indentation. */
+const TAB_WIDTH = 4;
+
+export function leadingWhitespace(line: string): string {
+  return /^[ \t]*/.exec(line)?.[0] ?? '';
+}
+
+function columns(indent: string): number {
+  let width = 0;
+  for (const ch of indent) width += ch === '\t' ? TAB_WIDTH : 1;
+  return width;
+}
+
+/** The indentation unit of some lines: '\t', or a run of spaces; undefined without evidence. */
+export function detectIndentUnit(lines: readonly string[]): string | undefined {
+  let tabs = 0;
+  let spaces = 0;
+  const deltas = new Map<number, number>();
+  let previous = 0;
+  for (const line of lines) {
+    if (line.trim() === '') continue;
+    const indent = leadingWhitespace(line);
+    if (indent.startsWith('\t')) tabs++;
+    else if (indent.startsWith(' ')) spaces++;
+    if (!indent.includes('\t')) {
+      const delta = Math.abs(indent.length - previous);
+      if (delta > 0 && delta <= 8) deltas.set(delta, (deltas.get(delta) ?? 0) + 1);
+      previous = indent.length;
+    }
+  }
+  if (tabs > 0 && tabs >= spaces) return '\t';
+  if (spaces === 0) return undefined;
+  let best = 0;
+  let bestCount = 0;
+  for (const [delta, count] of deltas) {
+    if (count > bestCount || (count === bestCount && delta < best)) {
+      best = delta;
+      bestCount = count;
+    }
+  }
+  return best > 0 ? ' '.repeat(best) : undefined;
+}
+
+/** Rewrites the indentation of a replacement line; null when the line cannot be placed (negative indent). */
+export type IndentTransform = (line: string) => string | null;
+
+export const identityIndent: IndentTransform = (line) => line;
+
+/** A pair of lines with the same content: the model's version and the file's. */
+export interface IndentPair {
+  model: string;
+  file: string;
+}
+
+function reindent(line: string, indent: (old: string) => string | null): string | null {
+  if (line.trim() === '') return line.trim() === line ? line : '';
+  const old = leadingWhitespace(line);
+  const fresh = indent(old);
+  return fresh === null ? null : fresh + line.slice(old.length);
+}
+
+/**
+ * The transform that maps every model line's indentation onto its file line's, if one
+ * uniform transform does: the identity, adding or removing one common prefix, or a
+ * constant shift in levels (which also converts spaces to tabs and 2 to 4 spaces).
+ * `modelUnit` and `fileUnit` come from detectIndentUnit on each side.
+ */
+export function findIndentTransform(
+  pairs: readonly IndentPair[],
+  modelUnit: string | undefined,
+  fileUnit: string | undefined,
+): IndentTransform | null {
+  const real = pairs.filter((p) => p.model.trim() !== '');
+  if (real.length === 0) return identityIndent;
+  const indents = real.map((p) => ({ model: leadingWhitespace(p.model), file: leadingWhitespace(p.file) }));
+  if (indents.every((p) => p.model === p.file)) return identityIndent;
+  const first = indents[0];
+  if (first === undefined) return identityIndent;
+  if (first.file.endsWith(first.model)) {
+    const prefix = first.file.slice(0, first.file.length - first.model.length);
+    if (indents.every((p) => p.file === prefix + p.model)) {
+      return (line) => reindent(line, (old) => prefix + old);
+    }
+  }
+  if (first.model.endsWith(first.file)) {
+    const prefix = first.model.slice(0, first.model.length - first.file.length);
+    if (indents.every((p) => p.model === prefix + p.file)) {
+      return (line) => reindent(line, (old) => (old.startsWith(prefix) ? old.slice(prefix.length) : null));
+    }
+  }
+  return levelShift(indents, modelUnit ?? fileUnit, fileUnit ?? modelUnit);
+}
+
+function levelShift(
+  indents: ReadonlyArray<{ model: string; file: string }>,
+  modelUnit: string | undefined,
+  fileUnit: string | undefined,
+): IndentTransform | null {
+  if (modelUnit === undefined || fileUnit === undefined) return null;
+  const modelWidth = columns(modelUnit);
+  const fileWidth = columns(fileUnit);
+  const level = (indent: string, width: number) => columns(indent) / width;
+  const shifts = indents.map((p) => level(p.file, fileWidth) - level(p.model, modelWidth));
+  const shift = shifts[0] ?? 0;
+  if (!shifts.every((s) => Math.abs(s - shift) < 1e-9)) return null;
+  return (line) =>
+    reindent(line, (old) => {
+      const target = level(old, modelWidth) + shift;
+      if (target < -1e-9) return null;
+      const whole = Math.floor(target + 1e-9);
+      const rest = Math.round((target - whole) * fileWidth);
+      return fileUnit.repeat(whole) + ' '.repeat(rest);
+    });
+}

@@ -1,0 +1,211 @@
+/**
+ * The matching ladder: small named strategies tried from strictest to loosest. The first
+ * strategy that finds the SEARCH decides; every strategy but `exact` must find exactly one
+ * place, and "several places" stops the ladder (a looser strategy would only find more).
+ * A wrong edit is worse than a refused one.
+ */
+import { isElisionLine } from './elision.js';
+import { fuzzyMatch } from './fuzzy.js';
+import { detectIndentUnit, findIndentTransform, identityIndent, type IndentPair, type IndentTransform } from './indent.js';
+import { findRuns, keyOf, lineView, type KeyName } from './line-index.js';
+import type { Alignment } from './splice.js';
+import type { TextFile } from './text-file.js';
+
+export type StrategyName =
+  | 'exact'
+  | 'line-endings'
+  | 'trailing-whitespace'
+  | 'indentation'
+  | 'blank-lines'
+  | 'elision'
+  | 'fuzzy';
+
+export const STRATEGIES: readonly StrategyName[] = [
+  'exact',
+  'line-endings',
+  'trailing-whitespace',
+  'indentation',
+  'blank-lines',
+  'elision',
+  'fuzzy',
+];
+
+export type MatchResult =
+  | { kind: 'match'; strategy: StrategyName; alignment: Alignment; elisions: boolean }
+  | { kind: 'ambiguous'; strategy: StrategyName; lines: number[] }
+  | { kind: 'none' };
+
+/** What one strategy found: alignments of every place it matched (in file order). */
+type Found = Alignment[];
+
+interface Context {
+  file: TextFile;
+  search: readonly string[];
+  /** Indentation units of the model's text (SEARCH and REPLACE) and of the file. */
+  modelUnit: string | undefined;
+  fileUnit: string | undefined;
+}
+
+function hasCrlf(file: TextFile, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (file.eols[i] === '\r\n') return true;
+  return false;
+}
+
+/** Alignments for every run of the SEARCH's keys in the file. */
+function runsByKey(ctx: Context, key: KeyName, skipBlank: boolean): { start: number; spans: Array<[number, number]> }[] {
+  const view = lineView(ctx.file, key, skipBlank);
+  const fn = keyOf[key];
+  const searchIdx: number[] = [];
+  ctx.search.forEach((line, i) => {
+    if (!skipBlank || line.trim() !== '') searchIdx.push(i);
+  });
+  const needle = searchIdx.map((i) => fn(ctx.search[i] ?? ''));
+  return findRuns(view, needle).map((p) => {
+    const spans: Array<[number, number]> = [];
+    let cursor = view.index[p] ?? 0;
+    let j = 0;
+    ctx.search.forEach((_, i) => {
+      if (searchIdx[j] === i) {
+        const fileLine = view.index[p + j] ?? cursor;
+        spans.push([fileLine, fileLine + 1]);
+        cursor = fileLine + 1;
+        j++;
+      } else {
+        spans.push([cursor, cursor]);
+      }
+    });
+    return { start: view.index[p] ?? 0, spans };
+  });
+}
+
+function alignmentOf(spans: Array<readonly [number, number]>, indent: IndentTransform): Alignment {
+  const nonEmpty = spans.filter(([a, b]) => b > a);
+  const start = nonEmpty[0]?.[0] ?? spans[0]?.[0] ?? 0;
+  const end = nonEmpty.at(-1)?.[1] ?? start;
+  return { start, end, spans, indent };
+}
+
+function pairsOf(ctx: Context, spans: ReadonlyArray<readonly [number, number]>): IndentPair[] {
+  const pairs: IndentPair[] = [];
+  spans.forEach(([a, b], i) => {
+    const model = ctx.search[i] ?? '';
+    if (b === a + 1 && !isElisionLine(model)) pairs.push({ model, file: ctx.file.lines[a] ?? '' });
+  });
+  return pairs;
+}
+
+function exactText(ctx: Context, crlf: boolean): Found {
+  return runsByKey(ctx, 'raw', false)
+    .map((r) => alignmentOf(r.spans, identityIndent))
+    .filter((a) => hasCrlf(ctx.file, a.start, a.end) === crlf);
+}
+
+function trailingWhitespace(ctx: Context): Found {
+  return runsByKey(ctx, 'trim-end', false).map((r) => alignmentOf(r.spans, identityIndent));
+}
+
+function reindented(ctx: Context, skipBlank: boolean): Found {
+  const found: Found = [];
+  for (const run of runsByKey(ctx, 'trim', skipBlank)) {
+    const indent = findIndentTransform(pairsOf(ctx, run.spans), ctx.modelUnit, ctx.fileUnit);
+    if (indent !== null) found.push(alignmentOf(run.spans, indent));
+  }
+  return found;
+}
+
+/** SEARCH with `...` lines: each run of real lines is found in order; the gaps stand for anything. */
+function elided(ctx: Context): Found {
+  const segments: number[][] = [[]];
+  ctx.search.forEach((line, i) => {
+    if (isElisionLine(line)) segments.push([]);
+    else if (line.trim() !== '') segments.at(-1)?.push(i);
+  });
+  if (segments.length < 2) return [];
+  const view = lineView(ctx.file, 'trim', true);
+  const runs = segments.map((seg) => (seg.length === 0 ? null : findRuns(view, seg.map((i) => (ctx.search[i] ?? '').trim()))));
+  const firstReal = runs.findIndex((r) => r !== null);
+  if (firstReal === -1) return [];
+  const found: Found = [];
+  for (const firstStart of runs[firstReal] ?? []) {
+    const placed: number[] = [];
+    let position = firstStart;
+    let ok = true;
+    for (let s = firstReal; s < segments.length && ok; s++) {
+      const segRuns = runs[s];
+      if (segRuns === null || segRuns === undefined) continue;
+      const next = segRuns.find((p) => p >= position);
+      if (next === undefined) ok = false;
+      else {
+        placed[s] = next;
+        position = next + (segments[s]?.length ?? 0);
+      }
+    }
+    if (!ok) continue;
+    const spans = elisionSpans(ctx, segments, placed, view.index);
+    const indent = findIndentTransform(pairsOf(ctx, spans), ctx.modelUnit, ctx.fileUnit);
+    if (indent !== null) found.push(alignmentOf(spans, indent));
+  }
+  return found;
+}
+
+function elisionSpans(ctx: Context, segments: number[][], placed: number[], index: number[]): Array<[number, number]> {
+  const fileLineOf = new Map<number, number>();
+  segments.forEach((seg, s) => {
+    seg.forEach((searchLine, k) => {
+      fileLineOf.set(searchLine, index[(placed[s] ?? 0) + k] ?? 0);
+    });
+  });
+  const spans: Array<[number, number]> = [];
+  let cursor = -1;
+  ctx.search.forEach((line, i) => {
+    const fileLine = fileLineOf.get(i);
+    if (fileLine !== undefined) {
+      spans.push([fileLine, fileLine + 1]);
+      cursor = fileLine + 1;
+      return;
+    }
+    // An elision stretches to the next matched line; a leading one is empty.
+    let next = cursor === -1 ? -1 : cursor;
+    for (let j = i + 1; j < ctx.search.length; j++) {
+      const target = fileLineOf.get(j);
+      if (target !== undefined) {
+        next = target;
+        break;
+      }
+    }
+    const from = cursor === -1 ? next : cursor;
+    const to = isElisionLine(line) && cursor !== -1 ? Math.max(from, next) : from;
+    spans.push([from, to]);
+  });
+  return spans;
+}
+
+/** Runs the ladder for one SEARCH (non-empty, not all blank) against a file. */
+export function matchSearch(file: TextFile, search: readonly string[], replace: readonly string[]): MatchResult {
+  const ctx: Context = {
+    file,
+    search,
+    modelUnit: detectIndentUnit([...search, ...replace]),
+    fileUnit: detectIndentUnit(file.lines),
+  };
+  const rungs: ReadonlyArray<[StrategyName, () => Found]> = [
+    ['exact', () => exactText(ctx, false)],
+    ['line-endings', () => exactText(ctx, true)],
+    ['trailing-whitespace', () => trailingWhitespace(ctx)],
+    ['indentation', () => reindented(ctx, false)],
+    ['blank-lines', () => reindented(ctx, true)],
+    ['elision', () => elided(ctx)],
+    ['fuzzy', () => fuzzyMatch(file, search, ctx.modelUnit, ctx.fileUnit)],
+  ];
+  for (const [strategy, run] of rungs) {
+    const found = run();
+    const first = found[0];
+    if (first === undefined) continue;
+    // Models are told that an exact SEARCH which occurs more than once means its first occurrence.
+    if (found.length === 1 || strategy === 'exact' || strategy === 'line-endings') {
+      return { kind: 'match', strategy, alignment: first, elisions: strategy === 'elision' };
+    }
+    return { kind: 'ambiguous', strategy, lines: found.map((a) => a.start + 1) };
+  }
+  return { kind: 'none' };
+}

@@ -1,0 +1,219 @@
+/**
+ * Unified diffs as models write them: with or without line numbers, with wrong numbers and
+ * wrong counts. Hunks are located by content later, so numbers and counts are ignored; each
+ * hunk becomes a search/replace pair.
+ */
+import { normalizeWrittenPath } from './path-text.js';
+import type { EditBlock, ParseProblem } from './types.js';
+
+export interface DiffParseResult {
+  blocks: Omit<EditBlock, 'index'>[];
+  problems: ParseProblem[];
+}
+
+interface Hunk {
+  line: number;
+  search: string[];
+  replace: string[];
+  changed: boolean;
+  /** Trailing lines that were completely empty (not a space): usually the fence's padding. */
+  bareEmptyTail: number;
+}
+
+interface FileSection {
+  line: number;
+  oldPath: string | undefined;
+  newPath: string | undefined;
+  /** `--- /dev/null`: the diff creates the file. */
+  creates: boolean;
+  /** `+++ /dev/null`: the diff deletes the file. */
+  deletes: boolean;
+  hunks: Hunk[];
+}
+
+const HUNK_HEADER = /^@@(?:\s+-?\d+(?:,\d+)?\s+\+?\d+(?:,\d+)?)?\s*@@?/;
+const GIT_PREAMBLE = /^(?:diff --git |index [0-9a-f]|new file mode|deleted file mode|old mode|new mode|similarity index|dissimilarity index|Index: |={5,}$)/;
+
+/** Strips a header's timestamp and quotes; null for /dev/null. */
+function headerPath(raw: string): string | null {
+  let path = raw.split('\t')[0]?.trim() ?? '';
+  if (path.startsWith('"') && path.endsWith('"') && path.length > 1) {
+    path = path.slice(1, -1).replace(/\\(["\\])/g, '$1');
+  }
+  if (path === '/dev/null') return null;
+  return normalizeWrittenPath(path);
+}
+
+/** Drops git's a/ and b/ prefixes when both sides carry them (or one side is /dev/null). */
+function stripGitPrefixes(oldPath: string | null, newPath: string | null): [string | null, string | null] {
+  const oldPrefixed = oldPath === null || oldPath.startsWith('a/');
+  const newPrefixed = newPath === null || newPath.startsWith('b/');
+  if (oldPrefixed && newPrefixed && (oldPath !== null || newPath !== null)) {
+    return [oldPath?.slice(2) ?? null, newPath?.slice(2) ?? null];
+  }
+  return [oldPath, newPath];
+}
+
+/** True when lines[i] and lines[i+1] are a `---` / `+++` file header pair. */
+export function isFileHeader(lines: readonly string[], i: number): boolean {
+  return (lines[i]?.startsWith('--- ') ?? false) && (lines[i + 1]?.startsWith('+++ ') ?? false);
+}
+
+/** Whether a text (a whole response or a fenced block) starts like a diff. */
+export function looksLikeDiff(lines: readonly string[], from = 0): boolean {
+  for (let i = from; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (line.trim() === '') continue;
+    return line.startsWith('diff --git ') || line.startsWith('Index: ') || isFileHeader(lines, i) || HUNK_HEADER.test(line);
+  }
+  return false;
+}
+
+/**
+ * Parses diff lines. `fallbackPath` names the file when the diff has hunks but no headers
+ * (a fenced diff under a path line). `fenced` tolerates context lines whose leading space a
+ * model dropped; in an unfenced diff such a line ends the diff. Returns the index after the
+ * last line consumed.
+ */
+export function parseDiff(
+  lines: readonly string[],
+  start: number,
+  end: number,
+  lineOffset: number,
+  fallbackPath: string | undefined,
+  fenced: boolean,
+): DiffParseResult & { next: number } {
+  const sections: FileSection[] = [];
+  const problems: ParseProblem[] = [];
+  let section: FileSection | undefined;
+  let hunk: Hunk | undefined;
+  let i = start;
+  const closeHunk = () => {
+    if (hunk && section) {
+      for (; hunk.bareEmptyTail > 0; hunk.bareEmptyTail--) {
+        hunk.search.pop();
+        hunk.replace.pop();
+      }
+      section.hunks.push(hunk);
+    }
+    hunk = undefined;
+  };
+  for (; i < end; i++) {
+    const line = lines[i] ?? '';
+    const lineNo = lineOffset + i + 1;
+    if (isFileHeader(lines, i)) {
+      closeHunk();
+      const [oldPath, newPath] = stripGitPrefixes(headerPath(line.slice(4)), headerPath((lines[i + 1] ?? '').slice(4)));
+      section = {
+        line: lineNo,
+        oldPath: oldPath ?? undefined,
+        newPath: newPath ?? undefined,
+        creates: oldPath === null,
+        deletes: newPath === null,
+        hunks: [],
+      };
+      sections.push(section);
+      i++;
+      continue;
+    }
+    if (GIT_PREAMBLE.test(line) && hunk === undefined) continue;
+    if (line.startsWith('diff --git ')) {
+      closeHunk();
+      continue;
+    }
+    if (/^(?:rename|copy) (?:from|to) /.test(line)) {
+      problems.push({
+        line: lineNo,
+        message: 'the diff renames or copies a file, which aide apply does not support',
+        hint: 'Delete the old file and create the new one with two separate diffs, or use SEARCH/REPLACE blocks.',
+      });
+      continue;
+    }
+    if (HUNK_HEADER.test(line)) {
+      closeHunk();
+      if (section === undefined) {
+        section = { line: lineNo, oldPath: fallbackPath, newPath: fallbackPath, creates: false, deletes: false, hunks: [] };
+        sections.push(section);
+      }
+      hunk = { line: lineNo, search: [], replace: [], changed: false, bareEmptyTail: 0 };
+      continue;
+    }
+    if (hunk === undefined) {
+      if (line.trim() === '') continue;
+      if (!fenced) break;
+      problems.push({
+        line: lineNo,
+        message: 'this line in a diff is outside any hunk',
+        hint: 'Start each hunk with an `@@ ... @@` line; lines in a hunk start with a space, `-` or `+`.',
+      });
+      continue;
+    }
+    const marker = line[0];
+    hunk.bareEmptyTail = line === '' ? hunk.bareEmptyTail + 1 : 0;
+    if (marker === '\\') continue; // "\ No newline at end of file": aide keeps the file's own ending
+    if (marker === '+') {
+      hunk.replace.push(line.slice(1));
+      hunk.changed = true;
+    } else if (marker === '-') {
+      hunk.search.push(line.slice(1));
+      hunk.changed = true;
+    } else if (marker === ' ' || line === '') {
+      hunk.search.push(line.slice(1));
+      hunk.replace.push(line.slice(1));
+    } else if (fenced) {
+      // A context line whose leading space the model dropped.
+      hunk.search.push(line);
+      hunk.replace.push(line);
+    } else {
+      break;
+    }
+  }
+  closeHunk();
+  return { ...sectionsToBlocks(sections, problems), next: i };
+}
+
+function sectionsToBlocks(sections: FileSection[], problems: ParseProblem[]): DiffParseResult {
+  const blocks: Omit<EditBlock, 'index'>[] = [];
+  for (const section of sections) {
+    const path = section.newPath ?? section.oldPath;
+    if (path === undefined) {
+      problems.push({
+        line: section.line,
+        message: 'the diff does not name the file it changes',
+        hint: 'Start the diff with `--- a/path` and `+++ b/path` lines, or put the path on the line before the fence.',
+      });
+      continue;
+    }
+    if (section.deletes) {
+      const removed = section.hunks.flatMap((h) => h.search);
+      blocks.push({ line: section.line, format: 'diff', path, pathFrom: 'explicit', op: 'delete', variants: [{ search: removed, replace: [] }] });
+      continue;
+    }
+    if (section.hunks.length === 0) {
+      problems.push({
+        line: section.line,
+        message: `the diff for ${path} has no hunks`,
+        hint: 'Each changed file needs at least one `@@ ... @@` hunk with the lines to change.',
+      });
+      continue;
+    }
+    if (section.creates) {
+      const content = section.hunks.flatMap((h) => h.replace);
+      blocks.push({ line: section.line, format: 'diff', path, pathFrom: 'explicit', op: 'edit', variants: [{ search: [], replace: content }] });
+      continue;
+    }
+    for (const hunk of section.hunks) {
+      if (!hunk.changed) continue;
+      if (hunk.search.length === 0) {
+        problems.push({
+          line: hunk.line,
+          message: `a hunk for ${path} only adds lines and has no context to locate it`,
+          hint: 'aide places hunks by their content, not their line numbers: include two or three unchanged lines around the added lines.',
+        });
+        continue;
+      }
+      blocks.push({ line: hunk.line, format: 'diff', path, pathFrom: 'explicit', op: 'edit', variants: [{ search: hunk.search, replace: hunk.replace }] });
+    }
+  }
+  return { blocks, problems };
+}

@@ -1,0 +1,220 @@
+/**
+ * Turns a model's free-text response into edit blocks: SEARCH/REPLACE blocks in the
+ * git-conflict style and unified diffs, fenced or not. Other code blocks are ignored.
+ *
+ * Two failure modes of other agents shape this parser (LESSONS.md): a second `=======` line
+ * (a Markdown heading underline) must not cut a REPLACE short, and a fence inside the content
+ * (editing a README) must not end a block. So a block runs from its SEARCH marker to its
+ * REPLACE marker whatever lies between, and fences are only tracked outside blocks.
+ */
+import { isFileHeader, looksLikeDiff, parseDiff } from './parse-diff.js';
+import { pathFromFenceInfo, pathFromLine } from './path-text.js';
+import type { EditBlock, EditVariant, ParseProblem, ParsedResponse } from './types.js';
+
+const HEAD = /^ {0,3}(?:<{5,9}|-{5,9}) ?SEARCH\b:?\s*(.*)$/i;
+const DIVIDER = /^ {0,3}={5,9}\s*$/;
+const TAIL = /^ {0,3}(?:>{5,9}|\+{5,9}) ?REPLACE\s*$/i;
+const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+
+interface Fence {
+  char: string;
+  length: number;
+  info: string;
+  /** Index of the fence's opening line. */
+  open: number;
+}
+
+type BlockDraft = Omit<EditBlock, 'index'>;
+
+function isFenceClose(line: string, fence: Fence): boolean {
+  const match = FENCE.exec(line);
+  return match?.[1] !== undefined && match[1][0] === fence.char && match[1].length >= fence.length && (match[2] ?? '').trim() === '';
+}
+
+class ResponseParser {
+  private readonly lines: string[];
+  private readonly drafts: BlockDraft[] = [];
+  private readonly problems: ParseProblem[] = [];
+  private fence: Fence | undefined;
+  /** First line after the last block or fence boundary: path lookback never crosses it. */
+  private boundary = 0;
+  private lastPath: string | undefined;
+
+  constructor(text: string) {
+    this.lines = text.replace(/\r\n?/g, '\n').split('\n');
+  }
+
+  parse(): ParsedResponse {
+    this.scan();
+    const blocks = this.drafts.map((draft, i) => ({ ...draft, index: i + 1 }));
+    return { blocks, problems: this.problems };
+  }
+
+  private scan(): void {
+    for (let i = 0; i < this.lines.length; i++) {
+      const line = this.lines[i] ?? '';
+      if (HEAD.test(line)) {
+        i = this.readBlock(i);
+        this.boundary = i + 1;
+        continue;
+      }
+      if (this.fence !== undefined) {
+        if (isFenceClose(line, this.fence)) {
+          this.fence = undefined;
+          this.boundary = i + 1;
+        }
+        continue;
+      }
+      const fence = FENCE.exec(line);
+      if (fence?.[1] !== undefined) {
+        this.fence = { char: fence[1][0] ?? '`', length: fence[1].length, info: (fence[2] ?? '').trim(), open: i };
+        if (this.isDiffFence(this.fence, i + 1)) {
+          const close = this.readFencedDiff(i + 1);
+          if (close !== undefined) i = close - 1;
+        }
+        continue;
+      }
+      if (isFileHeader(this.lines, i)) {
+        const result = parseDiff(this.lines, i, this.lines.length, 0, undefined, false);
+        this.collectDiff(result);
+        i = result.next - 1;
+        this.boundary = result.next;
+      }
+    }
+  }
+
+  /** A fence tagged diff/patch, or an untagged fence whose content starts like a diff. */
+  private isDiffFence(fence: Fence, firstContentLine: number): boolean {
+    const language = fence.info.split(/\s+/)[0]?.toLowerCase() ?? '';
+    if (language === 'diff' || language === 'patch' || language === 'udiff') return true;
+    return language === '' && looksLikeDiff(this.lines, firstContentLine);
+  }
+
+  /**
+   * Reads a fenced diff from `start` to the closing fence; returns the index of that fence
+   * line, or undefined when the fence holds SEARCH/REPLACE blocks instead (then the normal
+   * scan reads them).
+   */
+  private readFencedDiff(start: number): number | undefined {
+    const fence = this.fence;
+    if (fence === undefined) return undefined;
+    let end = start;
+    // A diff's context lines start with a space, so only an unindented fence closes it.
+    while (end < this.lines.length && !(isFenceClose(this.lines[end] ?? '', fence) && /^[`~]/.test(this.lines[end] ?? ''))) {
+      if (HEAD.test(this.lines[end] ?? '')) return undefined;
+      end++;
+    }
+    if (end >= this.lines.length) {
+      this.problems.push({
+        line: fence.open + 1,
+        message: 'the diff block is not closed (the response may have been cut off)',
+        hint: 'Resend the complete diff, ending its fence with ```.',
+      });
+      return end;
+    }
+    const fallback = pathFromFenceInfo(fence.info.split(/\s+/).slice(1).join(' ')) ?? this.pathBefore(fence.open);
+    this.addDiff(start, end, fallback, true);
+    return end;
+  }
+
+  private addDiff(start: number, end: number, fallbackPath: string | undefined, fenced: boolean): void {
+    this.collectDiff(parseDiff(this.lines, start, end, 0, fallbackPath, fenced));
+  }
+
+  private collectDiff(result: ReturnType<typeof parseDiff>): void {
+    this.drafts.push(...result.blocks);
+    this.problems.push(...result.problems);
+    const last = result.blocks.at(-1);
+    if (last) this.lastPath = last.path;
+  }
+
+  /** The path named on the nearest non-blank line above `index`, looking through a fence opening. */
+  private pathBefore(index: number): string | undefined {
+    let i = index - 1;
+    while (i >= this.boundary && (this.lines[i] ?? '').trim() === '') i--;
+    if (i < this.boundary) return undefined;
+    const line = this.lines[i] ?? '';
+    const fence = FENCE.exec(line);
+    if (fence !== null && this.fence?.open === i) {
+      return pathFromFenceInfo(fence[2] ?? '') ?? this.pathBeforeFence(i);
+    }
+    return pathFromLine(line);
+  }
+
+  /** The path on the nearest non-blank line above a fence opening (outside any block). */
+  private pathBeforeFence(fenceLine: number): string | undefined {
+    let i = fenceLine - 1;
+    while (i >= 0 && (this.lines[i] ?? '').trim() === '') i--;
+    if (i < 0) return undefined;
+    return pathFromLine(this.lines[i] ?? '');
+  }
+
+  /** Reads one SEARCH/REPLACE block starting at `head`; returns the index of its last line. */
+  private readBlock(head: number): number {
+    const headLine = this.lines[head] ?? '';
+    const inline = HEAD.exec(headLine)?.[1]?.trim() ?? '';
+    const explicit = (inline !== '' ? pathFromLine(inline) : undefined) ?? this.pathBefore(head);
+    const dividers: number[] = [];
+    let tail = -1;
+    for (let i = head + 1; i < this.lines.length; i++) {
+      const line = this.lines[i] ?? '';
+      if (TAIL.test(line)) {
+        tail = i;
+        break;
+      }
+      if (HEAD.test(line)) {
+        this.problems.push({
+          line: head + 1,
+          message: `the SEARCH/REPLACE block at line ${head + 1} has no closing REPLACE marker before the next block`,
+          hint: 'End every block with a `>>>>>>> REPLACE` line.',
+        });
+        return i - 1;
+      }
+      if (DIVIDER.test(line)) dividers.push(i);
+    }
+    if (tail === -1) {
+      this.problems.push({
+        line: head + 1,
+        message: `the SEARCH/REPLACE block at line ${head + 1} never ends (the response may have been cut off)`,
+        hint: 'Resend the block complete, ending with a `>>>>>>> REPLACE` line.',
+      });
+      return this.lines.length - 1;
+    }
+    if (dividers.length === 0) {
+      this.problems.push({
+        line: head + 1,
+        message: `the SEARCH/REPLACE block at line ${head + 1} has no ======= line between SEARCH and REPLACE`,
+        hint: 'Write the lines to find, then a `=======` line, then the lines to put in their place.',
+      });
+      return tail;
+    }
+    const path = explicit ?? this.lastPath;
+    if (path === undefined) {
+      this.problems.push({
+        line: head + 1,
+        message: `the SEARCH/REPLACE block at line ${head + 1} does not say which file it edits`,
+        hint: 'Put the file path alone on the line before the opening fence, e.g. `src/app.ts`.',
+      });
+      return tail;
+    }
+    this.lastPath = path;
+    const variants: EditVariant[] = dividers.map((d) => ({
+      search: this.lines.slice(head + 1, d),
+      replace: this.lines.slice(d + 1, tail),
+    }));
+    this.drafts.push({
+      line: head + 1,
+      format: 'search-replace',
+      path,
+      pathFrom: explicit === undefined ? 'previous' : 'explicit',
+      op: 'edit',
+      variants,
+    });
+    return tail;
+  }
+}
+
+/** Parses a model response. Never throws: anything unusable becomes a problem. */
+export function parseResponse(text: string): ParsedResponse {
+  return new ResponseParser(text).parse();
+}

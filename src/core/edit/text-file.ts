@@ -1,0 +1,88 @@
+/**
+ * A text file as lines, with everything needed to write it back byte-faithfully: each
+ * line's own terminator (so CRLF files stay CRLF and mixed files keep their mix), whether
+ * the file ends with a newline, and a UTF-8 byte-order mark.
+ */
+
+export type Eol = '\n' | '\r\n';
+
+export interface TextFile {
+  /** Line texts without terminators. An empty file has no lines. */
+  lines: string[];
+  /** Terminator of each line; '' only for a last line without a final newline. */
+  eols: string[];
+  /** The terminator new lines get: the file's majority style. */
+  eol: Eol;
+  /** The file started with U+FEFF. */
+  bom: boolean;
+}
+
+export type DecodeResult =
+  | { ok: true; file: TextFile }
+  | { ok: false; reason: 'binary' | 'encoding'; message: string };
+
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Decodes bytes as UTF-8 text; refuses binary files and invalid UTF-8 rather than corrupting them. */
+export function decodeTextFile(bytes: Uint8Array): DecodeResult {
+  if (bytes.includes(0)) {
+    return { ok: false, reason: 'binary', message: 'it is a binary file (it contains NUL bytes)' };
+  }
+  let text: string;
+  try {
+    text = decoder.decode(bytes);
+  } catch {
+    return { ok: false, reason: 'encoding', message: 'it is not valid UTF-8 text' };
+  }
+  return { ok: true, file: parseText(text) };
+}
+
+export function parseText(source: string): TextFile {
+  let text = source;
+  const bom = text.startsWith('\uFEFF');
+  if (bom) text = text.slice(1);
+  const lines: string[] = [];
+  const eols: string[] = [];
+  let crlf = 0;
+  let lf = 0;
+  let start = 0;
+  while (start < text.length) {
+    const nl = text.indexOf('\n', start);
+    if (nl === -1) {
+      lines.push(text.slice(start));
+      eols.push('');
+      break;
+    }
+    if (nl > start && text.charCodeAt(nl - 1) === 13) {
+      lines.push(text.slice(start, nl - 1));
+      eols.push('\r\n');
+      crlf++;
+    } else {
+      lines.push(text.slice(start, nl));
+      eols.push('\n');
+      lf++;
+    }
+    start = nl + 1;
+  }
+  return { lines, eols, eol: crlf > lf ? '\r\n' : '\n', bom };
+}
+
+export function renderText(file: TextFile): string {
+  let out = file.bom ? '\uFEFF' : '';
+  for (let i = 0; i < file.lines.length; i++) out += (file.lines[i] ?? '') + (file.eols[i] ?? '');
+  return out;
+}
+
+export function encodeTextFile(file: TextFile): Uint8Array {
+  return new TextEncoder().encode(renderText(file));
+}
+
+/** True when the last line has no terminator. */
+export function lacksFinalNewline(file: TextFile): boolean {
+  return file.lines.length > 0 && file.eols[file.eols.length - 1] === '';
+}
+
+/** A new file from lines written by a model: LF endings and a final newline. */
+export function textFileFromLines(lines: readonly string[]): TextFile {
+  return { lines: [...lines], eols: lines.map(() => '\n'), eol: '\n', bom: false };
+}

@@ -1,0 +1,122 @@
+/**
+ * The apply flow: a model response in, every edit planned against the workspace, and the
+ * changes written only if all of them apply (one atomic write per file). Dry runs stop
+ * before the write.
+ */
+import { feedbackForModel } from '../edit/feedback.js';
+import { parseResponse } from '../edit/parse-response.js';
+import { planEdits, type BlockOutcome, type FileChange, type FileInput } from '../edit/plan-edits.js';
+import { decodeTextFile, encodeTextFile } from '../edit/text-file.js';
+import type { EditBlock, ParseProblem } from '../edit/types.js';
+import { diffStat, unifiedDiff } from '../edit/unified-diff.js';
+import type { AideEvent, ChangedFile } from '../events.js';
+import type { FileSystem, FileWrite } from '../ports.js';
+import { jailPath } from '../security/path-jail.js';
+
+export interface ApplyRequest {
+  /** The model's response text. */
+  response: string;
+  /** The workspace root, a real (symlink-free) absolute path. */
+  root: string;
+  /** Plan and report, but write nothing. */
+  dryRun: boolean;
+}
+
+export interface ApplyReport {
+  /** Every block applied (or would apply, in a dry run) and the response had edits. */
+  ok: boolean;
+  dryRun: boolean;
+  /** Files were written to the workspace. */
+  written: boolean;
+  /** Number of edit blocks found in the response. */
+  blockCount: number;
+  problems: ParseProblem[];
+  blocks: BlockOutcome[];
+  files: ChangedFile[];
+  /** What to tell the model on failure; empty when all applied. */
+  forModel: string;
+}
+
+interface Resolved {
+  /** Blocks renamed to their canonical workspace path. */
+  blocks: EditBlock[];
+  inputs: Map<string, FileInput>;
+  /** Real path on disk of each canonical path. */
+  targets: Map<string, string>;
+  rejected: BlockOutcome[];
+}
+
+async function readInput(fs: FileSystem, target: string): Promise<FileInput> {
+  const bytes = await fs.readFile(target);
+  if (bytes === null) return { state: 'missing' };
+  const decoded = decodeTextFile(bytes);
+  return decoded.ok ? { state: 'text', file: decoded.file } : { state: 'unreadable', reason: decoded.message };
+}
+
+async function resolvePaths(blocks: readonly EditBlock[], root: string, fs: FileSystem): Promise<Resolved> {
+  const resolved: Resolved = { blocks: [], inputs: new Map(), targets: new Map(), rejected: [] };
+  const jailed = new Map<string, Awaited<ReturnType<typeof jailPath>>>();
+  for (const block of blocks) {
+    let jail = jailed.get(block.path);
+    if (jail === undefined) {
+      jail = await jailPath(root, block.path, fs);
+      jailed.set(block.path, jail);
+    }
+    if (!jail.ok) {
+      resolved.rejected.push({
+        index: block.index,
+        line: block.line,
+        path: block.path,
+        format: block.format,
+        ok: false,
+        failure: { kind: 'path-rejected', message: `aide refuses to edit ${block.path}: ${jail.reason}`, hint: jail.hint },
+      });
+      continue;
+    }
+    resolved.blocks.push({ ...block, path: jail.path });
+    if (!resolved.inputs.has(jail.path)) {
+      resolved.inputs.set(jail.path, await readInput(fs, jail.target));
+      resolved.targets.set(jail.path, jail.target);
+    }
+  }
+  return resolved;
+}
+
+function summarize(change: FileChange): ChangedFile {
+  const diff = unifiedDiff(change.path, change.before, change.after);
+  const action = change.before === null ? 'created' : change.after === null ? 'deleted' : 'modified';
+  return { path: change.path, action, ...diffStat(diff), diff };
+}
+
+function toWrite(change: FileChange, target: string): FileWrite {
+  const previous = change.before === null ? null : encodeTextFile(change.before);
+  if (change.after === null) return { kind: 'delete', path: target, previous: previous ?? new Uint8Array() };
+  return { kind: 'write', path: target, content: encodeTextFile(change.after), previous };
+}
+
+export async function* applyFlow(request: ApplyRequest, deps: { fs: FileSystem }): AsyncGenerator<AideEvent, ApplyReport> {
+  const parsed = parseResponse(request.response);
+  yield { type: 'edits_parsed', blocks: parsed.blocks.length, files: [...new Set(parsed.blocks.map((b) => b.path))], problems: parsed.problems };
+  const resolved = await resolvePaths(parsed.blocks, request.root, deps.fs);
+  const plan = planEdits(resolved.blocks, resolved.inputs);
+  const outcomes = [...plan.outcomes, ...resolved.rejected].sort((a, b) => a.index - b.index);
+  for (const outcome of outcomes) yield { type: 'block_planned', outcome };
+  const ok = parsed.blocks.length > 0 && parsed.problems.length === 0 && outcomes.every((o) => o.ok);
+  const files = ok ? plan.changes.map(summarize) : [];
+  let written = false;
+  if (ok && !request.dryRun && plan.changes.length > 0) {
+    await deps.fs.commit(plan.changes.map((c) => toWrite(c, resolved.targets.get(c.path) ?? c.path)));
+    written = true;
+  }
+  if (ok) yield { type: 'patch_applied', files, written };
+  return {
+    ok,
+    dryRun: request.dryRun,
+    written,
+    blockCount: parsed.blocks.length,
+    problems: parsed.problems,
+    blocks: outcomes,
+    files,
+    forModel: feedbackForModel(outcomes, parsed.problems, parsed.blocks.length),
+  };
+}

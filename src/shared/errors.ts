@@ -1,0 +1,80 @@
+/**
+ * The two kinds of error (STYLE.md §2): an AideError is expected and user-facing; anything
+ * else that escapes is a bug and exits 70 with its stack.
+ */
+
+/** Process exit codes, the contract in DESIGN.md. */
+export const ExitCode = {
+  ok: 0,
+  /** verification failed, review blocked, or edits did not apply */
+  failed: 1,
+  /** usage or configuration error */
+  usage: 2,
+  /** the model is unavailable or unusable */
+  modelUnavailable: 3,
+  /** approval was needed but there is no TTY and no --yes */
+  approvalNeeded: 4,
+  /** the user aborted */
+  aborted: 5,
+  /** files changed under aide */
+  conflict: 6,
+  /** a bug in aide */
+  internal: 70,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** Stable machine-readable error codes (the `code` field of `--json` errors). */
+export type AideErrorCode =
+  | 'usage'
+  | 'input_missing'
+  | 'input_unreadable'
+  | 'config_invalid'
+  | 'config_exists'
+  | 'workspace_invalid'
+  | 'edits_failed'
+  | 'no_edits';
+
+export interface AideErrorOptions {
+  /** How to fix it, in one or two sentences. */
+  hint?: string;
+  /** Defaults to 2 (usage/config) for usage and config codes, else 1. */
+  exitCode?: ExitCode;
+  /** Extra lines printed under the message (e.g. one per invalid field). */
+  details?: readonly string[];
+  cause?: unknown;
+}
+
+export class AideError extends Error {
+  readonly code: AideErrorCode;
+  readonly hint: string | undefined;
+  readonly exitCode: ExitCode;
+  readonly details: readonly string[];
+
+  constructor(code: AideErrorCode, message: string, options: AideErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'AideError';
+    this.code = code;
+    this.hint = options.hint;
+    this.details = options.details ?? [];
+    this.exitCode = options.exitCode ?? defaultExitCode(code);
+  }
+}
+
+function defaultExitCode(code: AideErrorCode): ExitCode {
+  switch (code) {
+    case 'usage':
+    case 'input_missing':
+    case 'input_unreadable':
+    case 'config_invalid':
+    case 'config_exists':
+    case 'workspace_invalid':
+      return ExitCode.usage;
+    case 'edits_failed':
+    case 'no_edits':
+      return ExitCode.failed;
+  }
+}
+
+export function isAideError(value: unknown): value is AideError {
+  return value instanceof AideError;
+}

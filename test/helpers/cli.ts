@@ -1,0 +1,41 @@
+/** Runs the built aide CLI as a real child process. */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { testEnv } from './sandbox.js';
+
+/** dist/test/helpers/cli.js → dist/src/bin.js */
+export const BIN = fileURLToPath(new URL('../../src/bin.js', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliRun {
+  cwd: string;
+  /** Text for stdin; stdin is closed (empty) when omitted. */
+  input?: string;
+  env?: Record<string, string>;
+  home?: string;
+}
+
+export function runAide(args: readonly string[], run: CliRun): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: run.cwd,
+      env: testEnv(run.home ?? run.cwd, run.env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      resolve({ code, signal, stdout, stderr });
+    });
+    child.stdin.end(run.input ?? '');
+  });
+}

@@ -1,0 +1,80 @@
+/**
+ * Test sandboxes: temp directories, real git repositories with an isolated git environment
+ * (never the user's home or global config), and a byte-level fingerprint of a tree.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, lstatSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+
+/** What the helpers need of a node:test context: a place to register cleanup. */
+export interface Cleanup {
+  after(fn: () => void): void;
+}
+
+/** A temp directory removed when the test ends. */
+export function tempDir(t: Cleanup, prefix = 'aide-test-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  t.after(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return dir;
+}
+
+/** Environment for child processes in tests: isolated HOME and git config. */
+export function testEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+    HOME: home,
+    LANG: 'C.UTF-8',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: join(home, '.gitconfig-test'),
+    GIT_AUTHOR_NAME: 'Test',
+    GIT_AUTHOR_EMAIL: 'test@example.invalid',
+    GIT_COMMITTER_NAME: 'Test',
+    GIT_COMMITTER_EMAIL: 'test@example.invalid',
+    NO_COLOR: '1',
+    ...extra,
+  };
+}
+
+export function git(cwd: string, args: string[], home = cwd): string {
+  return execFileSync('git', args, { cwd, env: testEnv(home), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** Writes files (path → content) under root, creating folders. */
+export function writeTree(root: string, files: Record<string, string | Uint8Array>): void {
+  for (const [path, content] of Object.entries(files)) {
+    const full = join(root, path);
+    mkdirSync(dirname(full), { recursive: true });
+    writeFileSync(full, content);
+  }
+}
+
+/** A git repository with the given files committed. */
+export function gitRepo(t: Cleanup, files: Record<string, string | Uint8Array> = {}): string {
+  const root = tempDir(t);
+  git(root, ['init', '-q', '-b', 'main']);
+  writeTree(root, files);
+  git(root, ['add', '-A']);
+  git(root, ['commit', '-q', '--allow-empty', '-m', 'initial']);
+  return root;
+}
+
+/** Every file under root (path → sha256 of content, or "link:" + target), .git included. */
+export function fingerprint(root: string, sub = ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      const full = join(dir, name);
+      const rel = relative(root, full);
+      const stat = lstatSync(full);
+      if (stat.isSymbolicLink()) out[rel] = `link:${readlinkSync(full)}`;
+      else if (stat.isDirectory()) walk(full);
+      else out[rel] = `${(stat.mode & 0o777).toString(8)}:${createHash('sha256').update(readFileSync(full)).digest('hex')}`;
+    }
+  };
+  walk(join(root, sub));
+  return out;
+}
