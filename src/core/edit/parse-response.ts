@@ -39,6 +39,7 @@ class ResponseParser {
   /** First line after the last block or fence boundary: path lookback never crosses it. */
   private boundary = 0;
   private lastPath: string | undefined;
+  private lastBlockClosed = true;
 
   constructor(text: string) {
     this.lines = text.replace(/\r\n?/g, '\n').split('\n');
@@ -54,8 +55,10 @@ class ResponseParser {
     for (let i = 0; i < this.lines.length; i++) {
       const line = this.lines[i] ?? '';
       if (HEAD.test(line)) {
+        const head = i;
         i = this.readBlock(i);
-        this.boundary = i + 1;
+        // After an unterminated block, the lines before the next marker may name its path.
+        this.boundary = this.lastBlockClosed ? i + 1 : head + 1;
         continue;
       }
       if (this.fence !== undefined) {
@@ -156,6 +159,7 @@ class ResponseParser {
     const explicit = (inline !== '' ? pathFromLine(inline) : undefined) ?? this.pathBefore(head);
     const dividers: number[] = [];
     let tail = -1;
+    this.lastBlockClosed = true;
     for (let i = head + 1; i < this.lines.length; i++) {
       const line = this.lines[i] ?? '';
       if (TAIL.test(line)) {
@@ -168,6 +172,7 @@ class ResponseParser {
           message: `the SEARCH/REPLACE block at line ${head + 1} has no closing REPLACE marker before the next block`,
           hint: 'End every block with a `>>>>>>> REPLACE` line.',
         });
+        this.lastBlockClosed = false;
         return i - 1;
       }
       if (DIVIDER.test(line)) dividers.push(i);

@@ -179,7 +179,8 @@ function applyVariant(path: string, current: FileInput, variant: EditVariant, op
     if (file === null) return fail('file-missing', `${path} does not exist, so it cannot be deleted`, 'Drop this deletion.');
     return deleteFile(path, file, variant.search);
   }
-  if (variant.search.length === 0 || (file === null && isBlank(variant.search))) return createOrFill(path, file, variant);
+  const fillable = file === null || isBlank(file.lines);
+  if (variant.search.length === 0 || (isBlank(variant.search) && fillable)) return createOrFill(path, file, variant);
   if (file === null) {
     return fail('file-missing', `${path} does not exist`, 'Check the path (it is relative to the repository root). To create the file, leave SEARCH empty.');
   }
