@@ -47,8 +47,8 @@ test('--dry-run prints the diff and writes nothing', async (t) => {
   const result = await runAide(['apply', '--dry-run', '-'], { cwd: repo, input: REPLY });
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /^--- a\/src\/app\.ts$/m);
-  assert.match(result.stdout, /^-  return `Hello, \$\{name\}`;$/m);
-  assert.match(result.stdout, /^\+  return `Hello, \$\{name\}!`;$/m);
+  assert.match(result.stdout, /^- {2}return `Hello, \$\{name\}`;$/m);
+  assert.match(result.stdout, /^\+ {2}return `Hello, \$\{name\}!`;$/m);
   assert.match(result.stdout, /dry run: nothing written/);
   assert.deepEqual(fingerprint(repo), before);
 });
