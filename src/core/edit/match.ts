@@ -180,8 +180,18 @@ function elisionSpans(ctx: Context, segments: number[][], placed: number[], inde
   return spans;
 }
 
+/** Of several exact occurrences: the first, or the one nearest a diff hunk's stated line. */
+function pickOccurrence(found: Found, lineHint: number | undefined): Alignment | undefined {
+  if (lineHint === undefined) return found[0];
+  let best = found[0];
+  for (const candidate of found) {
+    if (best === undefined || Math.abs(candidate.start + 1 - lineHint) < Math.abs(best.start + 1 - lineHint)) best = candidate;
+  }
+  return best;
+}
+
 /** Runs the ladder for one SEARCH (non-empty, not all blank) against a file. */
-export function matchSearch(file: TextFile, search: readonly string[], replace: readonly string[]): MatchResult {
+export function matchSearch(file: TextFile, search: readonly string[], replace: readonly string[], lineHint?: number): MatchResult {
   const ctx: Context = {
     file,
     search,
@@ -202,9 +212,10 @@ export function matchSearch(file: TextFile, search: readonly string[], replace: 
     const first = found[0];
     if (first === undefined) continue;
     // Models are told that an exact SEARCH which occurs more than once means its first occurrence.
-    if (found.length === 1 || strategy === 'exact' || strategy === 'line-endings') {
-      return { kind: 'match', strategy, alignment: first, elisions: strategy === 'elision' };
+    if (strategy === 'exact' || strategy === 'line-endings') {
+      return { kind: 'match', strategy, alignment: pickOccurrence(found, lineHint) ?? first, elisions: false };
     }
+    if (found.length === 1) return { kind: 'match', strategy, alignment: first, elisions: strategy === 'elision' };
     return { kind: 'ambiguous', strategy, lines: found.map((a) => a.start + 1) };
   }
   return { kind: 'none' };

@@ -18,6 +18,8 @@ interface Hunk {
   changed: boolean;
   /** Trailing lines that were completely empty (not a space): usually the fence's padding. */
   bareEmptyTail: number;
+  /** The new-file start line from the header, when it has numbers. */
+  newStart: number | undefined;
 }
 
 interface FileSection {
@@ -31,7 +33,7 @@ interface FileSection {
   hunks: Hunk[];
 }
 
-const HUNK_HEADER = /^@@(?:\s+-?\d+(?:,\d+)?\s+\+?\d+(?:,\d+)?)?\s*@@?/;
+const HUNK_HEADER = /^@@(?:\s+-?\d+(?:,\d+)?\s+\+?(\d+)(?:,\d+)?)?\s*@@?/;
 const GIT_PREAMBLE = /^(?:diff --git |index [0-9a-f]|new file mode|deleted file mode|old mode|new mode|similarity index|dissimilarity index|Index: |={5,}$)/;
 
 /** Strips a header's timestamp and quotes; null for /dev/null. */
@@ -135,7 +137,8 @@ export function parseDiff(
         section = { line: lineNo, oldPath: fallbackPath, newPath: fallbackPath, creates: false, deletes: false, hunks: [] };
         sections.push(section);
       }
-      hunk = { line: lineNo, search: [], replace: [], changed: false, bareEmptyTail: 0 };
+      const newStart = HUNK_HEADER.exec(line)?.[1];
+      hunk = { line: lineNo, search: [], replace: [], changed: false, bareEmptyTail: 0, newStart: newStart === undefined ? undefined : Number(newStart) };
       continue;
     }
     if (hunk === undefined) {
@@ -212,7 +215,15 @@ function sectionsToBlocks(sections: FileSection[], problems: ParseProblem[]): Di
         });
         continue;
       }
-      blocks.push({ line: hunk.line, format: 'diff', path, pathFrom: 'explicit', op: 'edit', variants: [{ search: hunk.search, replace: hunk.replace }] });
+      blocks.push({
+        line: hunk.line,
+        format: 'diff',
+        path,
+        pathFrom: 'explicit',
+        op: 'edit',
+        variants: [{ search: hunk.search, replace: hunk.replace }],
+        ...(hunk.newStart === undefined ? {} : { lineHint: hunk.newStart }),
+      });
     }
   }
   return { blocks, problems };

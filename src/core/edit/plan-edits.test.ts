@@ -57,6 +57,19 @@ describe('exact', () => {
   });
 });
 
+describe('diff line numbers', () => {
+  test('choose between exact occurrences only: the one nearest the hunk header', () => {
+    const content = 'a\nx\nb\nx\nc\n';
+    const block = { ...edit(['x'], ['X']), format: 'diff' as const, lineHint: 4 };
+    const plan = run(content, [block]);
+    assert.equal(renderText(plan.changes[0]?.after ?? parseText('')), 'a\nx\nb\nX\nc\n');
+  });
+  test('a wrong line number never places text that is not there', () => {
+    const block = { ...edit(['missing'], ['X']), format: 'diff' as const, lineHint: 2 };
+    assert.equal(run('a\nb\n', [block]).ok, false);
+  });
+});
+
 describe('line-endings', () => {
   test('a CRLF file stays CRLF, new lines included', () => {
     const r = applied('a\r\nb\r\nc\r\n', 'b', 'B\nB2');

@@ -109,7 +109,7 @@ function createOrFill(path: string, current: TextFile | null, variant: EditVaria
   };
 }
 
-function editExisting(path: string, file: TextFile, variant: EditVariant): VariantResult {
+function editExisting(path: string, file: TextFile, variant: EditVariant, lineHint: number | undefined): VariantResult {
   if (isBlank(variant.search)) {
     return fail('blank-search', `the SEARCH section for ${path} has only blank lines`, 'Include at least one non-blank line from the file in SEARCH so aide can find the place.');
   }
@@ -121,7 +121,7 @@ function editExisting(path: string, file: TextFile, variant: EditVariant): Varia
       'Write out every line of REPLACE in full; aide would otherwise write the comment into the file and delete the code it stands for.',
     );
   }
-  const match = matchSearch(file, variant.search, variant.replace);
+  const match = matchSearch(file, variant.search, variant.replace, lineHint);
   if (match.kind === 'none') {
     const closest = findClosest(file, variant.search);
     return fail(
@@ -172,7 +172,8 @@ function deleteFile(path: string, file: TextFile, expected: readonly string[]): 
   return { ok: true, file: null, action: 'deleted', strategy: null, range: null, added: [] };
 }
 
-function applyVariant(path: string, current: FileInput, variant: EditVariant, op: EditBlock['op']): VariantResult {
+function applyVariant(block: EditBlock, current: FileInput, variant: EditVariant): VariantResult {
+  const { path, op } = block;
   if (current.state === 'unreadable') return fail('unreadable', `aide will not edit ${path}: ${current.reason}`, 'Edit this file by hand.');
   const file = current.state === 'text' ? current.file : null;
   if (op === 'delete') {
@@ -184,12 +185,12 @@ function applyVariant(path: string, current: FileInput, variant: EditVariant, op
   if (file === null) {
     return fail('file-missing', `${path} does not exist`, 'Check the path (it is relative to the repository root). To create the file, leave SEARCH empty.');
   }
-  return editExisting(path, file, variant);
+  return editExisting(path, file, variant, block.lineHint);
 }
 
 /** Applies a block: its single reading, or the one reading (of several `=======` splits) that applies. */
 function applyBlock(block: EditBlock, current: FileInput): VariantResult {
-  const results = block.variants.map((variant) => applyVariant(block.path, current, variant, block.op));
+  const results = block.variants.map((variant) => applyVariant(block, current, variant));
   const applied = results.filter((r) => r.ok);
   if (applied.length === 1 && applied[0] !== undefined) return applied[0];
   if (applied.length > 1) {
