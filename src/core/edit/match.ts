@@ -94,10 +94,8 @@ function pairsOf(ctx: Context, spans: ReadonlyArray<readonly [number, number]>):
   return pairs;
 }
 
-function exactText(ctx: Context, crlf: boolean): Found {
-  return runsByKey(ctx, 'raw', false)
-    .map((r) => alignmentOf(r.spans, identityIndent))
-    .filter((a) => hasCrlf(ctx.file, a.start, a.end) === crlf);
+function exactText(ctx: Context): Found {
+  return runsByKey(ctx, 'raw', false).map((r) => alignmentOf(r.spans, identityIndent));
 }
 
 function trailingWhitespace(ctx: Context): Found {
@@ -199,8 +197,9 @@ export function matchSearch(file: TextFile, search: readonly string[], replace: 
     fileUnit: detectIndentUnit(file.lines),
   };
   const rungs: ReadonlyArray<[StrategyName, () => Found]> = [
-    ['exact', () => exactText(ctx, false)],
-    ['line-endings', () => exactText(ctx, true)],
+    // One search for both exact rungs, so "the first occurrence" means the same in LF and CRLF
+    // files; the name says whether line endings differed.
+    ['exact', () => exactText(ctx)],
     ['trailing-whitespace', () => trailingWhitespace(ctx)],
     ['indentation', () => reindented(ctx, false)],
     ['blank-lines', () => reindented(ctx, true)],
@@ -212,8 +211,10 @@ export function matchSearch(file: TextFile, search: readonly string[], replace: 
     const first = found[0];
     if (first === undefined) continue;
     // Models are told that an exact SEARCH which occurs more than once means its first occurrence.
-    if (strategy === 'exact' || strategy === 'line-endings') {
-      return { kind: 'match', strategy, alignment: pickOccurrence(found, lineHint) ?? first, elisions: false };
+    if (strategy === 'exact') {
+      const alignment = pickOccurrence(found, lineHint) ?? first;
+      const crlf = file.eol === '\r\n' || hasCrlf(file, alignment.start, alignment.end);
+      return { kind: 'match', strategy: crlf ? 'line-endings' : 'exact', alignment, elisions: false };
     }
     if (found.length === 1) return { kind: 'match', strategy, alignment: first, elisions: strategy === 'elision' };
     return { kind: 'ambiguous', strategy, lines: found.map((a) => a.start + 1) };

@@ -65,7 +65,8 @@ export function isFileHeader(lines: readonly string[], i: number): boolean {
 export function looksLikeDiff(lines: readonly string[], from = 0): boolean {
   for (let i = from; i < lines.length; i++) {
     const line = lines[i] ?? '';
-    if (line.trim() === '') continue;
+    // jsdiff and svn put an "Index:" line and a "=====" rule before the headers.
+    if (line.trim() === '' || /^={5,}$/.test(line)) continue;
     return line.startsWith('diff --git ') || line.startsWith('Index: ') || isFileHeader(lines, i) || HUNK_HEADER.test(line);
   }
   return false;
@@ -103,7 +104,9 @@ export function parseDiff(
   for (; i < end; i++) {
     const line = lines[i] ?? '';
     const lineNo = lineOffset + i + 1;
-    if (isFileHeader(lines, i)) {
+    // Inside a hunk, removing "-- x" and adding "++ y" also looks like a header pair; a real
+    // header is followed by a hunk header.
+    if (isFileHeader(lines, i) && (hunk === undefined || HUNK_HEADER.test(lines[i + 2] ?? ''))) {
       closeHunk();
       const [oldPath, newPath] = stripGitPrefixes(headerPath(line.slice(4)), headerPath((lines[i + 1] ?? '').slice(4)));
       section = {
@@ -152,8 +155,10 @@ export function parseDiff(
       continue;
     }
     const marker = line[0];
-    hunk.bareEmptyTail = line === '' ? hunk.bareEmptyTail + 1 : 0;
     if (marker === '\\') continue; // "\ No newline at end of file": aide keeps the file's own ending
+    if (!fenced && marker !== '+' && marker !== '-' && marker !== ' ' && line !== '') break;
+    // Counted only for lines the hunk takes: the line that ends an unfenced diff must not reset it.
+    hunk.bareEmptyTail = line === '' ? hunk.bareEmptyTail + 1 : 0;
     if (marker === '+') {
       hunk.replace.push(line.slice(1));
       hunk.changed = true;
@@ -163,12 +168,10 @@ export function parseDiff(
     } else if (marker === ' ' || line === '') {
       hunk.search.push(line.slice(1));
       hunk.replace.push(line.slice(1));
-    } else if (fenced) {
-      // A context line whose leading space the model dropped.
+    } else {
+      // In a fenced diff: a context line whose leading space the model dropped.
       hunk.search.push(line);
       hunk.replace.push(line);
-    } else {
-      break;
     }
   }
   closeHunk();
