@@ -33,7 +33,9 @@ interface FileSection {
   hunks: Hunk[];
 }
 
-const HUNK_HEADER = /^@@(?:\s+-?\d+(?:,\d+)?\s+\+?(\d+)(?:,\d+)?)?\s*@@?/;
+/** `@@ -1,3 +1,4 @@`, `@@ @@`, aider's `@@ ... @@`, or a bare `@@`. */
+const HUNK_HEADER = /^@@(?:\s.*)?@@|^@@\s*$/;
+const HUNK_NEW_START = /^@@\s+-?\d+(?:,\d+)?\s+\+?(\d+)/;
 const GIT_PREAMBLE = /^(?:diff --git |index [0-9a-f]|new file mode|deleted file mode|old mode|new mode|similarity index|dissimilarity index|Index: |={5,}$)/;
 
 /** Strips a header's timestamp and quotes; null for /dev/null. */
@@ -140,7 +142,7 @@ export function parseDiff(
         section = { line: lineNo, oldPath: fallbackPath, newPath: fallbackPath, creates: false, deletes: false, hunks: [] };
         sections.push(section);
       }
-      const newStart = HUNK_HEADER.exec(line)?.[1];
+      const newStart = HUNK_NEW_START.exec(line)?.[1];
       hunk = { line: lineNo, search: [], replace: [], changed: false, bareEmptyTail: 0, newStart: newStart === undefined ? undefined : Number(newStart) };
       continue;
     }

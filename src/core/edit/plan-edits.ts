@@ -191,8 +191,19 @@ function applyVariant(block: EditBlock, current: FileInput, variant: EditVariant
 /** Applies a block: its single reading, or the one reading (of several `=======` splits) that applies. */
 function applyBlock(block: EditBlock, current: FileInput): VariantResult {
   const results = block.variants.map((variant) => applyVariant(block, current, variant));
-  const applied = results.filter((r) => r.ok);
-  if (applied.length === 1 && applied[0] !== undefined) return applied[0];
+  const applied = block.variants.flatMap((variant, i) => {
+    const result = results[i];
+    return result?.ok === true ? [{ result, searchLength: variant.search.length }] : [];
+  });
+  if (applied.length === 1 && applied[0] !== undefined) return applied[0].result;
+  // Readings that match at the same place differ only in where the content's own `=======`
+  // lines fall: the longest SEARCH is the one that keeps them all as content (a setext heading,
+  // a merge conflict being resolved); a shorter one would write the rest of SEARCH as REPLACE.
+  const places = new Set(applied.map((a) => a.result.range?.first));
+  if (applied.length > 1 && places.size === 1) {
+    const longest = applied.reduce((best, a) => (a.searchLength > best.searchLength ? a : best));
+    return longest.result;
+  }
   if (applied.length > 1) {
     return fail(
       'ambiguous',
