@@ -162,7 +162,8 @@ function editExisting(path: string, file: TextFile, variant: EditVariant, lineHi
 
 function deleteFile(path: string, file: TextFile, expected: readonly string[]): VariantResult {
   const norm = (lines: readonly string[]) => lines.map((l) => l.trimEnd()).join('\n').trimEnd();
-  if (expected.length > 0 && norm(expected) !== norm(file.lines)) {
+  // A deletion must show what it deletes (git's always does); a bare header pair does not.
+  if (norm(expected) !== norm(file.lines)) {
     return fail(
       'delete-mismatch',
       `the diff deletes ${path}, but the file's content differs from the lines the diff removes`,
