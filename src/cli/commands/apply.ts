@@ -6,7 +6,11 @@ import { useColor, type CliIo, type InputStream } from '../io.js';
 import type { CommandSpec, RawArgv } from './spec.js';
 
 export const applyOptionsSchema = z.object({
-  file: z.string().optional(),
+  /** The reply file; '-' reads standard input (yargs hands a lone "-" over as ''). */
+  file: z
+    .string()
+    .optional()
+    .transform((file) => (file === '' ? '-' : file)),
   dryRun: z.boolean().default(false),
 });
 export type ApplyOptions = z.infer<typeof applyOptionsSchema>;
@@ -22,8 +26,7 @@ async function readAll(stream: InputStream): Promise<string> {
 }
 
 async function readResponse(options: ApplyOptions, cwd: string, io: CliIo): Promise<string> {
-  // yargs hands a lone "-" over as an empty string.
-  if (options.file === undefined || options.file === '-' || options.file === '') {
+  if (options.file === undefined || options.file === '-') {
     if (options.file === undefined && io.stdin.isTTY === true) {
       throw new AideError('input_missing', 'no response to apply', {
         hint: 'Give a file (`aide apply reply.md`) or pipe the text in (`pbpaste | aide apply -`).',
