@@ -12,7 +12,8 @@ function restrict(patterns, message) {
 }
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'test/fixtures/**', 'coverage/**'] },
+  // examples/ is a user's project that aide edits in the demo, not aide's code.
+  { ignores: ['dist/**', 'node_modules/**', 'test/fixtures/**', 'coverage/**', 'examples/**'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {

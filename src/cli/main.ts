@@ -72,28 +72,39 @@ function checkCommandName(args: readonly string[]): void {
   });
 }
 
+/** The result of parsing a command line: the command chosen, or the text of --help/--version. */
+export type ParsedCommandLine = { kind: 'command'; spec: CommandSpec; argv: RawArgv } | { kind: 'output'; text: string };
+
+/**
+ * Parses a command line with the real parser without running the command (tests turn argv
+ * into typed options with it). Throws an AideError on usage errors.
+ */
+export async function parseCommandLine(args: readonly string[]): Promise<ParsedCommandLine> {
+  checkCommandName(args);
+  let selected: Selected | undefined;
+  const parser = buildParser((s) => {
+    selected = s;
+  });
+  const text = await new Promise<string>((resolveOutput, reject) => {
+    void parser.parse([...args], {}, (error: Error | null | undefined, _argv: unknown, output: string) => {
+      if (error) reject(error);
+      else resolveOutput(output);
+    });
+  });
+  // --help and --version: yargs produced the text and selected no command.
+  return selected === undefined ? { kind: 'output', text } : { kind: 'command', ...selected };
+}
+
 /** Runs aide with the given arguments; returns the exit code. Never throws. */
 export async function runCli(args: readonly string[], io: CliIo): Promise<number> {
   const json = args.includes('--json');
-  let selected: Selected | undefined;
   try {
-    checkCommandName(args);
-    const parser = buildParser((s) => {
-      selected = s;
-    });
-    const output = await new Promise<string>((resolveOutput, reject) => {
-      void parser.parse([...args], {}, (error: Error | null | undefined, _argv: unknown, text: string) => {
-        if (error) reject(error);
-        else resolveOutput(text);
-      });
-    });
-    if (selected === undefined) {
-      // --help or --version: yargs produced the text and ran no command.
-      if (output !== '') io.stdout.write(`${output}\n`);
+    const parsed = await parseCommandLine(args);
+    if (parsed.kind === 'output') {
+      if (parsed.text !== '') io.stdout.write(`${parsed.text}\n`);
       return ExitCode.ok;
     }
-    const globals = globalsFrom(selected.argv, io);
-    return await selected.spec.run(selected.argv, globals, io);
+    return await parsed.spec.run(parsed.argv, globalsFrom(parsed.argv, io), io);
   } catch (error) {
     return printError(error, json ? io.stdout : io.stderr, json);
   }

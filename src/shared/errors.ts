@@ -41,6 +41,8 @@ export interface AideErrorOptions {
   exitCode?: ExitCode;
   /** Extra lines printed under the message (e.g. one per invalid field). */
   details?: readonly string[];
+  /** Structured detail for `--json` consumers (e.g. each config problem with file, line and path). */
+  data?: Readonly<Record<string, unknown>>;
   cause?: unknown;
 }
 
@@ -49,6 +51,7 @@ export class AideError extends Error {
   readonly hint: string | undefined;
   readonly exitCode: ExitCode;
   readonly details: readonly string[];
+  readonly data: Readonly<Record<string, unknown>> | undefined;
 
   constructor(code: AideErrorCode, message: string, options: AideErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -56,6 +59,7 @@ export class AideError extends Error {
     this.code = code;
     this.hint = options.hint;
     this.details = options.details ?? [];
+    this.data = options.data;
     this.exitCode = options.exitCode ?? defaultExitCode(code);
   }
 }

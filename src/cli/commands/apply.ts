@@ -22,7 +22,8 @@ async function readAll(stream: InputStream): Promise<string> {
 }
 
 async function readResponse(options: ApplyOptions, cwd: string, io: CliIo): Promise<string> {
-  if (options.file === undefined || options.file === '-') {
+  // yargs hands a lone "-" over as an empty string.
+  if (options.file === undefined || options.file === '-' || options.file === '') {
     if (options.file === undefined && io.stdin.isTTY === true) {
       throw new AideError('input_missing', 'no response to apply', {
         hint: 'Give a file (`aide apply reply.md`) or pipe the text in (`pbpaste | aide apply -`).',

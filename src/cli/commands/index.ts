@@ -1,5 +1,7 @@
 import { applyCommand } from './apply.js';
+import { configCommand } from './config.js';
+import { initCommand } from './init.js';
 import type { CommandSpec } from './spec.js';
 
 /** Every registered command. Only commands that work are listed here. */
-export const commands: readonly CommandSpec[] = [applyCommand];
+export const commands: readonly CommandSpec[] = [initCommand, applyCommand, configCommand];

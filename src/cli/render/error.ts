@@ -11,7 +11,13 @@ export function printError(error: unknown, out: OutputStream, json: boolean): nu
       out.write(
         `${JSON.stringify({
           ok: false,
-          error: { code: error.code, message: error.message, hint: error.hint ?? null, details: error.details },
+          error: {
+            code: error.code,
+            message: error.message,
+            hint: error.hint ?? null,
+            details: error.details,
+            ...(error.data === undefined ? {} : { data: error.data }),
+          },
         })}\n`,
       );
     } else {

@@ -1,7 +1,6 @@
 /**
- * Engine behaviour found by the property tests that is wrong or doubtful. Each test states the
- * behaviour aide should have; those still failing are marked `todo` (reported, not fixed here),
- * so the suite stays green and the reproducer is ready. Drop `todo` when the engine is fixed.
+ * Regressions: engine behaviour the property tests found wrong, each pinned by the input that
+ * showed it.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -26,7 +25,6 @@ test('an exact SEARCH that occurs twice edits the first occurrence in an LF file
 
 test(
   'an exact SEARCH that occurs twice edits the first occurrence in a CRLF file without a final newline',
-  { todo: 'engine bug: match.ts splits exact matches by hasCrlf, so the unterminated last line (no CRLF) wins the exact rung over an earlier CRLF line' },
   () => {
     assert.equal(apply(block('}', 'X'), 'a.ts', 'a\r\n}\r\nb\r\n}'), 'a\r\nX\r\nb\r\n}');
   },
@@ -51,7 +49,6 @@ test('an unfenced diff at the end of a response appends a function after a blank
 
 test(
   'an unfenced diff followed by a blank line and prose appends a function after a blank line',
-  { todo: 'engine bug: parse-diff.ts resets bareEmptyTail on the line that ends the diff, so the blank line before the prose becomes hunk context and the added blank line moves to the end' },
   () => {
     const result = apply(`${appendFunction}\n\nThat adds b.\n`, 'a.ts', 'function a() {\n  return 1;\n}\n');
     assert.equal(result, 'function a() {\n  return 1;\n}\n\nfunction b() {\n  return 2;\n}\n');
@@ -60,7 +57,6 @@ test(
 
 test(
   'a diff hunk whose context occurs twice does not edit the place its line numbers do not name',
-  { todo: 'doubtful: hunks are placed by content only and take the first exact occurrence; git would use @@ -6 and edit b()' },
   () => {
     const file = 'function a() {\n  x();\n  y();\n}\nfunction b() {\n  x();\n  y();\n}\n';
     const diff = '```diff\n--- a/a.ts\n+++ b/a.ts\n@@ -6,3 +6,3 @@\n   x();\n-  y();\n+  z();\n }\n```\n';
@@ -71,7 +67,6 @@ test(
 
 test(
   "jsdiff's own output (a ===== rule before the headers) in an untagged fence is read as a diff",
-  { todo: 'doubtful, fails safe: looksLikeDiff does not skip the rule line, so the fence is taken for plain code and the reply has no edits' },
   () => {
     const diff = '```\n===================================================================\n--- a/a.ts\n+++ b/a.ts\n@@ -1 +1 @@\n-old\n+new\n```\n';
     assert.equal(apply(diff, 'a.ts', 'old\n'), 'new\n');
@@ -80,7 +75,6 @@ test(
 
 test(
   'a diff that removes a "-- " line and adds a "++ " line is not read as a new file header',
-  { todo: 'doubtful, fails safe: "--- old"/"+++ new" inside a hunk is taken for a file header; hunk counts would tell them apart' },
   () => {
     const diff = '```diff\n--- a/q.sql\n+++ b/q.sql\n@@ -1,3 +1,3 @@\n select 1;\n--- old note\n+++ new note\n select 2;\n```\n';
     assert.equal(apply(diff, 'q.sql', 'select 1;\n-- old note\nselect 2;\n'), 'select 1;\n++ new note\nselect 2;\n');

@@ -94,10 +94,8 @@ function pairsOf(ctx: Context, spans: ReadonlyArray<readonly [number, number]>):
   return pairs;
 }
 
-function exactText(ctx: Context, crlf: boolean): Found {
-  return runsByKey(ctx, 'raw', false)
-    .map((r) => alignmentOf(r.spans, identityIndent))
-    .filter((a) => hasCrlf(ctx.file, a.start, a.end) === crlf);
+function exactText(ctx: Context): Found {
+  return runsByKey(ctx, 'raw', false).map((r) => alignmentOf(r.spans, identityIndent));
 }
 
 function trailingWhitespace(ctx: Context): Found {
@@ -180,8 +178,18 @@ function elisionSpans(ctx: Context, segments: number[][], placed: number[], inde
   return spans;
 }
 
+/** Of several exact occurrences: the first, or the one nearest a diff hunk's stated line. */
+function pickOccurrence(found: Found, lineHint: number | undefined): Alignment | undefined {
+  if (lineHint === undefined) return found[0];
+  let best = found[0];
+  for (const candidate of found) {
+    if (best === undefined || Math.abs(candidate.start + 1 - lineHint) < Math.abs(best.start + 1 - lineHint)) best = candidate;
+  }
+  return best;
+}
+
 /** Runs the ladder for one SEARCH (non-empty, not all blank) against a file. */
-export function matchSearch(file: TextFile, search: readonly string[], replace: readonly string[]): MatchResult {
+export function matchSearch(file: TextFile, search: readonly string[], replace: readonly string[], lineHint?: number): MatchResult {
   const ctx: Context = {
     file,
     search,
@@ -189,8 +197,9 @@ export function matchSearch(file: TextFile, search: readonly string[], replace: 
     fileUnit: detectIndentUnit(file.lines),
   };
   const rungs: ReadonlyArray<[StrategyName, () => Found]> = [
-    ['exact', () => exactText(ctx, false)],
-    ['line-endings', () => exactText(ctx, true)],
+    // One search for both exact rungs, so "the first occurrence" means the same in LF and CRLF
+    // files; the name says whether line endings differed.
+    ['exact', () => exactText(ctx)],
     ['trailing-whitespace', () => trailingWhitespace(ctx)],
     ['indentation', () => reindented(ctx, false)],
     ['blank-lines', () => reindented(ctx, true)],
@@ -202,9 +211,12 @@ export function matchSearch(file: TextFile, search: readonly string[], replace: 
     const first = found[0];
     if (first === undefined) continue;
     // Models are told that an exact SEARCH which occurs more than once means its first occurrence.
-    if (found.length === 1 || strategy === 'exact' || strategy === 'line-endings') {
-      return { kind: 'match', strategy, alignment: first, elisions: strategy === 'elision' };
+    if (strategy === 'exact') {
+      const alignment = pickOccurrence(found, lineHint) ?? first;
+      const crlf = file.eol === '\r\n' || hasCrlf(file, alignment.start, alignment.end);
+      return { kind: 'match', strategy: crlf ? 'line-endings' : 'exact', alignment, elisions: false };
     }
+    if (found.length === 1) return { kind: 'match', strategy, alignment: first, elisions: strategy === 'elision' };
     return { kind: 'ambiguous', strategy, lines: found.map((a) => a.start + 1) };
   }
   return { kind: 'none' };

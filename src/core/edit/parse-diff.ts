@@ -18,6 +18,8 @@ interface Hunk {
   changed: boolean;
   /** Trailing lines that were completely empty (not a space): usually the fence's padding. */
   bareEmptyTail: number;
+  /** The new-file start line from the header, when it has numbers. */
+  newStart: number | undefined;
 }
 
 interface FileSection {
@@ -31,7 +33,9 @@ interface FileSection {
   hunks: Hunk[];
 }
 
-const HUNK_HEADER = /^@@(?:\s+-?\d+(?:,\d+)?\s+\+?\d+(?:,\d+)?)?\s*@@?/;
+/** `@@ -1,3 +1,4 @@`, `@@ @@`, aider's `@@ ... @@`, or a bare `@@`. */
+const HUNK_HEADER = /^@@(?:\s.*)?@@|^@@\s*$/;
+const HUNK_NEW_START = /^@@\s+-?\d+(?:,\d+)?\s+\+?(\d+)/;
 const GIT_PREAMBLE = /^(?:diff --git |index [0-9a-f]|new file mode|deleted file mode|old mode|new mode|similarity index|dissimilarity index|Index: |={5,}$)/;
 
 /** Strips a header's timestamp and quotes; null for /dev/null. */
@@ -63,7 +67,8 @@ export function isFileHeader(lines: readonly string[], i: number): boolean {
 export function looksLikeDiff(lines: readonly string[], from = 0): boolean {
   for (let i = from; i < lines.length; i++) {
     const line = lines[i] ?? '';
-    if (line.trim() === '') continue;
+    // jsdiff and svn put an "Index:" line and a "=====" rule before the headers.
+    if (line.trim() === '' || /^={5,}$/.test(line)) continue;
     return line.startsWith('diff --git ') || line.startsWith('Index: ') || isFileHeader(lines, i) || HUNK_HEADER.test(line);
   }
   return false;
@@ -101,7 +106,9 @@ export function parseDiff(
   for (; i < end; i++) {
     const line = lines[i] ?? '';
     const lineNo = lineOffset + i + 1;
-    if (isFileHeader(lines, i)) {
+    // Inside a hunk, removing "-- x" and adding "++ y" also looks like a header pair; a real
+    // header is followed by a hunk header.
+    if (isFileHeader(lines, i) && (hunk === undefined || HUNK_HEADER.test(lines[i + 2] ?? ''))) {
       closeHunk();
       const [oldPath, newPath] = stripGitPrefixes(headerPath(line.slice(4)), headerPath((lines[i + 1] ?? '').slice(4)));
       section = {
@@ -135,7 +142,8 @@ export function parseDiff(
         section = { line: lineNo, oldPath: fallbackPath, newPath: fallbackPath, creates: false, deletes: false, hunks: [] };
         sections.push(section);
       }
-      hunk = { line: lineNo, search: [], replace: [], changed: false, bareEmptyTail: 0 };
+      const newStart = HUNK_NEW_START.exec(line)?.[1];
+      hunk = { line: lineNo, search: [], replace: [], changed: false, bareEmptyTail: 0, newStart: newStart === undefined ? undefined : Number(newStart) };
       continue;
     }
     if (hunk === undefined) {
@@ -149,8 +157,10 @@ export function parseDiff(
       continue;
     }
     const marker = line[0];
-    hunk.bareEmptyTail = line === '' ? hunk.bareEmptyTail + 1 : 0;
     if (marker === '\\') continue; // "\ No newline at end of file": aide keeps the file's own ending
+    if (!fenced && marker !== '+' && marker !== '-' && marker !== ' ' && line !== '') break;
+    // Counted only for lines the hunk takes: the line that ends an unfenced diff must not reset it.
+    hunk.bareEmptyTail = line === '' ? hunk.bareEmptyTail + 1 : 0;
     if (marker === '+') {
       hunk.replace.push(line.slice(1));
       hunk.changed = true;
@@ -160,12 +170,10 @@ export function parseDiff(
     } else if (marker === ' ' || line === '') {
       hunk.search.push(line.slice(1));
       hunk.replace.push(line.slice(1));
-    } else if (fenced) {
-      // A context line whose leading space the model dropped.
+    } else {
+      // In a fenced diff: a context line whose leading space the model dropped.
       hunk.search.push(line);
       hunk.replace.push(line);
-    } else {
-      break;
     }
   }
   closeHunk();
@@ -212,7 +220,15 @@ function sectionsToBlocks(sections: FileSection[], problems: ParseProblem[]): Di
         });
         continue;
       }
-      blocks.push({ line: hunk.line, format: 'diff', path, pathFrom: 'explicit', op: 'edit', variants: [{ search: hunk.search, replace: hunk.replace }] });
+      blocks.push({
+        line: hunk.line,
+        format: 'diff',
+        path,
+        pathFrom: 'explicit',
+        op: 'edit',
+        variants: [{ search: hunk.search, replace: hunk.replace }],
+        ...(hunk.newStart === undefined ? {} : { lineHint: hunk.newStart }),
+      });
     }
   }
   return { blocks, problems };

@@ -39,6 +39,7 @@ class ResponseParser {
   /** First line after the last block or fence boundary: path lookback never crosses it. */
   private boundary = 0;
   private lastPath: string | undefined;
+  private lastBlockClosed = true;
 
   constructor(text: string) {
     this.lines = text.replace(/\r\n?/g, '\n').split('\n');
@@ -54,8 +55,10 @@ class ResponseParser {
     for (let i = 0; i < this.lines.length; i++) {
       const line = this.lines[i] ?? '';
       if (HEAD.test(line)) {
+        const head = i;
         i = this.readBlock(i);
-        this.boundary = i + 1;
+        // After an unterminated block, the lines before the next marker may name its path.
+        this.boundary = this.lastBlockClosed ? i + 1 : head + 1;
         continue;
       }
       if (this.fence !== undefined) {
@@ -128,25 +131,43 @@ class ResponseParser {
     if (last) this.lastPath = last.path;
   }
 
-  /** The path named on the nearest non-blank line above `index`, looking through a fence opening. */
+  /**
+   * The path named on the nearest meaningful line above `index`: blank lines and bare XML tags
+   * (Cline's `<diff>`) are skipped, and a fence opening is looked through (its info string,
+   * then the line above it), also for a fence nested in a fence.
+   */
   private pathBefore(index: number): string | undefined {
-    let i = index - 1;
-    while (i >= this.boundary && (this.lines[i] ?? '').trim() === '') i--;
-    if (i < this.boundary) return undefined;
+    const i = this.previousMeaningful(index, this.boundary);
+    if (i === undefined) return undefined;
     const line = this.lines[i] ?? '';
     const fence = FENCE.exec(line);
-    if (fence !== null && this.fence?.open === i) {
-      return pathFromFenceInfo(fence[2] ?? '') ?? this.pathBeforeFence(i);
-    }
-    return pathFromLine(line);
+    if (fence === null) return pathFromLine(line);
+    const fromInfo = pathFromFenceInfo(fence[2] ?? '');
+    if (fromInfo !== undefined) return fromInfo;
+    const above = this.previousMeaningful(i, 0);
+    return above === undefined ? undefined : pathFromLine(this.lines[above] ?? '');
   }
 
-  /** The path on the nearest non-blank line above a fence opening (outside any block). */
-  private pathBeforeFence(fenceLine: number): string | undefined {
-    let i = fenceLine - 1;
-    while (i >= 0 && (this.lines[i] ?? '').trim() === '') i--;
-    if (i < 0) return undefined;
-    return pathFromLine(this.lines[i] ?? '');
+  private previousMeaningful(index: number, floor: number): number | undefined {
+    let i = index - 1;
+    while (i >= floor && /^\s*(?:<\/?[A-Za-z_][\w-]*>\s*)?$/.test(this.lines[i] ?? '')) i--;
+    return i < floor ? undefined : i;
+  }
+
+  /**
+   * A path mentioned in the prose between the previous block and this one, other than the
+   * path a pathless block would reuse: then reusing it would be a guess.
+   */
+  private otherPathMentioned(head: number, reused: string): string | undefined {
+    for (let i = this.boundary; i < head; i++) {
+      const line = this.lines[i] ?? '';
+      if (FENCE.test(line)) continue;
+      for (const token of line.split(/\s+/)) {
+        const path = pathFromLine(token.replace(/[.,;:!?)]+$/, '').replace(/^\(/, ''));
+        if (path !== undefined && path !== reused && /[/.]/.test(path)) return path;
+      }
+    }
+    return undefined;
   }
 
   /** Reads one SEARCH/REPLACE block starting at `head`; returns the index of its last line. */
@@ -156,6 +177,7 @@ class ResponseParser {
     const explicit = (inline !== '' ? pathFromLine(inline) : undefined) ?? this.pathBefore(head);
     const dividers: number[] = [];
     let tail = -1;
+    this.lastBlockClosed = true;
     for (let i = head + 1; i < this.lines.length; i++) {
       const line = this.lines[i] ?? '';
       if (TAIL.test(line)) {
@@ -168,6 +190,7 @@ class ResponseParser {
           message: `the SEARCH/REPLACE block at line ${head + 1} has no closing REPLACE marker before the next block`,
           hint: 'End every block with a `>>>>>>> REPLACE` line.',
         });
+        this.lastBlockClosed = false;
         return i - 1;
       }
       if (DIVIDER.test(line)) dividers.push(i);
@@ -189,6 +212,15 @@ class ResponseParser {
       return tail;
     }
     const path = explicit ?? this.lastPath;
+    const mentioned = explicit === undefined && path !== undefined ? this.otherPathMentioned(head, path) : undefined;
+    if (mentioned !== undefined) {
+      this.problems.push({
+        line: head + 1,
+        message: `the SEARCH/REPLACE block at line ${head + 1} does not say which file it edits, and the text before it mentions ${mentioned}`,
+        hint: `Put the file path alone on the line before the block; aide will not assume it is ${path ?? ''} again.`,
+      });
+      return tail;
+    }
     if (path === undefined) {
       this.problems.push({
         line: head + 1,

@@ -44,13 +44,10 @@ function peel(line: string): { text: string; quoted: boolean } {
   text = text.replace(/^#{1,6}\s+/, '').replace(/^(?:[-*+]|\d+[.)])\s+/, '');
   for (let changed = true; changed; ) {
     changed = false;
-    const labelled = /^(?:\*\*|__)?(?:file(?:name)?|path|in)\s*:\s*(?:\*\*|__)?\s*(.+)$/i.exec(text);
-    if (labelled?.[1] !== undefined) {
-      text = labelled[1].trim();
-      changed = true;
-    }
-    if (text.endsWith(':')) {
-      text = text.slice(0, -1).trimEnd();
+    // Cline writes <path>src/a.ts</path>.
+    const tagged = /^<path>(.+)<\/path>$/i.exec(text);
+    if (tagged?.[1] !== undefined) {
+      text = tagged[1].trim();
       changed = true;
     }
     for (const [open, close] of WRAPPERS) {
@@ -59,6 +56,16 @@ function peel(line: string): { text: string; quoted: boolean } {
         quoted ||= open === '`' || open === '"' || open === "'";
         changed = true;
       }
+    }
+    // After the wrappers, so "**File: a.ts**" loses its bold first.
+    const labelled = /^(?:\*\*|__)?(?:file(?:name)?|path)\s*:\s*(?:\*\*|__)?\s*(.+)$/i.exec(text);
+    if (labelled?.[1] !== undefined) {
+      text = labelled[1].trim();
+      changed = true;
+    }
+    if (text.endsWith(':')) {
+      text = text.slice(0, -1).trimEnd();
+      changed = true;
     }
   }
   return { text, quoted };

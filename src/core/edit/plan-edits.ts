@@ -109,7 +109,7 @@ function createOrFill(path: string, current: TextFile | null, variant: EditVaria
   };
 }
 
-function editExisting(path: string, file: TextFile, variant: EditVariant): VariantResult {
+function editExisting(path: string, file: TextFile, variant: EditVariant, lineHint: number | undefined): VariantResult {
   if (isBlank(variant.search)) {
     return fail('blank-search', `the SEARCH section for ${path} has only blank lines`, 'Include at least one non-blank line from the file in SEARCH so aide can find the place.');
   }
@@ -121,7 +121,7 @@ function editExisting(path: string, file: TextFile, variant: EditVariant): Varia
       'Write out every line of REPLACE in full; aide would otherwise write the comment into the file and delete the code it stands for.',
     );
   }
-  const match = matchSearch(file, variant.search, variant.replace);
+  const match = matchSearch(file, variant.search, variant.replace, lineHint);
   if (match.kind === 'none') {
     const closest = findClosest(file, variant.search);
     return fail(
@@ -172,25 +172,38 @@ function deleteFile(path: string, file: TextFile, expected: readonly string[]): 
   return { ok: true, file: null, action: 'deleted', strategy: null, range: null, added: [] };
 }
 
-function applyVariant(path: string, current: FileInput, variant: EditVariant, op: EditBlock['op']): VariantResult {
+function applyVariant(block: EditBlock, current: FileInput, variant: EditVariant): VariantResult {
+  const { path, op } = block;
   if (current.state === 'unreadable') return fail('unreadable', `aide will not edit ${path}: ${current.reason}`, 'Edit this file by hand.');
   const file = current.state === 'text' ? current.file : null;
   if (op === 'delete') {
     if (file === null) return fail('file-missing', `${path} does not exist, so it cannot be deleted`, 'Drop this deletion.');
     return deleteFile(path, file, variant.search);
   }
-  if (variant.search.length === 0 || (file === null && isBlank(variant.search))) return createOrFill(path, file, variant);
+  const fillable = file === null || isBlank(file.lines);
+  if (variant.search.length === 0 || (isBlank(variant.search) && fillable)) return createOrFill(path, file, variant);
   if (file === null) {
     return fail('file-missing', `${path} does not exist`, 'Check the path (it is relative to the repository root). To create the file, leave SEARCH empty.');
   }
-  return editExisting(path, file, variant);
+  return editExisting(path, file, variant, block.lineHint);
 }
 
 /** Applies a block: its single reading, or the one reading (of several `=======` splits) that applies. */
 function applyBlock(block: EditBlock, current: FileInput): VariantResult {
-  const results = block.variants.map((variant) => applyVariant(block.path, current, variant, block.op));
-  const applied = results.filter((r) => r.ok);
-  if (applied.length === 1 && applied[0] !== undefined) return applied[0];
+  const results = block.variants.map((variant) => applyVariant(block, current, variant));
+  const applied = block.variants.flatMap((variant, i) => {
+    const result = results[i];
+    return result?.ok === true ? [{ result, searchLength: variant.search.length }] : [];
+  });
+  if (applied.length === 1 && applied[0] !== undefined) return applied[0].result;
+  // Readings that match at the same place differ only in where the content's own `=======`
+  // lines fall: the longest SEARCH is the one that keeps them all as content (a setext heading,
+  // a merge conflict being resolved); a shorter one would write the rest of SEARCH as REPLACE.
+  const places = new Set(applied.map((a) => a.result.range?.first));
+  if (applied.length > 1 && places.size === 1) {
+    const longest = applied.reduce((best, a) => (a.searchLength > best.searchLength ? a : best));
+    return longest.result;
+  }
   if (applied.length > 1) {
     return fail(
       'ambiguous',

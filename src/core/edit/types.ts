@@ -24,6 +24,11 @@ export interface EditBlock {
    * (a Markdown heading underline): each split is tried and exactly one may match.
    */
   variants: EditVariant[];
+  /**
+   * A diff hunk's stated line. Used only to choose between several exact occurrences of the
+   * same text (as `git apply` does); never to place a hunk whose text is not there.
+   */
+  lineHint?: number;
 }
 
 /** Something in the response that cannot be turned into an edit. Any problem fails the whole apply. */

@@ -11,7 +11,7 @@ import type { EditBlock, ParseProblem } from '../edit/types.js';
 import { diffStat, unifiedDiff } from '../edit/unified-diff.js';
 import type { AideEvent, ChangedFile } from '../events.js';
 import type { FileSystem, FileWrite } from '../ports.js';
-import { jailPath } from '../security/path-jail.js';
+import { jailPath, type JailResult } from '../security/path-jail.js';
 
 export interface ApplyRequest {
   /** The model's response text. */
@@ -53,24 +53,27 @@ async function readInput(fs: FileSystem, target: string): Promise<FileInput> {
   return decoded.ok ? { state: 'text', file: decoded.file } : { state: 'unreadable', reason: decoded.message };
 }
 
+function rejection(block: EditBlock, message: string, hint: string): BlockOutcome {
+  const { index, line, path, format } = block;
+  return { index, line, path, format, ok: false, failure: { kind: 'path-rejected', message, hint } };
+}
+
+/** Jails every block's path and reads each file once; blocks whose path is refused become failures. */
 async function resolvePaths(blocks: readonly EditBlock[], root: string, fs: FileSystem): Promise<Resolved> {
   const resolved: Resolved = { blocks: [], inputs: new Map(), targets: new Map(), rejected: [] };
-  const jailed = new Map<string, Awaited<ReturnType<typeof jailPath>>>();
+  const jailed = new Map<string, JailResult>();
   for (const block of blocks) {
-    let jail = jailed.get(block.path);
-    if (jail === undefined) {
-      jail = await jailPath(root, block.path, fs);
-      jailed.set(block.path, jail);
-    }
+    const jail = jailed.get(block.path) ?? (await jailPath(root, block.path, fs));
+    jailed.set(block.path, jail);
     if (!jail.ok) {
-      resolved.rejected.push({
-        index: block.index,
-        line: block.line,
-        path: block.path,
-        format: block.format,
-        ok: false,
-        failure: { kind: 'path-rejected', message: `aide refuses to edit ${block.path}: ${jail.reason}`, hint: jail.hint },
-      });
+      resolved.rejected.push(rejection(block, `aide refuses to edit ${block.path}: ${jail.reason}`, jail.hint));
+      continue;
+    }
+    // Two names for one file (a symlink and its target): planning them separately would let
+    // the second write silently undo the first.
+    const alias = [...resolved.targets].find(([path, target]) => target === jail.target && path !== jail.path);
+    if (alias !== undefined) {
+      resolved.rejected.push(rejection(block, `${block.path} is the same file as ${alias[0]} (through a symlink)`, `Edit it under one name only: ${alias[0]}.`));
       continue;
     }
     resolved.blocks.push({ ...block, path: jail.path });

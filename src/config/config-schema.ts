@@ -1,0 +1,150 @@
+/**
+ * `.aide/config.json`: the model aide talks to, the agent loop's limits and the paths a change
+ * may not touch without the user's explicit approval. The one source of truth for the file:
+ * the TypeScript types, the JSON Schema in schemas/ and the README reference come from here.
+ */
+import { z } from 'zod';
+import { bool, envVarName, httpUrl, intAtLeast, list, positiveInt, schemaRef, strictObject, text } from './fields.js';
+
+export const DEFAULT_ENDPOINT = 'http://127.0.0.1:11434/v1';
+export const DEFAULT_MODEL = 'qwen2.5-coder:14b';
+export const DEFAULT_CONTEXT_TOKENS = 16384;
+
+/**
+ * Protected by default. A change to any of these is never approved automatically: a model
+ * that edits tests, snapshots or lockfiles can make verification pass without fixing anything
+ * (threat T6), and scripts, hooks and CI workflows run code later on someone's machine (T7).
+ * `glob#/pointer` protects one value inside a JSON file: `**\/package.json#/scripts` is the
+ * `scripts` field of every package.json, so dependency bumps stay ordinary edits.
+ */
+export const DEFAULT_PROTECTED_PATHS: readonly string[] = [
+  '**/test/**',
+  '**/tests/**',
+  '**/__tests__/**',
+  '**/*.test.*',
+  '**/*.spec.*',
+  '**/*_test.go',
+  '**/test_*.py',
+  '**/*_test.py',
+  '**/__snapshots__/**',
+  '**/*.snap',
+  '**/package-lock.json',
+  '**/npm-shrinkwrap.json',
+  '**/pnpm-lock.yaml',
+  '**/yarn.lock',
+  '**/bun.lock',
+  '**/bun.lockb',
+  '**/Cargo.lock',
+  '**/go.sum',
+  '**/poetry.lock',
+  '**/uv.lock',
+  '**/package.json#/scripts',
+  '.github/workflows/**',
+  '.husky/**',
+  '.git/**',
+  '.aide/**',
+];
+
+/** A workspace-relative glob, optionally followed by `#/json/pointer` into a .json file. */
+const PROTECTED_PATH = /^(?![\\/])(?!(?:.*\/)?\.\.(?:\/|#|$))[^#\\]+?(?:\.json#\/[^#]*)?$/;
+
+function protectedPath() {
+  const error =
+    'expected a glob relative to the workspace root with / separators and no ".." (e.g. "migrations/**"), ' +
+    'optionally followed by #/pointer into a .json file (e.g. "**/package.json#/scripts")';
+  return z.string({ error }).regex(PROTECTED_PATH, { error });
+}
+
+/** Hosts that reach this machine only. `URL.hostname` keeps IPv6 brackets. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/**
+ * A remote endpoint receives the prompts, and with them the user's code: it takes an explicit
+ * `allow_remote`. Runs even when other model fields are invalid (`when`), so every problem is
+ * reported at once; the value may then be partial, hence the defensive reads.
+ */
+function checkRemoteConsent(model: unknown, ctx: z.core.$RefinementCtx): void {
+  if (typeof model !== 'object' || model === null) return;
+  const { endpoint, allow_remote: allowRemote } = model as Record<string, unknown>;
+  if (typeof endpoint !== 'string' || allowRemote === true || !URL.canParse(endpoint)) return;
+  const host = new URL(endpoint).hostname;
+  if (isLoopbackHost(host)) return;
+  ctx.addIssue({
+    code: 'custom',
+    path: ['endpoint'],
+    message: `${endpoint} is not on this machine: prompts, and the code in them, would be sent to ${host}`,
+    params: {
+      hint: `If you trust that server, set "allow_remote": true in "model" (or AIDE_ALLOW_REMOTE=1); otherwise use a local server such as ${DEFAULT_ENDPOINT}.`,
+    },
+  });
+}
+
+const modelSchema = strictObject(
+  {
+    endpoint: httpUrl()
+      .default(DEFAULT_ENDPOINT)
+      .describe(
+        'Base URL of an OpenAI-compatible server (Ollama, llama.cpp server, LM Studio, vLLM). A host other than loopback needs allow_remote.',
+      ),
+    name: text('a model name').default(DEFAULT_MODEL).describe('Model name as the server knows it (e.g. "qwen2.5-coder:14b" for Ollama).'),
+    context_tokens: intAtLeast(1024, 'tokens', 32768)
+      .default(DEFAULT_CONTEXT_TOKENS)
+      .describe(
+        "Context window to request, in tokens. Sent to Ollama as num_ctx: its own default is small (2k-4k) and it silently truncates longer prompts.",
+      ),
+    api_key_env: envVarName()
+      .optional()
+      .describe('Name of the environment variable holding the API key, if the server needs one. The key itself never goes in this file.'),
+    allow_remote: bool()
+      .default(false)
+      .describe('Consent to send prompts (and the code in them) to an endpoint that is not on this machine.'),
+  },
+  'the model settings',
+)
+  .superRefine(checkRemoteConsent, { when: () => true })
+  .prefault({})
+  .describe('The model server aide talks to.');
+
+const limitsSchema = strictObject(
+  {
+    max_iterations: positiveInt('model turns', 25).default(25).describe('Most model turns per plan step before aide stops the step.'),
+    max_consecutive_mistakes: positiveInt('mistakes', 3)
+      .default(3)
+      .describe('Malformed tool calls or failed edits in a row before aide stops the step.'),
+    max_tool_result_bytes: positiveInt('bytes', 16384)
+      .default(16384)
+      .describe('Largest tool result passed to the model, in bytes; longer output is cut with a marker.'),
+    context_budget_tokens: positiveInt('tokens', 12000)
+      .optional()
+      .describe('Tokens of conversation kept before older turns are summarized. Unset: derived from model.context_tokens.'),
+  },
+  'the agent loop limits',
+)
+  .prefault({})
+  .describe('Caps that stop runaway agent loops (threat T9).');
+
+export const configSchema = strictObject(
+  {
+    $schema: schemaRef(),
+    model: modelSchema,
+    limits: limitsSchema,
+    protected_paths: list(protectedPath(), 'globs')
+      .default([...DEFAULT_PROTECTED_PATHS])
+      .describe(
+        'Paths whose changes are never approved automatically. Globs relative to the workspace root (`*` within a segment, `**` across segments); ' +
+          '`glob#/pointer` protects one value in a JSON file, e.g. `**/package.json#/scripts`. Setting this replaces the default list.',
+      ),
+  },
+  'the aide configuration',
+).meta({
+  title: 'aide .aide/config.json',
+  description: 'Model, loop limits and protected paths for aide, the git-native coding agent.',
+});
+
+/** `.aide/config.json` after defaults are applied. */
+export type AideConfig = z.output<typeof configSchema>;
+/** `.aide/config.json` as written in the file. */
+export type AideConfigInput = z.input<typeof configSchema>;

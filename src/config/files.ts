@@ -1,0 +1,13 @@
+/** Where aide's files live, relative to the workspace root (DESIGN.md, "Files in the user's repository"). */
+
+export const AIDE_DIR = '.aide';
+export const CONFIG_FILE = '.aide/config.json';
+export const SANDBOX_FILE = '.aide/sandbox.json';
+export const GITIGNORE_FILE = '.aide/.gitignore';
+
+/** The JSON Schemas aide ships, in `schemas/` of its package. */
+export const CONFIG_SCHEMA_FILE = 'config.schema.json';
+export const SANDBOX_SCHEMA_FILE = 'sandbox.schema.json';
+
+/** Where the schemas are when aide is installed in the project: relative to the workspace root. */
+export const INSTALLED_SCHEMA_DIR = 'node_modules/aide/schemas';

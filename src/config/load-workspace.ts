@@ -1,0 +1,61 @@
+/**
+ * Loads both .aide files of a workspace. Every problem in either file is reported at once (one
+ * round of fixes, not one per run); any problem is an error, never a silent fallback to
+ * defaults. A missing file is not a problem: its defaults apply.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AideError } from '../shared/errors.js';
+import { plural } from '../shared/text.js';
+import type { AideConfig } from './config-schema.js';
+import type { Env } from './env-overrides.js';
+import { CONFIG_FILE, SANDBOX_FILE } from './files.js';
+import { parseConfigFile, parseSandboxFile, type LoadedFile } from './load.js';
+import { formatProblem, type ConfigProblem } from './problems.js';
+import type { SandboxConfig } from './sandbox-schema.js';
+
+export interface WorkspaceConfig {
+  config: LoadedFile<AideConfig>;
+  sandbox: LoadedFile<SandboxConfig>;
+}
+
+/** The file's text, or null when it does not exist. */
+async function readText(root: string, file: string): Promise<string | null> {
+  try {
+    return await readFile(join(root, file), 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    throw new AideError('config_invalid', `cannot read ${file}: ${code === 'EISDIR' ? 'it is a directory' : String(code ?? error)}`, {
+      hint: `${file} must be a readable JSON file (or absent, for the defaults).`,
+    });
+  }
+}
+
+/** The problems as detail lines: each problem, then its fix indented under it. */
+export function problemLines(problems: readonly ConfigProblem[]): string[] {
+  return problems.flatMap((p) => (p.hint === null ? [formatProblem(p)] : [formatProblem(p), `  hint: ${p.hint}`]));
+}
+
+/** One error for every problem, with each problem as data for `--json`. */
+export function invalidConfigError(problems: readonly ConfigProblem[]): AideError {
+  const sources = [...new Set(problems.map((p) => p.variable ?? p.file))];
+  const last = sources.pop() ?? 'the configuration';
+  const what = sources.length === 0 ? `${last} is invalid` : `${sources.join(', ')} and ${last} are invalid`;
+  return new AideError('config_invalid', `${what} (${plural(problems.length, 'problem')}); aide does not fall back to defaults`, {
+    details: problemLines(problems),
+    hint: 'Fix the problems above, then check again with `aide config`.',
+    data: { problems },
+  });
+}
+
+/** Loads and validates `.aide/config.json` and `.aide/sandbox.json` under `root`. */
+export async function loadWorkspaceConfig(root: string, env: Env): Promise<WorkspaceConfig> {
+  const [configText, sandboxText] = await Promise.all([readText(root, CONFIG_FILE), readText(root, SANDBOX_FILE)]);
+  const config = parseConfigFile(configText, env);
+  const sandbox = parseSandboxFile(sandboxText);
+  if (!config.ok || !sandbox.ok) {
+    throw invalidConfigError([...(config.ok ? [] : config.problems), ...(sandbox.ok ? [] : sandbox.problems)]);
+  }
+  return { config: config.loaded, sandbox: sandbox.loaded };
+}

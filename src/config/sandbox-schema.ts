@@ -1,0 +1,105 @@
+/**
+ * `.aide/sandbox.json`: how aide verifies a change. Only these commands ever run (never one a
+ * model proposes), on a scratch copy of the workspace, with these timeouts and this network
+ * policy. The one source of truth for the file, like config-schema.ts.
+ */
+import { z } from 'zod';
+import { bool, envVarName, intAtLeast, list, positiveInt, relativePath, schemaRef, strictObject, text } from './fields.js';
+
+/** Command names appear in reports, logs and command lines: keep them plain. */
+const COMMAND_NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
+
+function commandName() {
+  const error = 'expected a command name: letters, digits and . _ : - (e.g. "test", "lint:types")';
+  return z.string({ error }).regex(COMMAND_NAME, { error });
+}
+
+function commandLine() {
+  const error = 'expected an argv array of non-empty strings (e.g. ["npm", "test"]) or a shell command string (e.g. "make check")';
+  const argv = z.array(z.string().min(1), { error }).min(1, { error }).describe('Program and arguments, run without a shell.');
+  const shell = z.string().min(1).describe('A command line run by /bin/sh -c.');
+  return z.union([argv, shell], { error });
+}
+
+const commandSchema = strictObject(
+  {
+    name: commandName().describe('Unique name of the command, shown in reports (e.g. "test").'),
+    run: commandLine().describe('What to run: an argv array (no shell; preferred) or a string run by /bin/sh -c.'),
+    timeout_ms: positiveInt('milliseconds', 30000)
+      .optional()
+      .describe("Milliseconds before this command's process group is killed. Unset: the file's timeout_ms."),
+    env: z
+      .record(envVarName(), z.string({ error: 'expected a string value' }), {
+        error: (issue) => (issue.code === 'invalid_type' ? 'expected an object of environment variables, e.g. { "CI": "1" }' : undefined),
+      })
+      .optional()
+      .describe('Environment variables set for this command only (in addition to env_allow).'),
+  },
+  'a command with "name" and "run"',
+);
+
+/**
+ * Names identify commands in reports and logs, so two commands may not share one. Runs even
+ * when an item is invalid (`when`), so a duplicate is reported together with other problems.
+ */
+function checkUniqueNames(commands: unknown, ctx: z.core.$RefinementCtx): void {
+  if (!Array.isArray(commands)) return;
+  const first = new Map<string, number>();
+  commands.forEach((command: unknown, index) => {
+    const name = typeof command === 'object' && command !== null ? (command as Record<string, unknown>)['name'] : undefined;
+    if (typeof name !== 'string') return;
+    const earlier = first.get(name);
+    if (earlier === undefined) {
+      first.set(name, index);
+      return;
+    }
+    ctx.addIssue({
+      code: 'custom',
+      path: [index, 'name'],
+      message: `"${name}" is already the name of commands[${earlier}]; commands[${earlier}] and commands[${index}] need different names`,
+      params: { hint: 'Rename one of them: names identify commands in reports and logs.' },
+    });
+  });
+}
+
+export const sandboxSchema = strictObject(
+  {
+    $schema: schemaRef(),
+    commands: list(commandSchema, 'commands')
+      .superRefine(checkUniqueNames, { when: () => true })
+      .default([])
+      .describe('Verify commands, run in this order on a scratch copy of the workspace; a change is verified when all of them pass.'),
+    timeout_ms: positiveInt('milliseconds', 120000)
+      .default(120000)
+      .describe("Milliseconds before a command's whole process group is killed, unless the command sets its own."),
+    total_timeout_ms: positiveInt('milliseconds', 600000).default(600000).describe('Milliseconds for one verification run of all commands together.'),
+    allow_network: bool().default(false).describe('Let verify commands use the network. Off: they run without network access where the OS allows (threat T10).'),
+    link: list(relativePath('a folder to link'), 'paths')
+      .default(['node_modules'])
+      .describe('Ignored folders the commands need (e.g. node_modules), linked into the scratch copy instead of copied.'),
+    flake_reruns: intAtLeast(0, 'reruns', 1)
+      .default(1)
+      .describe('Times a failing command is run again before the failure counts (flake guard; every run is recorded).'),
+    max_attempts: positiveInt('attempts', 3)
+      .default(3)
+      .describe('Edit-and-verify attempts per plan step; the failing output tail goes back to the model between attempts.'),
+    output_tail_bytes: positiveInt('bytes', 2048).default(2048).describe('Bytes from the end of a failing command\'s output that go back to the model.'),
+    env_allow: list(envVarName(), 'environment variable names')
+      .default([])
+      .describe('Environment variables passed through to verify commands; everything else is withheld (threat T5).'),
+    allowed_commands: list(text('a command line'), 'command lines')
+      .default([])
+      .describe('Command lines a plan\'s "Run:" steps may execute, exactly as written; any other is refused.'),
+  },
+  'the sandbox settings',
+).meta({
+  title: 'aide .aide/sandbox.json',
+  description: 'Verify commands and the policy they run under, for aide, the git-native coding agent.',
+});
+
+/** `.aide/sandbox.json` after defaults are applied. */
+export type SandboxConfig = z.output<typeof sandboxSchema>;
+/** `.aide/sandbox.json` as written in the file. */
+export type SandboxConfigInput = z.input<typeof sandboxSchema>;
+/** One verify command. */
+export type SandboxCommand = SandboxConfig['commands'][number];

@@ -1,0 +1,24 @@
+// The JSON Schemas in schemas/ and the configuration reference in README.md are generated from
+// the zod schemas by `npm run schemas`. This fails when a committed copy drifts from them.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { REFERENCE_END, REFERENCE_START, schemaFiles, withConfigReference } from '../src/config/reference.js';
+
+/** dist/test/generated-files.test.js → the repository root. */
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const FIX = 'Run `npm run schemas` and commit the result.';
+
+test('the committed JSON Schemas match the zod schemas', () => {
+  for (const [path, expected] of Object.entries(schemaFiles())) {
+    assert.equal(readFileSync(join(ROOT, path), 'utf8'), expected, `${path} is out of date. ${FIX}`);
+  }
+});
+
+test("the README's configuration reference matches the zod schemas", () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  assert.ok(readme.includes(REFERENCE_START) && readme.includes(REFERENCE_END), `README.md lacks the config-reference markers. ${FIX}`);
+  assert.equal(readme, withConfigReference(readme), `README.md's configuration reference is out of date. ${FIX}`);
+});
