@@ -3,6 +3,7 @@
 // and an empty list is an error (see LESSONS.md).
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { spawnSync } from 'node:child_process';
 
 const roots = ['dist/src', 'dist/test'];
@@ -31,5 +32,8 @@ if (files.length === 0) {
   console.error(`run-tests: no test files found under ${roots.join(', ')} (did the build run?)`);
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--test', ...files], { stdio: 'inherit' });
+// Node 20 runs one test file at a time on a 2-core machine (cores - 1); most of the suite waits
+// on child processes, so run at least two.
+const concurrency = Math.max(2, availableParallelism());
+const result = spawnSync(process.execPath, ['--test', `--test-concurrency=${concurrency}`, ...files], { stdio: 'inherit' });
 process.exit(result.status ?? 1);

@@ -3,8 +3,8 @@
  * outside git. Git runs with an environment that cannot redirect it (inside a git hook,
  * GIT_DIR and GIT_INDEX_FILE are set and would point elsewhere).
  */
+import { execFile } from 'node:child_process';
 import { realpath } from 'node:fs/promises';
-import { execa } from 'execa';
 import { AideError } from '../../shared/errors.js';
 
 /** Environment for read-only git queries: no inherited GIT_* redirection, no prompts, no pager. */
@@ -27,15 +27,20 @@ export async function findWorkspaceRoot(cwd: string, env: Readonly<Record<string
   } catch {
     throw new AideError('workspace_invalid', `the directory ${cwd} does not exist`, { hint: 'Check --cwd.' });
   }
-  const result = await execa('git', ['rev-parse', '--show-toplevel'], {
-    cwd: real,
-    env: gitQueryEnv(env),
-    extendEnv: false,
-    reject: false,
-    stdin: 'ignore',
+  const top = await gitTopLevel(real, env);
+  return top === undefined ? real : realpath(top);
+}
+
+/**
+ * `git rev-parse --show-toplevel`, or undefined outside a work tree (or without git). A plain
+ * child process rather than execa: this runs on every command's startup, and importing execa
+ * costs about 0.1 s there.
+ */
+function gitTopLevel(cwd: string, env: Readonly<Record<string, string | undefined>>): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile('git', ['rev-parse', '--show-toplevel'], { cwd, env: gitQueryEnv(env), encoding: 'utf8', timeout: 10_000 }, (error, stdout) => {
+      const top = stdout.trim();
+      resolve(error === null && top !== '' ? top : undefined);
+    });
   });
-  if (result.exitCode === 0 && typeof result.stdout === 'string' && result.stdout.trim() !== '') {
-    return realpath(result.stdout.trim());
-  }
-  return real;
 }
