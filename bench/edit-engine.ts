@@ -1,0 +1,217 @@
+/**
+ * Edit engine benchmark: per-block parse + plan time on generated TypeScript files of 1k, 10k
+ * and 50k lines, for an exact edit, a fuzzy edit (a typo in a context line), an edit whose
+ * SEARCH lost its indentation, and a SEARCH found nowhere (which also computes the closest
+ * lines). Work should grow linearly with the file: 10× from 1k to 10k, 5× from 10k to 50k.
+ *
+ * Run: npm run bench:edit   (RUNS=n to change the number of timed runs per cell)
+ */
+import { loadavg } from 'node:os';
+import { parseResponse } from '../src/core/edit/parse-response.js';
+import { planEdits, type BlockOutcome } from '../src/core/edit/plan-edits.js';
+import { parseText } from '../src/core/edit/text-file.js';
+
+const SIZES = [1_000, 10_000, 50_000] as const;
+const RUNS = Number(process.env['RUNS'] ?? 15);
+const PATH = 'src/generated.ts';
+
+/** One function of a realistic module; `i` makes its names unique. */
+function functionLines(i: number): string[] {
+  return [
+    `/** Computes the summary of order ${i}. */`,
+    `export function summarizeOrder${i}(order: Order, options: SummaryOptions): Summary {`,
+    `  const subtotal${i} = order.lines.reduce((sum, line) => sum + line.price * line.quantity, 0);`,
+    '  if (options.includeTax) {',
+    `    applyTaxRules(order.region, subtotal${i});`,
+    '  }',
+    `  const result = { id: ${i}, subtotal: subtotal${i}, currency: order.currency };`,
+    '  return result;',
+    '}',
+    '',
+  ];
+}
+
+/** One class with an indented method; a 2-space file, so methods sit at 2 and bodies at 4. */
+function classLines(i: number): string[] {
+  return [
+    `export class Repository${i} {`,
+    `  private readonly cache${i} = new Map<string, Entity>();`,
+    '',
+    `  async findEntity${i}(id: string): Promise<Entity | undefined> {`,
+    `    const cached = this.cache${i}.get(id);`,
+    '    if (cached !== undefined) return cached;',
+    `    const loaded = await this.store.load('entity-${i}', id);`,
+    `    this.cache${i}.set(id, loaded);`,
+    '    return loaded;',
+    '  }',
+    '}',
+    '',
+  ];
+}
+
+interface Source {
+  text: string;
+  /** Index of the function and of the class near the end of the file that the edits target. */
+  fn: number;
+  cls: number;
+}
+
+function generate(lineCount: number): Source {
+  const lines = ["import type { Entity, Order, Summary, SummaryOptions } from './types.js';", ''];
+  let i = 0;
+  while (lines.length < lineCount) {
+    lines.push(...(i % 3 === 2 ? classLines(i) : functionLines(i)));
+    i++;
+  }
+  // Targets sit in the last 5% of the file; indices that are 0 mod 3 are functions, 2 mod 3 classes.
+  const near = Math.floor(i * 0.95);
+  return { text: `${lines.slice(0, lineCount).join('\n')}\n`, fn: near - (near % 3), cls: near - (near % 3) + 2 };
+}
+
+function block(search: readonly string[], replace: readonly string[]): string {
+  return `${PATH}\n\`\`\`ts\n<<<<<<< SEARCH\n${search.join('\n')}\n=======\n${replace.join('\n')}\n>>>>>>> REPLACE\n\`\`\`\n`;
+}
+
+interface Case {
+  name: string;
+  /** The outcome the response must have: a strategy name, or 'not-found'. */
+  expect: string;
+  response: (source: Source) => string;
+}
+
+const CASES: Case[] = [
+  {
+    name: 'exact, near the end',
+    expect: 'exact',
+    response: ({ fn }) => {
+      const lines = functionLines(fn).slice(2, 7);
+      return block(lines, lines.map((l) => l.replace('options.includeTax', 'options.includeTax && !order.exempt')));
+    },
+  },
+  {
+    name: 'fuzzy (typo in a context line)',
+    expect: 'fuzzy',
+    response: ({ fn }) => {
+      const lines = functionLines(fn).slice(2, 8);
+      const typo = lines.map((l) => l.replace('quantity', 'quantiy'));
+      return block(typo, typo.map((l) => l.replace('return result;', 'return Object.freeze(result);')));
+    },
+  },
+  {
+    name: 'indentation-shifted',
+    expect: 'indentation',
+    response: ({ cls }) => {
+      const method = classLines(cls).slice(3, 10).map((l) => l.slice(2));
+      return block(method, method.map((l) => l.replace('return cached;', 'return structuredClone(cached);')));
+    },
+  },
+  {
+    name: 'not found (closest lines)',
+    expect: 'not-found',
+    response: ({ fn }) => {
+      const invented = [
+        `export function summarizeInvoice${fn}(invoice: Invoice): Summary {`,
+        '  const subtotal = invoice.items.map((item) => item.cost).reduce(add, 0);',
+        '  if (options.includeTax) {',
+        '  }',
+        '  return result;',
+        '}',
+      ];
+      return block(invented, ['export const removed = true;']);
+    },
+  },
+];
+
+function outcomeName(outcome: BlockOutcome | undefined): string {
+  if (outcome === undefined) return 'no block';
+  return outcome.ok ? (outcome.strategy ?? outcome.action) : outcome.failure.kind;
+}
+
+/** Median milliseconds of parse + plan, each run against a freshly decoded file (no warm caches). */
+function measure(source: Source, testCase: Case, runs = RUNS): number {
+  const response = testCase.response(source);
+  const times: number[] = [];
+  for (let run = -Math.min(2, runs); run < runs; run++) {
+    const file = parseText(source.text);
+    const started = performance.now();
+    const parsed = parseResponse(response);
+    const plan = planEdits(parsed.blocks, new Map([[PATH, { state: 'text', file }]]));
+    const elapsed = performance.now() - started;
+    const got = outcomeName(plan.outcomes[0]);
+    if (got !== testCase.expect) throw new Error(`${testCase.name}: expected ${testCase.expect}, got ${got}`);
+    if (run >= 0) times.push(elapsed);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)] ?? Number.NaN;
+}
+
+/** Flags growth well past linear (2× the expected ratio); tiny times are noisy, so say so. */
+function verdict(ratio: number, linear: number, smallest: number): string {
+  if (smallest < 0.05) return 'too fast to judge';
+  if (ratio > linear * 2) return ratio > linear * linear * 0.5 ? 'LOOKS QUADRATIC' : 'superlinear';
+  return 'linear';
+}
+
+/** Deterministic pseudo-prose: words from a small vocabulary, `length` characters or a little more. */
+function proseLine(seed: number, length: number): string {
+  const vocabulary = ['alpha', 'beta', 'gamma', 'delta', 'lorem', 'ipsum', 'dolor', 'amet', 'value', 'order'];
+  let state = seed;
+  let line = '';
+  while (line.length < length) {
+    state = (state * 1103515245 + 12345) & 0x7fffffff;
+    line += `${vocabulary[state % vocabulary.length] ?? ''}${state % 97} `;
+  }
+  return line.trimEnd();
+}
+
+/**
+ * A SEARCH none of whose lines equals a file line (a paraphrase) makes findClosest compare its
+ * first line with every line of the file by edit distance: cost grows with the square of the
+ * line length. 1k lines of prose at several widths.
+ */
+function lineLengthTable(): void {
+  const lines = 1_000;
+  const runs = Math.max(1, Math.min(RUNS, 3));
+  console.log(`\nnot found, no SEARCH line equal to a file line: ${lines} lines, by line length (median of ${runs} runs, ms)\n`);
+  let previous: number | undefined;
+  for (const length of [40, 80, 160, 320]) {
+    const source: Source = { text: `${Array.from({ length: lines }, (_, i) => proseLine(i + 1, length)).join('\n')}\n`, fn: 0, cls: 0 };
+    const search = Array.from({ length: 8 }, (_, k) => proseLine(1_000_000 + k, length));
+    const ms = measure(source, { name: `prose ${length}`, expect: 'not-found', response: () => block(search, ['gone']) }, runs);
+    const growth = previous === undefined ? '' : `  ${(ms / previous).toFixed(1)}× for 2× longer lines (linear 2×, quadratic 4×)`;
+    console.log(`  ~${String(length).padStart(3)} chars/line  ${ms.toFixed(1).padStart(9)}${growth}`);
+    previous = ms;
+  }
+}
+
+function main(): void {
+  const sources = SIZES.map((size) => generate(size));
+  // Warm the JIT on every path first, so the first cell measured is not also the slowest.
+  const warm = generate(2_000);
+  for (const testCase of CASES) measure(warm, testCase);
+  const load = loadavg()[0] ?? 0;
+  console.log(`aide edit engine: parse + plan per block, median of ${RUNS} runs (ms), node ${process.version}, load average ${load.toFixed(1)}\n`);
+  const header = ['case', ...SIZES.map((s) => `${s / 1000}k lines`), '10k/1k (linear 10×)', '50k/10k (linear 5×)'];
+  const rows: string[][] = [header];
+  for (const testCase of CASES) {
+    const [small, medium, large] = sources.map((source) => measure(source, testCase)) as [number, number, number];
+    const r1 = medium / small;
+    const r2 = large / medium;
+    rows.push([
+      testCase.name,
+      small.toFixed(3),
+      medium.toFixed(3),
+      large.toFixed(3),
+      `${r1.toFixed(1)}× ${verdict(r1, 10, small)}`,
+      `${r2.toFixed(1)}× ${verdict(r2, 5, medium)}`,
+    ]);
+  }
+  const widths = header.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
+  for (const [n, row] of rows.entries()) {
+    console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join('  '));
+    if (n === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  }
+  lineLengthTable();
+}
+
+main();
