@@ -52,6 +52,11 @@ export default tseslint.config(
     rules: restrict(['**/cli/**', '**/infra/**', ...effectLibraries], 'config/ holds schemas and loaders; it never imports the CLI or infra.'),
   },
   {
+    // Tests beside core code check it against the real file system and real processes.
+    files: ['src/**/*.test.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
     files: ['src/cli/render/**/*.ts', 'scripts/**', 'bench/**', 'test/**'],
     rules: { 'no-console': 'off' },
   },

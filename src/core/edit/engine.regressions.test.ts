@@ -83,7 +83,6 @@ test(
 
 test(
   'a diff that deletes a non-empty file with no hunk (no evidence of its content) is refused',
-  { todo: 'doubtful: deleteFile() only compares content when the diff lists removed lines, so "--- a/x" + "+++ /dev/null" alone deletes x; git apply refuses such a patch' },
   () => {
     const parsed = parseResponse('--- a/a.ts\n+++ /dev/null\n');
     const plan = planEdits(parsed.blocks, new Map([['a.ts', { state: 'text', file: parseText('export const keep = 1;\n') } as const]]));

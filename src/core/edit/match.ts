@@ -190,11 +190,18 @@ function pickOccurrence(found: Found, lineHint: number | undefined): Alignment |
 
 /** Runs the ladder for one SEARCH (non-empty, not all blank) against a file. */
 export function matchSearch(file: TextFile, search: readonly string[], replace: readonly string[], lineHint?: number): MatchResult {
+  // Units are only needed by the re-indenting rungs; detecting the file's scans every line.
+  let units: { model: string | undefined; file: string | undefined } | undefined;
+  const unitsOf = () => (units ??= { model: detectIndentUnit([...search, ...replace]), file: detectIndentUnit(file.lines) });
   const ctx: Context = {
     file,
     search,
-    modelUnit: detectIndentUnit([...search, ...replace]),
-    fileUnit: detectIndentUnit(file.lines),
+    get modelUnit() {
+      return unitsOf().model;
+    },
+    get fileUnit() {
+      return unitsOf().file;
+    },
   };
   const rungs: ReadonlyArray<[StrategyName, () => Found]> = [
     // One search for both exact rungs, so "the first occurrence" means the same in LF and CRLF

@@ -63,6 +63,12 @@ test('emoji, CJK, accented and other scripts have no findings', () => {
   }
 });
 
-test('an emoji ZWJ sequence is reported, because its joiner is U+200D (a known trade-off)', () => {
-  assert.deepEqual(codePoints('family: 👨\u200D👩\u200D👧'), [0x200d, 0x200d]);
+test('the joiner inside an emoji sequence and the tags of a subdivision flag are visible, so not reported', () => {
+  assert.deepEqual(codePoints('family: 👨\u200D👩\u200D👧, ❤️\u200D🔥'), []);
+  assert.deepEqual(codePoints('Scotland: \u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}'), []);
+});
+
+test('a joiner or tag outside an emoji sequence is still reported', () => {
+  assert.deepEqual(codePoints('admin\u200Duser 👨\u200D'), [0x200d, 0x200d]);
+  assert.deepEqual(codePoints('\u{1F3F4} then \u{E0067}\u{E007F}'), [0xe0067, 0xe007f]);
 });

@@ -53,11 +53,28 @@ export function describeCodePoint(codePoint: number): string {
   return `U+${hex} ${name}`;
 }
 
+/**
+ * Emoji sequences use two of these characters visibly: U+200D joins emoji into one glyph
+ * (👨‍👩‍👧), and tag characters spell a subdivision flag after U+1F3F4 (🏴 for Scotland).
+ * Those uses render as a picture a reviewer can see; anywhere else they hide text.
+ */
+const EMOJI_ZWJ = /(?<=[\p{Extended_Pictographic}\u{1F3FB}-\u{1F3FF}]\uFE0F?)\u200D(?=\p{Extended_Pictographic})/u;
+const FLAG_TAGS = /\u{1F3F4}[\u{E0061}-\u{E007A}]{2,6}\u{E007F}/gu;
+
+function emojiSpans(line: string): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  for (const match of line.matchAll(FLAG_TAGS)) spans.push([match.index, match.index + match[0].length]);
+  return spans;
+}
+
 /** Every invisible or bidi-control character in one line of text. */
 export function findInvisible(line: string): InvisibleChar[] {
   const found: InvisibleChar[] = [];
+  const flags = emojiSpans(line);
   for (const match of line.matchAll(INVISIBLE)) {
     const codePoint = match[0].codePointAt(0) ?? 0;
+    if (codePoint === 0x200d && EMOJI_ZWJ.test(line.slice(Math.max(0, match.index - 3), match.index + 3))) continue;
+    if (flags.some(([from, to]) => match.index >= from && match.index < to)) continue;
     const column = Array.from(line.slice(0, match.index)).length + 1;
     found.push({ column, codePoint, label: describeCodePoint(codePoint) });
   }

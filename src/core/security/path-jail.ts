@@ -50,7 +50,8 @@ export function checkRelativePath(written: string): { ok: true; path: string } |
 
 function inside(root: string, candidate: string): boolean {
   const rel = relative(root, candidate);
-  return rel === '' ? false : !rel.startsWith('..') && !isAbsolute(rel);
+  // ".." as a whole segment: "..notes.md" is an ordinary name inside the root.
+  return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 }
 
 /**

@@ -50,6 +50,8 @@ async function ensureParents(path: string): Promise<string[]> {
 interface Staged {
   change: FileWrite;
   temp: string | null;
+  /** Permission bits of the file before the commit, restored on rollback. */
+  mode: number | undefined;
 }
 
 export class NodeFileSystem implements FileSystem {
@@ -75,23 +77,24 @@ export class NodeFileSystem implements FileSystem {
   private async commitNow(changes: readonly FileWrite[]): Promise<void> {
     const staged: Staged[] = [];
     const createdDirs: string[] = [];
-    const done: FileWrite[] = [];
+    const done: Staged[] = [];
     try {
       for (const change of changes) {
+        const existing = await orNull(stat(change.path));
+        const mode = existing === null ? undefined : existing.mode & 0o7777;
         if (change.kind === 'delete') {
-          staged.push({ change, temp: null });
+          staged.push({ change, temp: null, mode });
           continue;
         }
         createdDirs.push(...(await ensureParents(change.path)));
-        const existing = await orNull(stat(change.path));
         const temp = tempPathFor(change.path);
-        staged.push({ change, temp });
-        await writeDurably(temp, change.content, existing === null ? undefined : existing.mode & 0o7777);
+        staged.push({ change, temp, mode });
+        await writeDurably(temp, change.content, mode);
       }
-      for (const { change, temp } of staged) {
-        if (temp === null) await rm(change.path);
-        else await rename(temp, change.path);
-        done.push(change);
+      for (const entry of staged) {
+        if (entry.temp === null) await rm(entry.change.path);
+        else await rename(entry.temp, entry.change.path);
+        done.push(entry);
       }
     } catch (error) {
       await this.rollback(done, staged, createdDirs);
@@ -100,13 +103,13 @@ export class NodeFileSystem implements FileSystem {
   }
 
   /** Puts back what a failed commit already changed; best effort, the original error wins. */
-  private async rollback(done: readonly FileWrite[], staged: readonly Staged[], createdDirs: readonly string[]): Promise<void> {
-    for (const change of [...done].reverse()) {
+  private async rollback(done: readonly Staged[], staged: readonly Staged[], createdDirs: readonly string[]): Promise<void> {
+    for (const { change, mode } of [...done].reverse()) {
       try {
         if (change.previous === null) await rm(change.path, { force: true });
         else {
           const temp = tempPathFor(change.path);
-          await writeDurably(temp, change.previous, undefined);
+          await writeDurably(temp, change.previous, mode);
           await rename(temp, change.path);
         }
       } catch {
