@@ -21,9 +21,10 @@ export const initCommand: CommandSpec = {
       .example('$0 init', 'write .aide/ with the test, lint and build commands found in this project')
       .example('$0 init --force --json', 'start over, and report what was written as JSON')
       .epilog(
-        'Verify commands are detected from package.json scripts (typecheck, lint, build, test; npm, pnpm, yarn or bun\n' +
-          'from the lockfile), Cargo.toml, go.mod, pytest settings and a Makefile "test" target.\n' +
-          'Existing config files are never replaced without --force; .aide/.gitignore only gains a "state/" line.\n' +
+        'Verify commands are detected from package.json scripts (typecheck, lint, build, test; run with\n' +
+          'npm, pnpm, yarn or bun after the lockfile), Cargo.toml, go.mod, pytest settings and a Makefile\n' +
+          '"test" target. Existing config files are never replaced without --force; .aide/.gitignore\n' +
+          'only gains a "state/" line.\n' +
           'Exit codes: 0 written, 2 files already exist or usage error.',
       ),
   run: async (argv, globals, io) => {

@@ -23,7 +23,7 @@ function renderFailure(outcome: Extract<BlockOutcome, { ok: false }>, style: Sty
     if (closest.lines.length > 12) out.push(style.dim(`      ${' '.repeat(width)} | … ${closest.lines.length - 12} more`));
     const diff = closest.firstDifference;
     if (diff !== undefined) {
-      out.push(`      first difference: line ${diff.fileLineNumber} is \`${diff.fileLine.trim()}\`; SEARCH has \`${diff.searchLine.trim()}\``);
+      out.push(`      first difference: line ${diff.fileLineNumber} is "${diff.fileLine.trim()}"; SEARCH has "${diff.searchLine.trim()}"`);
     }
   }
   out.push(`      ${style.yellow('hint:')} ${failure.hint}`);

@@ -20,7 +20,7 @@ function blockFeedback(outcome: Extract<BlockOutcome, { ok: false }>): string {
     parts.push(`The most similar lines in ${outcome.path} are lines ${closest.startLine}-${closest.endLine}:`, fence(closest.lines));
     const diff = closest.firstDifference;
     if (diff !== undefined) {
-      parts.push(`First difference: your SEARCH has \`${diff.searchLine.trim()}\` where line ${diff.fileLineNumber} of the file has \`${diff.fileLine.trim()}\`.`);
+      parts.push(`First difference: your SEARCH has "${diff.searchLine.trim()}" where line ${diff.fileLineNumber} of the file has "${diff.fileLine.trim()}".`);
     }
   }
   return parts.join('\n');
