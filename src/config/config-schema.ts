@@ -126,11 +126,25 @@ const limitsSchema = strictObject(
   .prefault({})
   .describe('Caps that stop runaway agent loops (threat T9).');
 
+const checkpointsSchema = strictObject(
+  {
+    max_file_bytes: positiveInt('bytes', 20 * 1024 * 1024)
+      .default(20 * 1024 * 1024)
+      .describe(
+        'Files larger than this are left out of checkpoints, with a warning naming them; restore never touches a file a checkpoint left out.',
+      ),
+  },
+  'the checkpoint settings',
+)
+  .prefault({})
+  .describe('Checkpoints in the shadow repository (.aide/state/shadow.git).');
+
 export const configSchema = strictObject(
   {
     $schema: schemaRef(),
     model: modelSchema,
     limits: limitsSchema,
+    checkpoints: checkpointsSchema,
     protected_paths: list(protectedPath(), 'globs')
       .default([...DEFAULT_PROTECTED_PATHS])
       .describe(
@@ -141,7 +155,7 @@ export const configSchema = strictObject(
   'the aide configuration',
 ).meta({
   title: 'aide .aide/config.json',
-  description: 'Model, loop limits and protected paths for aide, the git-native coding agent.',
+  description: 'Model, loop limits, checkpoints and protected paths for aide, the git-native coding agent.',
 });
 
 /** `.aide/config.json` after defaults are applied. */

@@ -29,3 +29,40 @@ export interface FileSystem {
    */
   commit(changes: readonly FileWrite[]): Promise<void>;
 }
+
+/** A checkpoint as the core sees it: a recorded state of the workspace in the shadow repository. */
+export interface CheckpointRecord {
+  id: string;
+  short: string;
+  /** ISO 8601. */
+  time: string;
+  session: string;
+  reason: string;
+  message: string;
+  step: string | null;
+  verdict: string | null;
+  /** Paths left out (over the size limit). */
+  skipped: string[];
+  filesChanged: number;
+}
+
+export interface CheckpointRequest {
+  session: string;
+  reason: string;
+  message: string;
+  step?: string;
+  verdict?: string;
+}
+
+export interface CheckpointResult {
+  checkpoint: CheckpointRecord;
+  /** false when the workspace had not changed since the session's last checkpoint. */
+  created: boolean;
+  /** Files left out of this checkpoint, with their sizes. */
+  skipped: Array<{ path: string; bytes: number }>;
+}
+
+/** Takes checkpoints of the workspace (the shadow repository). */
+export interface Checkpointer {
+  checkpoint(request: CheckpointRequest): Promise<CheckpointResult>;
+}

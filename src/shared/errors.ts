@@ -32,7 +32,13 @@ export type AideErrorCode =
   | 'config_exists'
   | 'workspace_invalid'
   | 'edits_failed'
-  | 'no_edits';
+  | 'no_edits'
+  | 'workspace_locked'
+  | 'workspace_conflict'
+  | 'checkpoint_unknown'
+  | 'shadow_failed'
+  | 'approval_needed'
+  | 'aborted';
 
 export interface AideErrorOptions {
   /** How to fix it, in one or two sentences. */
@@ -73,9 +79,19 @@ function defaultExitCode(code: AideErrorCode): ExitCode {
     case 'config_exists':
     case 'workspace_invalid':
       return ExitCode.usage;
+    case 'checkpoint_unknown':
+      return ExitCode.usage;
     case 'edits_failed':
     case 'no_edits':
+    case 'shadow_failed':
       return ExitCode.failed;
+    case 'workspace_locked':
+    case 'workspace_conflict':
+      return ExitCode.conflict;
+    case 'approval_needed':
+      return ExitCode.approvalNeeded;
+    case 'aborted':
+      return ExitCode.aborted;
   }
 }
 

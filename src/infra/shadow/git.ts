@@ -1,0 +1,142 @@
+/**
+ * The one way aide runs git against its shadow repository. Every call names the git dir, the
+ * work tree and the index file explicitly, runs with an environment built from scratch (no
+ * inherited GIT_DIR, GIT_INDEX_FILE, hooks, global or system config, signing, fsmonitor or
+ * prompts), and has its exit code checked: a failed `git add` must never be followed by a
+ * `write-tree` that records stale content (opencode #26893).
+ */
+import { spawn } from 'node:child_process';
+
+/** Settings forced on every shadow git call, whatever the user's configuration says. */
+const FORCED_CONFIG = [
+  'core.hooksPath=/dev/null',
+  'core.fsmonitor=false',
+  'core.autocrlf=false',
+  'core.safecrlf=false',
+  'core.quotePath=false',
+  'core.splitIndex=false',
+  'core.untrackedCache=false',
+  'index.sparse=false',
+  'commit.gpgSign=false',
+  'tag.gpgSign=false',
+  'gc.auto=0',
+  'maintenance.auto=false',
+  'advice.addEmbeddedRepo=false',
+  'advice.detachedHead=false',
+];
+
+/** A timeout kills git outright: a git left writing in the background corrupts state (Cline #5015). */
+const DEFAULT_TIMEOUT_MS = 5 * 60 * 1000;
+
+export interface GitCallOptions {
+  /** Bytes or text for stdin. */
+  input?: string | Uint8Array;
+  /** Index file for this call; defaults to the shadow's own index. */
+  indexFile?: string;
+  /** Work tree for this call; defaults to the workspace. */
+  workTree?: string;
+  /** Exit codes that are not failures (e.g. 1 for `diff --quiet`). */
+  okCodes?: readonly number[];
+  timeoutMs?: number;
+}
+
+export interface GitResult {
+  code: number;
+  stdout: Buffer;
+  stderr: string;
+}
+
+export class GitCommandError extends Error {
+  constructor(
+    readonly args: readonly string[],
+    readonly code: number | null,
+    readonly stderr: string,
+  ) {
+    super(`git ${args.join(' ')} failed (${code === null ? 'killed' : `exit ${code}`}): ${stderr.trim().split('\n').slice(-3).join(' / ')}`);
+    this.name = 'GitCommandError';
+  }
+}
+
+export interface ShadowLocation {
+  /** The shadow repository: <workspace>/.aide/state/shadow.git */
+  gitDir: string;
+  /** The workspace root. */
+  workTree: string;
+  /** The shadow's own index file. */
+  indexFile: string;
+}
+
+/** Environment for shadow git: only what git needs, plus a fixed identity. */
+export function shadowEnv(env: Readonly<Record<string, string | undefined>>, location: ShadowLocation, options: GitCallOptions): Record<string, string> {
+  const clean: Record<string, string> = {
+    PATH: env['PATH'] ?? '/usr/bin:/bin',
+    LANG: 'C',
+    LC_ALL: 'C',
+    GIT_DIR: location.gitDir,
+    GIT_WORK_TREE: options.workTree ?? location.workTree,
+    GIT_INDEX_FILE: options.indexFile ?? location.indexFile,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_PAGER: 'cat',
+    GIT_AUTHOR_NAME: 'aide',
+    GIT_AUTHOR_EMAIL: 'aide@localhost',
+    GIT_COMMITTER_NAME: 'aide',
+    GIT_COMMITTER_EMAIL: 'aide@localhost',
+  };
+  const tmp = env['TMPDIR'];
+  if (tmp !== undefined) clean['TMPDIR'] = tmp;
+  return clean;
+}
+
+export class ShadowGit {
+  constructor(
+    readonly location: ShadowLocation,
+    private readonly env: Readonly<Record<string, string | undefined>>,
+  ) {}
+
+  /** Runs git; throws GitCommandError unless the exit code is 0 or in okCodes. */
+  run(args: readonly string[], options: GitCallOptions = {}): Promise<GitResult> {
+    const workTree = options.workTree ?? this.location.workTree;
+    const argv = [
+      ...FORCED_CONFIG.flatMap((c) => ['-c', c]),
+      `--git-dir=${this.location.gitDir}`,
+      `--work-tree=${workTree}`,
+      ...args,
+    ];
+    return new Promise((resolve, reject) => {
+      const child = spawn('git', argv, {
+        cwd: workTree,
+        env: shadowEnv(this.env, this.location, options),
+        stdio: ['pipe', 'pipe', 'pipe'],
+        timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        killSignal: 'SIGKILL',
+      });
+      const out: Buffer[] = [];
+      let err = '';
+      child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+      child.on('error', reject);
+      child.on('close', (code) => {
+        const result = { code: code ?? -1, stdout: Buffer.concat(out), stderr: err };
+        if (code === 0 || (code !== null && (options.okCodes ?? []).includes(code))) resolve(result);
+        else reject(new GitCommandError(args, code, err));
+      });
+      child.stdin.on('error', () => undefined);
+      child.stdin.end(options.input ?? '');
+    });
+  }
+
+  /** stdout as trimmed text. */
+  async text(args: readonly string[], options: GitCallOptions = {}): Promise<string> {
+    return (await this.run(args, options)).stdout.toString('utf8').trim();
+  }
+
+  /** stdout split on NUL (for -z output), without the empty tail. */
+  async fields(args: readonly string[], options: GitCallOptions = {}): Promise<string[]> {
+    const text = (await this.run(args, options)).stdout.toString('utf8');
+    const parts = text.split('\0');
+    if (parts.at(-1) === '') parts.pop();
+    return parts;
+  }
+}

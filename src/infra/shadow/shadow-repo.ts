@@ -1,0 +1,119 @@
+/**
+ * Opening the shadow repository: `.aide/state/shadow.git`, whose work tree is the workspace.
+ * It borrows the user's object store (alternates) so the first snapshot need not re-hash
+ * files git already knows, reads the same ignore rules as the user's repository, and never
+ * writes anything in the user's `.git`.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
+import { AideError } from '../../shared/errors.js';
+import { gitQueryEnv } from '../git/workspace-root.js';
+import { ShadowGit, type ShadowLocation } from './git.js';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** The user's repository, as far as the shadow needs it. All paths absolute. */
+export interface UserRepo {
+  /** The per-worktree git dir (holds the index and HEAD). */
+  gitDir: string;
+  /** The common git dir (holds objects, info/exclude). */
+  commonDir: string;
+  /** The tree of the user's HEAD commit; null on an unborn branch. */
+  headTree: string | null;
+}
+
+export interface Workspace {
+  root: string;
+  /** <root>/.aide/state */
+  stateDir: string;
+  /** null when the workspace is not a git work tree (aide still works: no alternates, plain index). */
+  user: UserRepo | null;
+}
+
+export const STATE_DIR = '.aide/state';
+
+/** Runs a read-only git query in the user's repository with the user's own configuration. */
+function userGit(root: string, args: string[], env: Env): Promise<string | undefined> {
+  const queryEnv = gitQueryEnv(env);
+  for (const key of ['XDG_CONFIG_HOME', 'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_NOSYSTEM']) {
+    const value = env[key];
+    if (value !== undefined) queryEnv[key] = value;
+  }
+  return new Promise((done) => {
+    execFile('git', args, { cwd: root, env: queryEnv, encoding: 'utf8', timeout: 30_000 }, (error, stdout) => {
+      done(error === null ? stdout.trim() : undefined);
+    });
+  });
+}
+
+/** Refuses workspaces whose checkpoints would be everything the user owns. */
+async function refuseHugeRoots(root: string, env: Env): Promise<void> {
+  const home = env['HOME'];
+  const realHome = home === undefined ? undefined : await realpath(home).catch(() => undefined);
+  if (root === '/' || root === realHome) {
+    throw new AideError('workspace_invalid', `aide will not keep checkpoints of ${root === '/' ? 'the whole file system' : 'your home directory'} (${root})`, {
+      hint: 'Run aide inside a project folder (a git repository), or pass --cwd with one.',
+    });
+  }
+}
+
+export async function describeWorkspace(root: string, env: Env): Promise<Workspace> {
+  await refuseHugeRoots(root, env);
+  const stateDir = join(root, STATE_DIR);
+  const output = await userGit(root, ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir'], env);
+  const [top, gitDir, common] = output?.split('\n') ?? [];
+  if (top === undefined || gitDir === undefined || common === undefined) return { root, stateDir, user: null };
+  // Only the top of the user's work tree borrows from it; a subfolder workspace does not.
+  if ((await realpath(top).catch(() => top)) !== root) return { root, stateDir, user: null };
+  const commonDir = isAbsolute(common) ? common : resolve(root, common);
+  const headTree = (await userGit(root, ['rev-parse', '--verify', '-q', 'HEAD^{tree}'], env)) ?? null;
+  return { root, stateDir, user: { gitDir, commonDir, headTree: headTree === '' ? null : headTree } };
+}
+
+/** The user's effective global excludes file (core.excludesFile, or git's XDG default), if it exists. */
+async function userExcludesFile(workspace: Workspace, env: Env): Promise<string | undefined> {
+  const configured = await userGit(workspace.root, ['config', '--path', '--get', 'core.excludesFile'], env);
+  const xdg = env['XDG_CONFIG_HOME'] ?? (env['HOME'] === undefined ? undefined : join(env['HOME'], '.config'));
+  const candidate = configured !== undefined && configured !== '' ? configured : xdg === undefined ? undefined : join(xdg, 'git', 'ignore');
+  return candidate !== undefined && existsSync(candidate) ? candidate : undefined;
+}
+
+async function writeIfChanged(path: string, content: string): Promise<void> {
+  const current = await readFile(path, 'utf8').catch(() => undefined);
+  if (current !== content) await writeFile(path, content);
+}
+
+/**
+ * Creates `.aide/state/` with a `.gitignore` of `*`: git then ignores the folder and that file
+ * too, so the user's `git status` stays clean even without `aide init`.
+ */
+export async function ensureStateDir(workspace: Workspace): Promise<void> {
+  await mkdir(workspace.stateDir, { recursive: true });
+  await writeIfChanged(join(workspace.stateDir, '.gitignore'), '# aide runtime state: never committed\n*\n');
+}
+
+/** Creates the shadow repository if needed and brings its settings up to date. */
+export async function openShadow(workspace: Workspace, env: Env): Promise<ShadowGit> {
+  const gitDir = join(workspace.stateDir, 'shadow.git');
+  const location: ShadowLocation = { gitDir, workTree: workspace.root, indexFile: join(gitDir, 'index') };
+  const git = new ShadowGit(location, env);
+  if (!existsSync(join(gitDir, 'HEAD'))) {
+    await mkdir(gitDir, { recursive: true });
+    await git.run(['init', '-q', '--initial-branch=aide/main']);
+  }
+  await git.run(['config', 'core.worktree', workspace.root]);
+  await git.run(['config', 'core.bare', 'false']);
+  await git.run(['config', 'core.logAllRefUpdates', 'always']);
+  const excludesFile = await userExcludesFile(workspace, env);
+  if (excludesFile === undefined) await git.run(['config', '--unset-all', 'core.excludesFile'], { okCodes: [5] });
+  else await git.run(['config', 'core.excludesFile', excludesFile]);
+  await mkdir(join(gitDir, 'info'), { recursive: true });
+  await mkdir(join(gitDir, 'objects', 'info'), { recursive: true });
+  const userExclude = workspace.user === null ? '' : await readFile(join(workspace.user.commonDir, 'info', 'exclude'), 'utf8').catch(() => '');
+  await writeIfChanged(join(gitDir, 'info', 'exclude'), `${userExclude}${userExclude.endsWith('\n') || userExclude === '' ? '' : '\n'}# aide's own runtime state is never captured\n/.aide/state/\n`);
+  const alternates = workspace.user === null ? '' : `${join(workspace.user.commonDir, 'objects')}\n`;
+  await writeIfChanged(join(gitDir, 'objects', 'info', 'alternates'), alternates);
+  return git;
+}
