@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import yargs from 'yargs';
+import yargs, { type Argv } from 'yargs';
 import { AideError, ExitCode } from '../shared/errors.js';
 import { didYouMean } from '../shared/text.js';
 import { commands } from './commands/index.js';
@@ -23,8 +23,19 @@ interface Selected {
   argv: RawArgv;
 }
 
+function register(parser: Argv, spec: CommandSpec, select: (selected: Selected) => void): Argv {
+  const builder = (yargs: Argv) => {
+    let built = spec.builder(yargs);
+    for (const sub of spec.subcommands ?? []) built = register(built, sub, select);
+    return built;
+  };
+  return parser.command(spec.command, spec.describe, builder, (argv) => {
+    select({ spec, argv });
+  });
+}
+
 function buildParser(select: (selected: Selected) => void) {
-  let parser = yargs()
+  const parser = yargs()
     .scriptName('aide')
     .usage('$0 <command> [options]\n\naide applies, verifies and checkpoints code changes written by a local model.')
     .strict()
@@ -44,12 +55,9 @@ function buildParser(select: (selected: Selected) => void) {
         hint: 'Run `aide --help` (or `aide <command> --help`) for usage.',
       });
     });
-  for (const spec of commands) {
-    parser = parser.command(spec.command, spec.describe, spec.builder, (argv) => {
-      select({ spec, argv });
-    });
-  }
-  return parser;
+  let withCommands: Argv = parser;
+  for (const spec of commands) withCommands = register(withCommands, spec, select);
+  return withCommands;
 }
 
 function globalsFrom(argv: RawArgv, io: CliIo): GlobalOptions {

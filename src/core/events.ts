@@ -4,6 +4,7 @@
  */
 import type { BlockOutcome } from './edit/plan-edits.js';
 import type { ParseProblem } from './edit/types.js';
+import type { CheckpointResult } from './ports.js';
 
 export interface ChangedFile {
   path: string;
@@ -17,4 +18,5 @@ export interface ChangedFile {
 export type AideEvent =
   | { type: 'edits_parsed'; blocks: number; files: string[]; problems: ParseProblem[] }
   | { type: 'block_planned'; outcome: BlockOutcome }
+  | { type: 'checkpoint_created'; result: CheckpointResult }
   | { type: 'patch_applied'; files: ChangedFile[]; written: boolean };

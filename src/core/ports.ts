@@ -47,7 +47,8 @@ export interface CheckpointRecord {
 }
 
 export interface CheckpointRequest {
-  session: string;
+  /** The session's branch to record on; omitted: a new session of its own, named after the reason. */
+  session?: string;
   reason: string;
   message: string;
   step?: string;

@@ -62,19 +62,32 @@ export const applyCommand: CommandSpec = {
   run: async (argv, globals, io) => {
     const options = applyOptions(argv);
     const response = await readResponse(options, globals.cwd, io);
-    const [{ applyFlow }, { NodeFileSystem }, { findWorkspaceRoot }, render, { makeStyle }] = await Promise.all([
+    const [{ applyFlow }, { NodeFileSystem }, { findWorkspaceRoot }, { loadWorkspaceConfig }, { ShadowStore }, render, { makeStyle }] = await Promise.all([
       import('../../core/flows/apply.js'),
       import('../../infra/fs/node-file-system.js'),
       import('../../infra/git/workspace-root.js'),
+      import('../../config/load-workspace.js'),
+      import('../../infra/shadow/shadow-store.js'),
       import('../render/apply.js'),
       import('../render/style.js'),
     ]);
     const root = await findWorkspaceRoot(globals.cwd, io.env);
-    const flow = applyFlow({ response, root, dryRun: options.dryRun }, { fs: new NodeFileSystem() });
-    let step = await flow.next();
-    while (step.done !== true) step = await flow.next();
-    const report = step.value;
-    io.stdout.write(globals.json ? render.applyJson(report) : render.renderApplyText(report, makeStyle(useColor(io))));
-    return report.ok ? ExitCode.ok : ExitCode.failed;
+    // A dry run writes nothing, so it needs no checkpoint and no lock.
+    const store = options.dryRun
+      ? undefined
+      : await ShadowStore.open(root, io.env, {
+          maxFileBytes: (await loadWorkspaceConfig(root, io.env)).config.value.checkpoints.max_file_bytes,
+          command: 'apply',
+        });
+    try {
+      const flow = applyFlow({ response, root, dryRun: options.dryRun }, { fs: new NodeFileSystem(), ...(store === undefined ? {} : { checkpoints: store }) });
+      let step = await flow.next();
+      while (step.done !== true) step = await flow.next();
+      const report = step.value;
+      io.stdout.write(globals.json ? render.applyJson(report) : render.renderApplyText(report, makeStyle(useColor(io))));
+      return report.ok ? ExitCode.ok : ExitCode.failed;
+    } finally {
+      await store?.close();
+    }
   },
 };

@@ -1,7 +1,8 @@
 import { applyCommand } from './apply.js';
+import { checkpointsCommand } from './checkpoints.js';
 import { configCommand } from './config.js';
 import { initCommand } from './init.js';
 import type { CommandSpec } from './spec.js';
 
 /** Every registered command. Only commands that work are listed here. */
-export const commands: readonly CommandSpec[] = [initCommand, applyCommand, configCommand];
+export const commands: readonly CommandSpec[] = [initCommand, applyCommand, checkpointsCommand, configCommand];

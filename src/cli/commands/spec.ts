@@ -13,4 +13,6 @@ export interface CommandSpec {
   describe: string;
   builder: (yargs: Argv) => Argv;
   run: (argv: RawArgv, globals: GlobalOptions, io: CliIo) => Promise<number>;
+  /** Nested commands (`aide checkpoints show ID`); `run` handles the command without one. */
+  subcommands?: readonly CommandSpec[];
 }

@@ -60,6 +60,11 @@ export function renderApplyText(report: ApplyReport, style: Style): string {
     const stat = `${style.green(`+${file.added}`)} ${style.red(`-${file.removed}`)}`;
     out.push(`  ${ACTION_MARK[file.action]} ${style.bold(file.path)}  ${stat}  ${style.dim(blocks.map(blockLabel).join(', '))}`);
   }
+  const checkpoint = report.checkpoint;
+  if (checkpoint !== null) {
+    out.push(`Checkpoint ${style.bold(checkpoint.checkpoint.short)} holds the files as they were: undo with \`aide restore ${checkpoint.checkpoint.short}\`.`);
+    for (const skipped of checkpoint.skipped) out.push(style.yellow(`  warning: ${skipped.path} (${skipped.bytes} bytes) is over checkpoints.max_file_bytes and was not checkpointed`));
+  }
   const unchanged = report.blocks.filter((b) => b.ok && b.action === 'unchanged');
   if (report.files.length === 0) out.push('  (the edits leave every file as it was)');
   else if (unchanged.length > 0) out.push(style.dim(`  ${plural(unchanged.length, 'edit')} changed nothing`));

@@ -10,7 +10,7 @@ import { decodeTextFile, encodeTextFile } from '../edit/text-file.js';
 import type { EditBlock, ParseProblem } from '../edit/types.js';
 import { diffStat, unifiedDiff } from '../edit/unified-diff.js';
 import type { AideEvent, ChangedFile } from '../events.js';
-import type { FileSystem, FileWrite } from '../ports.js';
+import type { Checkpointer, CheckpointResult, FileSystem, FileWrite } from '../ports.js';
 import { jailPath, type JailResult } from '../security/path-jail.js';
 
 export interface ApplyRequest {
@@ -33,8 +33,16 @@ export interface ApplyReport {
   problems: ParseProblem[];
   blocks: BlockOutcome[];
   files: ChangedFile[];
+  /** The checkpoint taken before writing (undo with `aide restore`); null when nothing was written. */
+  checkpoint: CheckpointResult | null;
   /** What to tell the model on failure; empty when all applied. */
   forModel: string;
+}
+
+export interface ApplyDeps {
+  fs: FileSystem;
+  /** Takes the checkpoint that makes the apply undoable; absent, nothing is recorded. */
+  checkpoints?: Checkpointer;
 }
 
 interface Resolved {
@@ -85,6 +93,12 @@ async function resolvePaths(blocks: readonly EditBlock[], root: string, fs: File
   return resolved;
 }
 
+/** "a.ts, b.ts and 3 more" */
+function pathList(paths: readonly string[]): string {
+  const shown = paths.slice(0, 3).join(', ');
+  return paths.length > 3 ? `${shown} and ${paths.length - 3} more` : shown;
+}
+
 function summarize(change: FileChange): ChangedFile {
   const diff = unifiedDiff(change.path, change.before, change.after);
   const action = change.before === null ? 'created' : change.after === null ? 'deleted' : 'modified';
@@ -97,7 +111,7 @@ function toWrite(change: FileChange, target: string): FileWrite {
   return { kind: 'write', path: target, content: encodeTextFile(change.after), previous };
 }
 
-export async function* applyFlow(request: ApplyRequest, deps: { fs: FileSystem }): AsyncGenerator<AideEvent, ApplyReport> {
+export async function* applyFlow(request: ApplyRequest, deps: ApplyDeps): AsyncGenerator<AideEvent, ApplyReport> {
   const parsed = parseResponse(request.response);
   yield { type: 'edits_parsed', blocks: parsed.blocks.length, files: [...new Set(parsed.blocks.map((b) => b.path))], problems: parsed.problems };
   const resolved = await resolvePaths(parsed.blocks, request.root, deps.fs);
@@ -107,7 +121,13 @@ export async function* applyFlow(request: ApplyRequest, deps: { fs: FileSystem }
   const ok = parsed.blocks.length > 0 && parsed.problems.length === 0 && outcomes.every((o) => o.ok);
   const files = ok ? plan.changes.map(summarize) : [];
   let written = false;
+  let checkpoint: CheckpointResult | null = null;
   if (ok && !request.dryRun && plan.changes.length > 0) {
+    // Before any write, so the apply can be undone; if it cannot be taken, nothing is written.
+    if (deps.checkpoints !== undefined) {
+      checkpoint = await deps.checkpoints.checkpoint({ reason: 'apply', message: `before aide apply to ${pathList(files.map((f) => f.path))}` });
+      yield { type: 'checkpoint_created', result: checkpoint };
+    }
     await deps.fs.commit(plan.changes.map((c) => toWrite(c, resolved.targets.get(c.path) ?? c.path)));
     written = true;
   }
@@ -120,6 +140,7 @@ export async function* applyFlow(request: ApplyRequest, deps: { fs: FileSystem }
     problems: parsed.problems,
     blocks: outcomes,
     files,
+    checkpoint,
     forModel: feedbackForModel(outcomes, parsed.problems, parsed.blocks.length),
   };
 }

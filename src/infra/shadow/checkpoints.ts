@@ -134,6 +134,35 @@ export async function listCheckpoints(git: ShadowGit, options: { session?: strin
   if (options.session !== undefined && (await sessionHead(git, options.session)) === null) return [];
   const hasAny = await git.text(['for-each-ref', '--count=1', '--format=%(refname)', BRANCH_PREFIX]);
   if (hasAny === '') return [];
-  const limit = options.limit === undefined ? [] : [`--max-count=${options.limit}`];
-  return parseLog(await git.text(['log', '--root', '--shortstat', '--date-order', `--format=${LOG_FORMAT}`, ...limit, ...refs]));
+  const limit = options.limit === undefined ? [] : [`--max-count=${options.limit + 1}`];
+  const found = parseLog(await git.text(['log', '--root', '--shortstat', '--date-order', `--format=${LOG_FORMAT}`, ...limit, ...refs]));
+  // A session's first checkpoint has no parent: count its changes against the checkpoint before it.
+  for (let i = 0; i + 1 < found.length; i++) {
+    const current = found[i];
+    const previous = found[i + 1];
+    if (current?.parent === null && previous !== undefined) current.filesChanged = await filesBetween(git, previous.tree, current.tree);
+  }
+  return options.limit === undefined ? found : found.slice(0, options.limit);
+}
+
+/** Number of files that differ between two trees. */
+export async function filesBetween(git: ShadowGit, from: string, to: string): Promise<number> {
+  return (await git.fields(['diff-tree', '-r', '-z', '--name-only', '--no-renames', from, to])).length;
+}
+
+/** Sessions (branch names without the prefix), most recently updated first, with their head times. */
+export async function listSessions(git: ShadowGit): Promise<Array<{ session: string; head: string; time: string }>> {
+  const lines = (await git.text(['for-each-ref', '--sort=-committerdate', '--format=%(refname)%09%(objectname)%09%(committerdate:unix)', BRANCH_PREFIX])).split('\n');
+  return lines
+    .filter((line) => line !== '')
+    .map((line) => {
+      const [ref = '', head = '', time = '0'] = line.split('\t');
+      return { session: ref.slice(BRANCH_PREFIX.length), head, time: new Date(Number(time) * 1000).toISOString() };
+    });
+}
+
+/** A fresh session id: `<kind>-YYYYMMDD-HHMMSS-<4 hex>`, sortable and unique enough per workspace. */
+export function newSessionId(kind: string, now: Date, random: string): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `${kind}-${stamp}-${random.slice(0, 4)}`;
 }

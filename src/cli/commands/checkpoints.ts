@@ -1,0 +1,177 @@
+/**
+ * `aide checkpoints`: list, show, compare, take and prune the checkpoints in the workspace's
+ * shadow repository. Reading needs no lock and creates nothing; taking, comparing with the
+ * working tree and pruning take the workspace lock.
+ */
+import { z } from 'zod';
+import { AideError, ExitCode } from '../../shared/errors.js';
+import { useColor, type CliIo, type GlobalOptions } from '../io.js';
+import type { ShadowStore } from '../../infra/shadow/shadow-store.js';
+import type { CommandSpec, RawArgv } from './spec.js';
+
+const listSchema = z.object({
+  session: z.string().optional(),
+  limit: z.number().int().positive().default(20),
+  stats: z.boolean().default(false),
+});
+const showSchema = z.object({ id: z.string() });
+const diffSchema = z.object({ id: z.string(), id2: z.string().optional() });
+const saveSchema = z.object({ message: z.string().default('manual checkpoint') });
+const pruneSchema = z
+  .object({ keep: z.number().int().positive().optional(), olderThan: z.number().positive().optional(), dryRun: z.boolean().default(false) })
+  .refine((o) => o.keep !== undefined || o.olderThan !== undefined, {
+    error: 'say what to prune: --keep N (sessions to keep) and/or --older-than DAYS',
+  });
+
+export type ListOptions = z.infer<typeof listSchema>;
+export type PruneOptions = z.infer<typeof pruneSchema>;
+
+function parse<T extends z.ZodType>(schema: T, input: Record<string, unknown>): z.infer<T> {
+  const result = schema.safeParse(input);
+  if (!result.success) {
+    throw new AideError('usage', result.error.issues.map((i) => i.message).join('; '), { hint: 'See `aide checkpoints --help`.' });
+  }
+  return result.data;
+}
+
+export const listOptions = (argv: RawArgv): ListOptions => parse(listSchema, { session: argv['session'], limit: argv['limit'], stats: argv['stats'] });
+export const pruneOptions = (argv: RawArgv): PruneOptions => parse(pruneSchema, { keep: argv['keep'], olderThan: argv['olderThan'], dryRun: argv['dryRun'] });
+
+async function modules() {
+  const [store, root, render, style, config] = await Promise.all([
+    import('../../infra/shadow/shadow-store.js'),
+    import('../../infra/git/workspace-root.js'),
+    import('../render/checkpoints.js'),
+    import('../render/style.js'),
+    import('../../config/load-workspace.js'),
+  ]);
+  return { ...store, ...root, render, ...style, ...config };
+}
+
+function print(io: CliIo, globals: GlobalOptions, schema: string, data: unknown, text: () => string): number {
+  io.stdout.write(globals.json ? `${JSON.stringify({ schema, ...(data as object) }, null, 2)}\n` : text());
+  return ExitCode.ok;
+}
+
+/** Opens the shadow for writing (lock held) and always closes it. */
+async function withStore<T>(globals: GlobalOptions, io: CliIo, command: string, use: (store: ShadowStore) => Promise<T>): Promise<T> {
+  const m = await modules();
+  const root = await m.findWorkspaceRoot(globals.cwd, io.env);
+  const maxFileBytes = (await m.loadWorkspaceConfig(root, io.env)).config.value.checkpoints.max_file_bytes;
+  const store = await m.ShadowStore.open(root, io.env, { maxFileBytes, command });
+  try {
+    return await use(store);
+  } finally {
+    await store.close();
+  }
+}
+
+async function reader(globals: GlobalOptions, io: CliIo) {
+  const m = await modules();
+  const reader = await m.ShadowReader.openExisting(await m.findWorkspaceRoot(globals.cwd, io.env), io.env);
+  return { m, reader, style: m.makeStyle(useColor(io)) };
+}
+
+const NO_SHADOW = 'This workspace has no checkpoints yet: `aide apply` takes one before it writes, `aide checkpoints save` takes one now.';
+
+const show: CommandSpec = {
+  command: 'show <id>',
+  describe: 'Show a checkpoint: when, why, and the files it changed',
+  builder: (y) => y.positional('id', { type: 'string', describe: 'Checkpoint id (the first characters are enough)' }).example('$0 checkpoints show 3f2a9c1b', 'what that checkpoint recorded'),
+  run: async (argv, globals, io) => {
+    const { id } = parse(showSchema, { id: argv['id'] });
+    const { m, reader: r, style } = await reader(globals, io);
+    if (r === null) throw new AideError('checkpoint_unknown', `no checkpoint "${id}"`, { hint: NO_SHADOW });
+    const checkpoint = await r.show(id);
+    const changes = await r.changes(checkpoint.parent ?? m.EMPTY_TREE, checkpoint.id);
+    return print(io, globals, 'aide.checkpoint/1', { checkpoint, changes }, () => m.render.renderShow(checkpoint, changes, new Date(), style));
+  },
+};
+
+const diff: CommandSpec = {
+  command: 'diff <id> [id2]',
+  describe: 'Diff a checkpoint against another, or against the working tree now',
+  builder: (y) =>
+    y
+      .positional('id', { type: 'string', describe: 'The older checkpoint' })
+      .positional('id2', { type: 'string', describe: 'The newer checkpoint; omitted: the files as they are now' })
+      .example('$0 checkpoints diff 3f2a9c1b', 'what changed since that checkpoint')
+      .example('$0 checkpoints diff 3f2a9c1b 8e0d77aa', 'what changed between two checkpoints'),
+  run: async (argv, globals, io) => {
+    const options = parse(diffSchema, { id: argv['id'], id2: argv['id2'] });
+    const { m, reader: r, style } = await reader(globals, io);
+    if (r === null) throw new AideError('checkpoint_unknown', `no checkpoint "${options.id}"`, { hint: NO_SHADOW });
+    const from = await r.resolve(options.id);
+    const to =
+      options.id2 === undefined ? await withStore(globals, io, 'checkpoints diff', async (store) => (await store.snapshot()).tree) : await r.resolve(options.id2);
+    const [text, changes] = await Promise.all([r.diff(from, to), r.changes(from, to)]);
+    return print(io, globals, 'aide.checkpoints.diff/1', { from, to: options.id2 === undefined ? 'working tree' : to, changes, diff: text }, () => m.render.renderDiff(text, style));
+  },
+};
+
+const save: CommandSpec = {
+  command: 'save',
+  describe: 'Take a checkpoint of the files as they are now',
+  builder: (y) =>
+    y
+      .option('message', { alias: 'm', type: 'string', describe: 'What this checkpoint is for', requiresArg: true })
+      .example('$0 checkpoints save -m "before my refactor"', 'take one before a risky hand edit'),
+  run: async (argv, globals, io) => {
+    const { message } = parse(saveSchema, { message: argv['message'] });
+    const result = await withStore(globals, io, 'checkpoints save', (store) => store.checkpoint({ reason: 'manual', message }));
+    return print(io, globals, 'aide.checkpoints.save/1', result, () => {
+      const lines = [`Checkpoint ${result.checkpoint.short} saved (${message}). Return to it with \`aide restore ${result.checkpoint.short}\`.`];
+      for (const s of result.skipped) lines.push(`  warning: ${s.path} (${s.bytes} bytes) is over checkpoints.max_file_bytes and was not saved`);
+      return `${lines.join('\n')}\n`;
+    });
+  },
+};
+
+const prune: CommandSpec = {
+  command: 'prune',
+  describe: 'Remove old sessions of checkpoints and reclaim their space',
+  builder: (y) =>
+    y
+      .option('keep', { type: 'number', describe: 'Keep only the newest N sessions', requiresArg: true })
+      .option('older-than', { type: 'number', describe: 'Remove sessions whose last checkpoint is older than DAYS', requiresArg: true })
+      .option('dry-run', { type: 'boolean', default: false, describe: 'List what would be removed; remove nothing' })
+      .example('$0 checkpoints prune --keep 20', 'keep the 20 newest sessions')
+      .example('$0 checkpoints prune --older-than 30 --dry-run', 'see what a month-old cut-off would remove')
+      .epilog('The newest session is always kept. A session is one `aide apply`, one `checkpoints save`, or one `aide act` run.'),
+  run: async (argv, globals, io) => {
+    const options = pruneOptions(argv);
+    const m = await modules();
+    const result = await withStore(globals, io, 'checkpoints prune', (store) =>
+      store.prune({ dryRun: options.dryRun, now: new Date(), ...(options.keep === undefined ? {} : { keep: options.keep }), ...(options.olderThan === undefined ? {} : { olderThanDays: options.olderThan }) }),
+    );
+    return print(io, globals, 'aide.checkpoints.prune/1', { dryRun: options.dryRun, ...result }, () => m.render.renderPrune(result, options.dryRun));
+  },
+};
+
+export const checkpointsCommand: CommandSpec = {
+  command: 'checkpoints',
+  describe: 'List checkpoints (newest first); show, diff, save and prune them',
+  builder: (y) =>
+    y
+      .option('session', { type: 'string', describe: 'Only this session', requiresArg: true })
+      .option('limit', { type: 'number', default: 20, describe: 'Show at most N checkpoints', requiresArg: true })
+      .option('stats', { type: 'boolean', default: false, describe: 'Report the size of the shadow repository instead' })
+      .example('$0 checkpoints', 'the 20 newest checkpoints')
+      .example('$0 checkpoints --stats', 'how much space checkpoints take')
+      .epilog(
+        'Checkpoints live in .aide/state/shadow.git, never in your own .git. Every `aide apply` takes one before it writes.\n' +
+          'Undo to a checkpoint with `aide restore ID`.',
+      ),
+  subcommands: [show, diff, save, prune],
+  run: async (argv, globals, io) => {
+    const options = listOptions(argv);
+    const { m, reader: r, style } = await reader(globals, io);
+    if (options.stats) {
+      if (r === null) return print(io, globals, 'aide.checkpoints.stats/1', { stats: null }, () => `${NO_SHADOW}\n`);
+      const stats = await r.stats();
+      return print(io, globals, 'aide.checkpoints.stats/1', { stats }, () => m.render.renderStats(stats));
+    }
+    const list = r === null ? [] : await r.list({ limit: options.limit, ...(options.session === undefined ? {} : { session: options.session }) });
+    return print(io, globals, 'aide.checkpoints/1', { checkpoints: list }, () => m.render.renderList(list, new Date(), style));
+  },
+};

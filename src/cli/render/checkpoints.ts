@@ -1,0 +1,102 @@
+/** Text renderings for `aide checkpoints` and its subcommands. */
+import type { Checkpoint } from '../../infra/shadow/checkpoints.js';
+import type { FileChangeSummary, PruneResult, ShadowStats } from '../../infra/shadow/shadow-store.js';
+import { plural } from '../../shared/text.js';
+import { colorDiff, type Style } from './style.js';
+
+/** "3 minutes ago", "2 days ago" — for people; JSON keeps ISO times. */
+export function ago(iso: string, now: Date): string {
+  const seconds = Math.max(0, Math.round((now.getTime() - Date.parse(iso)) / 1000));
+  const units: Array<[number, string]> = [
+    [86_400 * 365, 'year'],
+    [86_400 * 30, 'month'],
+    [86_400, 'day'],
+    [3600, 'hour'],
+    [60, 'minute'],
+  ];
+  for (const [size, name] of units) if (seconds >= size) return `${plural(Math.floor(seconds / size), name)} ago`;
+  return 'just now';
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit] ?? 'TiB'}`;
+}
+
+export function renderList(checkpoints: readonly Checkpoint[], now: Date, style: Style): string {
+  if (checkpoints.length === 0) return 'No checkpoints yet. `aide apply` takes one before it writes; `aide checkpoints save` takes one now.\n';
+  const rows = checkpoints.map((c) => [
+    style.bold(c.short),
+    ago(c.time, now),
+    c.session,
+    c.step === null ? '' : `step ${c.step}`,
+    plural(c.filesChanged, 'file'),
+    c.message,
+  ]);
+  const widths = [0, 1, 2, 3, 4].map((i) => Math.max(...rows.map((r) => stripLength(r[i] ?? ''))));
+  const lines = rows.map((r) => r.map((cell, i) => (i < 5 ? pad(cell, widths[i] ?? 0) : cell)).join('  ').trimEnd());
+  return `${lines.join('\n')}\n\nShow one: aide checkpoints show ID · compare: aide checkpoints diff ID [ID2] · undo to one: aide restore ID\n`;
+}
+
+function stripLength(text: string): number {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\u001b\[[0-9;]*m/g, '').length;
+}
+
+function pad(text: string, width: number): string {
+  return text + ' '.repeat(Math.max(0, width - stripLength(text)));
+}
+
+const STATUS: Readonly<Record<string, string>> = { A: 'added', D: 'deleted', M: 'modified', T: 'type changed' };
+
+export function renderShow(checkpoint: Checkpoint, changes: readonly FileChangeSummary[], now: Date, style: Style): string {
+  const out = [
+    style.bold(`checkpoint ${checkpoint.id}`),
+    `time     ${checkpoint.time} (${ago(checkpoint.time, now)})`,
+    `session  ${checkpoint.session}${checkpoint.step === null ? '' : `, step ${checkpoint.step}`}`,
+    `reason   ${checkpoint.reason}`,
+    `message  ${checkpoint.message}`,
+  ];
+  if (checkpoint.verdict !== null) out.push(`verdict  ${checkpoint.verdict}`);
+  if (checkpoint.skipped.length > 0) out.push(`skipped  ${checkpoint.skipped.join(', ')} (over checkpoints.max_file_bytes; restore leaves them alone)`);
+  out.push('', checkpoint.parent === null ? `${plural(changes.length, 'file')} in its first checkpoint of the session:` : `${plural(changes.length, 'file')} changed since the previous checkpoint:`);
+  for (const change of changes.slice(0, 200)) {
+    const counts = change.added === null ? 'binary' : `${style.green(`+${change.added}`)} ${style.red(`-${change.removed ?? 0}`)}`;
+    out.push(`  ${STATUS[change.status] ?? change.status}  ${change.path}  ${counts}`);
+  }
+  if (changes.length > 200) out.push(`  … and ${changes.length - 200} more`);
+  return `${out.join('\n')}\n`;
+}
+
+export function renderDiff(diff: string, style: Style): string {
+  return diff === '' ? 'No differences.\n' : `${colorDiff(diff.trimEnd(), style)}\n`;
+}
+
+export function renderStats(stats: ShadowStats): string {
+  return [
+    `shadow repository  ${stats.path}`,
+    `size on disk       ${formatBytes(stats.bytes)}`,
+    `sessions           ${stats.sessions}`,
+    `checkpoints        ${stats.checkpoints}`,
+    `objects            ${stats.objects}${stats.borrowsObjects ? " (unchanged files are borrowed from the repository's own objects)" : ''}`,
+    '',
+    'Free space with: aide checkpoints prune --keep 20   or   --older-than 30',
+    '',
+  ].join('\n');
+}
+
+export function renderPrune(result: PruneResult, dryRun: boolean): string {
+  if (result.removed.length === 0) return `Nothing to prune: ${plural(result.kept, 'session')} kept.\n`;
+  const verb = dryRun ? 'Would remove' : 'Removed';
+  const lines = [`${verb} ${plural(result.removed.length, 'session')}; ${plural(result.kept, 'session')} kept.`];
+  for (const session of result.removed.slice(0, 50)) lines.push(`  ${session.session}  (last checkpoint ${session.time})`);
+  if (!dryRun) lines.push(`Shadow repository: ${formatBytes(result.bytesBefore)} → ${formatBytes(result.bytesAfter)}.`);
+  return `${lines.join('\n')}\n`;
+}
