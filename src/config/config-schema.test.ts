@@ -20,6 +20,7 @@ test('a missing config.json means every default', () => {
   assert.deepEqual(value, {
     model: { endpoint: 'http://127.0.0.1:11434/v1', name: 'qwen2.5-coder:14b', context_tokens: 16384, allow_remote: false },
     limits: { max_iterations: 25, max_consecutive_mistakes: 3, max_tool_result_bytes: 16384 },
+    checkpoints: { max_file_bytes: 20 * 1024 * 1024 },
     protected_paths: [...DEFAULT_PROTECTED_PATHS],
   });
 });

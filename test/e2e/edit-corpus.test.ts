@@ -8,7 +8,7 @@
  * escapes the workspace would land somewhere the test can see.
  */
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
@@ -97,6 +97,11 @@ function checkApplied(c: CorpusCase, afterTree: string, box: Sandbox, result: Cl
     const used = report.blocks.map((b) => (b.ok ? b.strategy : `failed: ${b.failure.kind}`));
     assert.deepEqual(used, strategies, `matching strategies per block\n${summarize(report)}`);
   }
+  // Every apply that writes takes a checkpoint first; aide's runtime state is not part of the tree.
+  const wrote = (report as ApplyReport & { written: boolean }).written;
+  assert.equal(existsSync(join(box.repo, '.aide', 'state', 'shadow.git')), wrote, wrote ? 'no checkpoint was taken' : 'a shadow repository appeared without a write');
+  rmSync(join(box.repo, '.aide', 'state'), { recursive: true, force: true });
+  if (wrote && readdirSync(join(box.repo, '.aide')).length === 0) rmSync(join(box.repo, '.aide'), { recursive: true });
   assertTree(afterTree, box.repo, `the tree after apply is not after/\n${summarize(report)}`);
 }
 

@@ -1,7 +1,7 @@
 /** Runs the built aide CLI as a real child process. */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { testEnv } from './sandbox.js';
+import { testEnv, testHome } from './sandbox.js';
 
 /** dist/test/helpers/cli.js → dist/src/bin.js */
 export const BIN = fileURLToPath(new URL('../../src/bin.js', import.meta.url));
@@ -25,7 +25,7 @@ export function runAide(args: readonly string[], run: CliRun): Promise<CliResult
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: run.cwd,
-      env: testEnv(run.home ?? run.cwd, run.env),
+      env: testEnv(run.home ?? testHome(), run.env),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';

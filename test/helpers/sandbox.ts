@@ -22,8 +22,25 @@ export function tempDir(t: Cleanup, prefix = 'aide-test-'): string {
   return dir;
 }
 
+/**
+ * A home directory for child processes, shared by one test process and removed when it exits:
+ * never the user's real home, and never the workspace itself (aide refuses to checkpoint a
+ * home directory).
+ */
+let sharedHome: string | undefined;
+export function testHome(): string {
+  if (sharedHome === undefined) {
+    const home = mkdtempSync(join(tmpdir(), 'aide-home-'));
+    sharedHome = home;
+    process.on('exit', () => {
+      rmSync(home, { recursive: true, force: true });
+    });
+  }
+  return sharedHome;
+}
+
 /** Environment for child processes in tests: isolated HOME and git config. */
-export function testEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
+export function testEnv(home: string = testHome(), extra: Record<string, string> = {}): Record<string, string> {
   return {
     PATH: process.env['PATH'] ?? '/usr/bin:/bin',
     HOME: home,
@@ -39,7 +56,7 @@ export function testEnv(home: string, extra: Record<string, string> = {}): Recor
   };
 }
 
-export function git(cwd: string, args: string[], home = cwd): string {
+export function git(cwd: string, args: string[], home = testHome()): string {
   return execFileSync('git', args, { cwd, env: testEnv(home), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 

@@ -3,6 +3,8 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { AideError, ExitCode } from '../../shared/errors.js';
 import { useColor, type CliIo, type InputStream } from '../io.js';
+import type { Checkpointer } from '../../core/ports.js';
+import type { ShadowStore as ShadowStoreType } from '../../infra/shadow/shadow-store.js';
 import type { CommandSpec, RawArgv } from './spec.js';
 
 export const applyOptionsSchema = z.object({
@@ -72,15 +74,18 @@ export const applyCommand: CommandSpec = {
       import('../render/style.js'),
     ]);
     const root = await findWorkspaceRoot(globals.cwd, io.env);
-    // A dry run writes nothing, so it needs no checkpoint and no lock.
-    const store = options.dryRun
-      ? undefined
-      : await ShadowStore.open(root, io.env, {
-          maxFileBytes: (await loadWorkspaceConfig(root, io.env)).config.value.checkpoints.max_file_bytes,
-          command: 'apply',
-        });
+    const maxFileBytes = (await loadWorkspaceConfig(root, io.env)).config.value.checkpoints.max_file_bytes;
+    // The shadow (and its lock) is opened only when there is something to write: a dry run or a
+    // failed apply leaves no trace in the workspace.
+    let store: ShadowStoreType | undefined;
+    const checkpoints: Checkpointer = {
+      checkpoint: async (request) => {
+        store ??= await ShadowStore.open(root, io.env, { maxFileBytes, command: 'apply' });
+        return store.checkpoint(request);
+      },
+    };
     try {
-      const flow = applyFlow({ response, root, dryRun: options.dryRun }, { fs: new NodeFileSystem(), ...(store === undefined ? {} : { checkpoints: store }) });
+      const flow = applyFlow({ response, root, dryRun: options.dryRun }, { fs: new NodeFileSystem(), checkpoints });
       let step = await flow.next();
       while (step.done !== true) step = await flow.next();
       const report = step.value;
