@@ -50,7 +50,7 @@ test('an unknown key is an error with its JSON path, line:column and a did-you-m
 
 test('an unknown key with no near match lists the allowed keys', () => {
   const [problem] = problems(parseConfigFile('{ "colour": true }', {}));
-  assert.match(problem ?? '', /^\.aide\/config\.json:1:3: colour: unknown key \| Remove it\. Allowed here: \$schema, model, limits, protected_paths\.$/);
+  assert.match(problem ?? '', /^\.aide\/config\.json:1:3: colour: unknown key \| Remove it\. Allowed here: \$schema, model, limits, checkpoints, protected_paths\.$/);
 });
 
 test('a key at the wrong level says where it belongs', () => {
