@@ -83,7 +83,7 @@ const show: CommandSpec = {
     const { m, reader: r, style } = await reader(globals, io);
     if (r === null) throw new AideError('checkpoint_unknown', `no checkpoint "${id}"`, { hint: NO_SHADOW });
     const checkpoint = await r.show(id);
-    const changes = await r.changes(checkpoint.parent ?? m.EMPTY_TREE, checkpoint.id);
+    const changes = await r.changesOf(checkpoint);
     return print(io, globals, 'aide.checkpoint/1', { checkpoint, changes }, () => m.render.renderShow(checkpoint, changes, new Date(), style));
   },
 };

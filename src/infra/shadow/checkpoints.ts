@@ -50,6 +50,8 @@ export function validSessionId(session: string): boolean {
 function commitMessage(meta: CheckpointMeta): string {
   const trailers = [
     `Aide-Session: ${meta.session}`,
+    // Commit times have whole seconds; this orders checkpoints taken within one second.
+    `Aide-Time: ${new Date().toISOString()}`,
     `Aide-Reason: ${meta.reason}`,
     ...(meta.step === undefined ? [] : [`Aide-Step: ${meta.step}`]),
     ...(meta.verdict === undefined ? [] : [`Aide-Verdict: ${meta.verdict.replace(/\n/g, ' ')}`]),
@@ -65,7 +67,7 @@ function parseCommit(id: string, parents: string, tree: string, time: string, bo
     short: id.slice(0, SHORT),
     tree,
     parent: parents.split(' ').filter((p) => p !== '')[0] ?? null,
-    time: new Date(Number(time) * 1000).toISOString(),
+    time: trailer('Time')[0] ?? new Date(Number(time) * 1000).toISOString(),
     session: trailer('Session')[0] ?? '?',
     reason: trailer('Reason')[0] ?? '?',
     message: body.split('\n')[0] ?? '',
@@ -135,7 +137,9 @@ export async function listCheckpoints(git: ShadowGit, options: { session?: strin
   const hasAny = await git.text(['for-each-ref', '--count=1', '--format=%(refname)', BRANCH_PREFIX]);
   if (hasAny === '') return [];
   const limit = options.limit === undefined ? [] : [`--max-count=${options.limit + 1}`];
-  const found = parseLog(await git.text(['log', '--root', '--shortstat', '--date-order', `--format=${LOG_FORMAT}`, ...limit, ...refs]));
+  const found = parseLog(await git.text(['log', '--root', '--shortstat', '--date-order', `--format=${LOG_FORMAT}`, ...limit, ...refs])).sort(
+    (a, b) => Date.parse(b.time) - Date.parse(a.time),
+  );
   // A session's first checkpoint has no parent: count its changes against the checkpoint before it.
   for (let i = 0; i + 1 < found.length; i++) {
     const current = found[i];
@@ -152,13 +156,15 @@ export async function filesBetween(git: ShadowGit, from: string, to: string): Pr
 
 /** Sessions (branch names without the prefix), most recently updated first, with their head times. */
 export async function listSessions(git: ShadowGit): Promise<Array<{ session: string; head: string; time: string }>> {
-  const lines = (await git.text(['for-each-ref', '--sort=-committerdate', '--format=%(refname)%09%(objectname)%09%(committerdate:unix)', BRANCH_PREFIX])).split('\n');
+  const format = '%(refname)%09%(objectname)%09%(committerdate:unix)%09%(contents:trailers:key=Aide-Time,valueonly,separator=)';
+  const lines = (await git.text(['for-each-ref', `--format=${format}`, BRANCH_PREFIX])).split('\n');
   return lines
     .filter((line) => line !== '')
     .map((line) => {
-      const [ref = '', head = '', time = '0'] = line.split('\t');
-      return { session: ref.slice(BRANCH_PREFIX.length), head, time: new Date(Number(time) * 1000).toISOString() };
-    });
+      const [ref = '', head = '', unix = '0', precise = ''] = line.split('\t');
+      return { session: ref.slice(BRANCH_PREFIX.length), head, time: precise.trim() === '' ? new Date(Number(unix) * 1000).toISOString() : precise.trim() };
+    })
+    .sort((a, b) => Date.parse(b.time) - Date.parse(a.time));
 }
 
 /** A fresh session id: `<kind>-YYYYMMDD-HHMMSS-<4 hex>`, sortable and unique enough per workspace. */
