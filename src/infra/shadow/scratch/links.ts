@@ -1,0 +1,110 @@
+/**
+ * Folders the verify commands need but snapshots leave out (ignored ones such as node_modules,
+ * `link` in sandbox.json) are symlinked into the scratch, never copied. A link is made only
+ * where the base has nothing at that path (a tracked node_modules is checked out like any
+ * other folder) and its parent folder is in the base; it is never made over something already
+ * in the scratch. Captures leave links out, and moves never write through them.
+ */
+import { lstat, readlink, rmdir, symlink, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ScratchLink } from '../../../core/ports.js';
+import type { ShadowGit } from '../git.js';
+
+/** A configured link path as '/'-separated segments, or null when it cannot name a folder in the workspace. */
+export function linkSegments(path: string): string[] | null {
+  const segments = path.split(/[\\/]+/).filter((s) => s !== '' && s !== '.');
+  if (segments.length === 0 || segments.some((s) => s === '..' || s.toLowerCase() === '.git')) return null;
+  return segments;
+}
+
+/** Which of `paths` exist in `tree`: one `cat-file --batch-check` for all of them. */
+async function presentInTree(git: ShadowGit, tree: string, paths: readonly string[]): Promise<Set<string>> {
+  if (paths.length === 0) return new Set();
+  const out = await git.text(['cat-file', '--batch-check=%(objectname)'], { input: paths.map((p) => `${tree}:${p}\n`).join('') });
+  const lines = out.split('\n');
+  return new Set(paths.filter((_, i) => !(lines[i] ?? '').endsWith(' missing')));
+}
+
+async function realFolderChain(root: string, segments: readonly string[]): Promise<boolean> {
+  let dir = root;
+  for (const segment of segments) {
+    dir = join(dir, segment);
+    const info = await lstat(dir).catch(() => undefined);
+    if (info === undefined || info.isSymbolicLink() || !info.isDirectory()) return false;
+  }
+  return true;
+}
+
+async function isLinkTo(path: string, target: string): Promise<boolean> {
+  const info = await lstat(path).catch(() => undefined);
+  return info?.isSymbolicLink() === true && (await readlink(path)) === target;
+}
+
+/**
+ * Brings the links of a scratch in line with its base `tree`: makes the links that can be made,
+ * and removes (as links) the ones that can no longer stand. Cheap: a few lstat calls and one git call.
+ */
+export async function syncLinks(git: ShadowGit, workspaceRoot: string, scratchRoot: string, tree: string, configured: readonly string[]): Promise<ScratchLink[]> {
+  const wanted = configured.flatMap((path) => {
+    const segments = linkSegments(path);
+    return segments === null ? [] : [{ path: segments.join('/'), segments }];
+  });
+  const parents = wanted.filter((w) => w.segments.length > 1).map((w) => w.segments.slice(0, -1).join('/'));
+  const present = await presentInTree(git, tree, [...wanted.map((w) => w.path), ...parents]);
+  const links: ScratchLink[] = [];
+  for (const { path, segments } of wanted) {
+    const target = join(workspaceRoot, ...segments);
+    const at = join(scratchRoot, ...segments);
+    const parentPath = segments.slice(0, -1).join('/');
+    const ours = await isLinkTo(at, target);
+    const exists = (await lstat(target).catch(() => undefined)) !== undefined;
+    const reason: ScratchLink['reason'] = !exists
+      ? 'missing_in_workspace'
+      : present.has(path)
+        ? 'tracked_in_base'
+        : parentPath !== '' && !present.has(parentPath)
+          ? 'no_parent_in_base'
+          : null;
+    if (reason !== null) {
+      if (ours) {
+        await unlink(at);
+        if (reason === 'no_parent_in_base') await removeEmptyParents(scratchRoot, segments);
+      }
+      links.push({ path, target, linked: false, reason });
+      continue;
+    }
+    if (ours) {
+      links.push({ path, target, linked: true, reason: null });
+      continue;
+    }
+    const free = (await lstat(at).catch(() => undefined)) === undefined;
+    if (free && (await realFolderChain(scratchRoot, segments.slice(0, -1)))) {
+      await symlink(target, at);
+      links.push({ path, target, linked: true, reason: null });
+    } else {
+      links.push({ path, target, linked: false, reason: 'occupied' });
+    }
+  }
+  return links;
+}
+
+async function removeEmptyParents(root: string, segments: readonly string[]): Promise<void> {
+  for (let depth = segments.length - 1; depth > 0; depth--) {
+    try {
+      await rmdir(join(root, ...segments.slice(0, depth)));
+    } catch {
+      return;
+    }
+  }
+}
+
+/** Pathspecs that keep linked folders out of `git add`: a symlink is not matched by `node_modules/` in a .gitignore. */
+export function linkExcludes(links: readonly ScratchLink[]): string[] {
+  return links.filter((l) => l.linked).map((l) => `:(top,exclude,literal)${l.path}`);
+}
+
+/** Whether a tree change could affect a link: it touches the link's path or its parent folder. */
+export function touchesLink(link: ScratchLink, path: string): boolean {
+  const parent = link.path.includes('/') ? link.path.slice(0, link.path.lastIndexOf('/')) : '';
+  return path === link.path || path.startsWith(`${link.path}/`) || (parent !== '' && (path === parent || path.startsWith(`${parent}/`)));
+}

@@ -1,0 +1,287 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, lstatSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import { fingerprint, gitRepo, tempDir, testEnv, writeTree } from '../../../../test/helpers/sandbox.js';
+import { describeTreeDifference, readTree } from '../../../../test/helpers/tree.js';
+import { ShadowStore } from '../shadow-store.js';
+import { listScratches, ownerFile } from './registry.js';
+import { ShadowScratches, type WorktreeScratch } from './worktree-scratch.js';
+
+const FILES = {
+  '.gitignore': 'node_modules/\ndist/\n',
+  'package.json': '{ "name": "demo" }\n',
+  'src/a.ts': 'export const a = 1;\n',
+  'src/b.ts': 'export const b = 2;\n',
+  'src/deep/c.ts': 'export const c = 3;\n',
+  'scripts/run.sh': '#!/bin/sh\necho run\n',
+  'docs/readme.md': '# demo\n',
+};
+
+interface Setup {
+  root: string;
+  store: ShadowStore;
+  scratches: ShadowScratches;
+  tempRoot: string;
+}
+
+async function setup(t: TestContext, links: string[] = ['node_modules']): Promise<Setup> {
+  const root = gitRepo(t, FILES);
+  chmodSync(join(root, 'scripts/run.sh'), 0o755);
+  symlinkSync('src/a.ts', join(root, 'a-link.ts'));
+  writeTree(root, { 'node_modules/left-pad/index.js': 'module.exports = 1;\n', 'dist/out.js': 'built\n' });
+  const store = await ShadowStore.open(root, testEnv(tempDir(t)), { maxFileBytes: 1 << 20, command: 'test' });
+  t.after(() => store.close());
+  const tempRoot = tempDir(t, 'aide-scratch-test-');
+  return { root, store, scratches: new ShadowScratches(store.git, store.workspace, { tempRoot, links }), tempRoot };
+}
+
+/** The workspace as a snapshot sees it: no .git, no aide state, no ignored folders. */
+function visible(root: string) {
+  return readTree(root, ['.git', '.aide', 'node_modules', 'dist']);
+}
+
+/** The scratch's files, without its .git file and linked folder. */
+function scratchFiles(scratch: WorktreeScratch) {
+  return readTree(scratch.path, ['.git', 'node_modules', 'dist']);
+}
+
+/** The workspace and its .git byte for byte, aide's own state left out. */
+function workspacePrint(root: string): Record<string, string> {
+  return Object.fromEntries(Object.entries(fingerprint(root)).filter(([path]) => !path.startsWith('.aide/state/')));
+}
+
+const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+
+test('a scratch of a checkpoint has exactly its files, modes and symlinks', async (t) => {
+  const { root, store, scratches } = await setup(t);
+  const { checkpoint } = await store.checkpoint({ session: 's1', reason: 'test', message: 'base' });
+  const scratch = await scratches.open('s1', checkpoint.id);
+  t.after(() => scratch.dispose());
+  assert.equal(describeTreeDifference(visible(root), scratchFiles(scratch)), undefined);
+  assert.equal(statSync(join(scratch.path, 'scripts/run.sh')).mode & 0o111, 0o111);
+  assert.equal(readlinkSync(join(scratch.path, 'a-link.ts')), 'src/a.ts');
+  assert.ok(!scratch.path.startsWith(root), 'the scratch lives outside the workspace');
+  assert.equal(scratch.base, (await store.show(checkpoint.id)).tree);
+});
+
+test('linked folders point at the workspace, are not copied, and are left out of captures', async (t) => {
+  const { root, store, scratches } = await setup(t, ['node_modules', 'dist', 'missing']);
+  const snap = await store.snapshot();
+  const scratch = await scratches.open('s1', snap.tree);
+  t.after(() => scratch.dispose());
+  const link = join(scratch.path, 'node_modules');
+  assert.ok(lstatSync(link).isSymbolicLink());
+  assert.equal(readlinkSync(link), join(root, 'node_modules'));
+  assert.equal(readFileSync(join(link, 'left-pad/index.js'), 'utf8'), 'module.exports = 1;\n');
+  assert.deepEqual(
+    scratch.links.map((l) => [l.path, l.linked, l.reason]),
+    [
+      ['node_modules', true, null],
+      ['dist', true, null],
+      ['missing', false, 'missing_in_workspace'],
+    ],
+  );
+  const capture = await scratch.capture();
+  assert.equal(capture.tree, snap.tree, 'links never enter the captured tree');
+  assert.deepEqual(capture.changes, []);
+});
+
+test('a folder the base tracks is checked out, not linked', async (t) => {
+  const root = gitRepo(t, { 'vendor/lib.js': 'tracked\n', 'main.js': 'x\n' });
+  const store = await ShadowStore.open(root, testEnv(tempDir(t)), { maxFileBytes: 1 << 20, command: 'test' });
+  t.after(() => store.close());
+  const scratches = new ShadowScratches(store.git, store.workspace, { tempRoot: tempDir(t), links: ['vendor'] });
+  const scratch = await scratches.open('s1', (await store.snapshot()).tree);
+  t.after(() => scratch.dispose());
+  assert.ok(lstatSync(join(scratch.path, 'vendor')).isDirectory());
+  assert.deepEqual(scratch.links[0], { path: 'vendor', target: join(root, 'vendor'), linked: false, reason: 'tracked_in_base' });
+});
+
+test('moving to the next snapshot writes only changed files and removes what the new base lacks', async (t) => {
+  const { root, store, scratches } = await setup(t);
+  const first = await store.snapshot();
+  const scratch = await scratches.open('s1', first.tree);
+  t.after(() => scratch.dispose());
+  const unchanged = join(scratch.path, 'src/b.ts');
+  const before = statSync(unchanged);
+  writeTree(root, { 'src/a.ts': 'export const a = 10;\n', 'src/new/d.ts': 'export const d = 4;\n' });
+  rmSync(join(root, 'src/deep'), { recursive: true });
+  chmodSync(join(root, 'docs/readme.md'), 0o755);
+  const second = await store.snapshot();
+  const move = await scratch.moveTo(second.tree, { sweep: false });
+  assert.deepEqual({ written: move.written, removed: move.removed, swept: move.swept }, { written: 3, removed: 1, swept: false });
+  assert.equal(describeTreeDifference(visible(root), scratchFiles(scratch)), undefined);
+  assert.ok(!existsSync(join(scratch.path, 'src/deep')), 'a folder left empty is removed');
+  const after = statSync(unchanged);
+  assert.equal(after.ino, before.ino);
+  assert.equal(after.mtimeMs, before.mtimeMs);
+  assert.equal(scratch.base, second.tree);
+  assert.equal((await scratch.capture()).tree, second.tree);
+});
+
+test('edits in the scratch are captured as a tree, listed and diffed; the workspace and its .git are untouched', async (t) => {
+  const { root, store, scratches } = await setup(t);
+  const base = await store.snapshot();
+  const printed = workspacePrint(root);
+  const shadowIndex = sha(store.git.location.indexFile);
+  const scratch = await scratches.open('s1', base.tree);
+  writeFileSync(join(scratch.path, 'src/a.ts'), 'export const a = 42;\n');
+  writeFileSync(join(scratch.path, 'src/e.ts'), 'export const e = 5;\n');
+  unlinkSync(join(scratch.path, 'docs/readme.md'));
+  writeFileSync(join(scratch.path, 'node_modules/left-pad/extra.js'), 'through the link\n');
+  const capture = await scratch.capture();
+  assert.deepEqual(
+    capture.changes.map((c) => [c.path, c.status]),
+    [
+      ['docs/readme.md', 'deleted'],
+      ['src/a.ts', 'modified'],
+      ['src/e.ts', 'added'],
+    ],
+  );
+  assert.equal(capture.base, base.tree);
+  assert.equal((await store.git.text(['cat-file', 'blob', `${capture.tree}:src/a.ts`])), 'export const a = 42;');
+  const diff = await scratch.diff(capture);
+  assert.match(diff, /^-export const a = 1;$/m);
+  assert.match(diff, /^\+export const a = 42;$/m);
+  assert.match(diff, /^\+\+\+ b\/src\/e\.ts$/m);
+  await scratch.moveTo(base.tree);
+  await scratch.dispose();
+  rmSync(join(root, 'node_modules/left-pad/extra.js'));
+  assert.deepEqual(workspacePrint(root), printed);
+  assert.equal(sha(store.git.location.indexFile), shadowIndex, "the shadow's own index is not the scratch's");
+});
+
+test('moving without sweep=false first sweeps up edits, new files included', async (t) => {
+  const { root, store, scratches } = await setup(t);
+  const base = await store.snapshot();
+  const scratch = await scratches.open('s1', base.tree);
+  t.after(() => scratch.dispose());
+  writeFileSync(join(scratch.path, 'src/b.ts'), 'edited\n');
+  writeTree(scratch.path, { 'stray/new.ts': 'new\n', 'dist/cache.js': 'ignored output\n' });
+  const move = await scratch.moveTo(base.tree);
+  assert.equal(move.swept, true);
+  assert.equal(describeTreeDifference(visible(root), scratchFiles(scratch)), undefined);
+  assert.equal(readFileSync(join(scratch.path, 'dist/cache.js'), 'utf8'), 'ignored output\n', 'ignored outputs stay, like in a checkout');
+});
+
+test('a tracked file that is also ignored survives a move and the next capture', async (t) => {
+  const root = gitRepo(t, { '.gitignore': '*.log\n', 'keep.txt': 'k\n' });
+  const store = await ShadowStore.open(root, testEnv(tempDir(t)), { maxFileBytes: 1 << 20, command: 'test' });
+  t.after(() => store.close());
+  const scratches = new ShadowScratches(store.git, store.workspace, { tempRoot: tempDir(t), links: [] });
+  const first = await store.snapshot();
+  const scratch = await scratches.open('s1', first.tree);
+  t.after(() => scratch.dispose());
+  const blob = await store.git.text(['hash-object', '-w', '--stdin'], { input: 'tracked log\n' });
+  await store.git.run(['update-index', '--add', '--cacheinfo', `100644,${blob},build.log`]);
+  const withLog = await store.git.text(['write-tree']);
+  await scratch.moveTo(withLog, { sweep: false });
+  assert.equal(readFileSync(join(scratch.path, 'build.log'), 'utf8'), 'tracked log\n');
+  assert.equal((await scratch.capture()).tree, withLog);
+});
+
+test('moves replace a file by a folder and a symlink by a file, never writing through a link', async (t) => {
+  const { root, store, scratches } = await setup(t);
+  const first = await store.snapshot();
+  const scratch = await scratches.open('s1', first.tree);
+  t.after(() => scratch.dispose());
+  rmSync(join(root, 'docs/readme.md'));
+  writeTree(root, { 'docs/readme.md/inner.md': 'now a folder\n' });
+  rmSync(join(root, 'a-link.ts'));
+  writeTree(root, { 'a-link.ts': 'now a file\n' });
+  const second = await store.snapshot();
+  await scratch.moveTo(second.tree, { sweep: false });
+  assert.equal(describeTreeDifference(visible(root), scratchFiles(scratch)), undefined);
+  assert.equal(readFileSync(join(root, 'src/a.ts'), 'utf8'), 'export const a = 1;\n', 'the old symlink target is untouched');
+  await scratch.moveTo(first.tree, { sweep: false });
+  assert.equal(readlinkSync(join(scratch.path, 'a-link.ts')), 'src/a.ts');
+});
+
+test('a base that tracks files under a linked folder replaces the link, never writing into the workspace folder', async (t) => {
+  const { root, store, scratches } = await setup(t);
+  const first = await store.snapshot();
+  const scratch = await scratches.open('s1', first.tree);
+  t.after(() => scratch.dispose());
+  const nodeModules = fingerprint(join(root, 'node_modules'));
+  const blob = await store.git.text(['hash-object', '-w', '--stdin'], { input: 'vendored\n' });
+  const indexFile = join(tempDir(t), 'index');
+  await store.git.run(['read-tree', first.tree], { indexFile });
+  await store.git.run(['update-index', '--add', '--cacheinfo', `100644,${blob},node_modules/left-pad/index.js`], { indexFile });
+  const tracked = await store.git.text(['write-tree'], { indexFile });
+  await scratch.moveTo(tracked, { sweep: false });
+  assert.ok(lstatSync(join(scratch.path, 'node_modules')).isDirectory());
+  assert.equal(readFileSync(join(scratch.path, 'node_modules/left-pad/index.js'), 'utf8'), 'vendored\n');
+  assert.deepEqual(fingerprint(join(root, 'node_modules')), nodeModules);
+  assert.equal(scratch.links[0]?.reason, 'tracked_in_base');
+  await scratch.moveTo(first.tree, { sweep: false });
+  assert.ok(lstatSync(join(scratch.path, 'node_modules')).isSymbolicLink(), 'linked again once the base no longer tracks it');
+  assert.deepEqual(fingerprint(join(root, 'node_modules')), nodeModules);
+});
+
+test('git run inside the scratch sees the scratch, not the workspace', async (t) => {
+  const { store, scratches } = await setup(t);
+  const scratch = await scratches.open('s1', (await store.snapshot()).tree);
+  t.after(() => scratch.dispose());
+  writeFileSync(join(scratch.path, 'src/a.ts'), 'changed in scratch\n');
+  const env = testEnv(tempDir(t));
+  const top = spawnSync('git', ['rev-parse', '--show-toplevel'], { cwd: scratch.path, env, encoding: 'utf8' }).stdout.trim();
+  assert.equal(top, scratch.path);
+  const status = spawnSync('git', ['status', '--porcelain'], { cwd: scratch.path, env, encoding: 'utf8' }).stdout;
+  assert.match(status, /^ M src\/a\.ts$/m);
+});
+
+test('dispose removes the scratch, its record and its worktree entry; the linked folder stays', async (t) => {
+  const { root, store, scratches } = await setup(t);
+  const scratch = await scratches.open('s1', (await store.snapshot()).tree);
+  const nodeModules = fingerprint(join(root, 'node_modules'));
+  await scratch.dispose();
+  assert.ok(!existsSync(scratch.path));
+  assert.ok(!existsSync(ownerFile(scratches.home, 's1')));
+  assert.equal(await store.git.text(['worktree', 'list', '--porcelain']).then((out) => out.includes(scratch.path)), false);
+  assert.deepEqual(fingerprint(join(root, 'node_modules')), nodeModules);
+  await scratch.dispose();
+});
+
+/** A pid that belonged to a process that has exited. */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', '']);
+  return child.pid ?? 999_999;
+}
+
+test('the scratch of a dead process is removed when the next one opens, links as links', async (t) => {
+  const { root, store, scratches } = await setup(t);
+  const snap = await store.snapshot();
+  const crashed = await scratches.open('crashed', snap.tree);
+  const record = JSON.parse(readFileSync(ownerFile(scratches.home, 'crashed'), 'utf8')) as { pid: number; adminDir: string; links: string[] };
+  assert.deepEqual(record.links, [join(crashed.path, 'node_modules')]);
+  writeFileSync(ownerFile(scratches.home, 'crashed'), JSON.stringify({ ...record, pid: deadPid() }));
+  const nodeModules = fingerprint(join(root, 'node_modules'));
+  const next = await scratches.open('next', snap.tree);
+  t.after(() => next.dispose());
+  assert.ok(!existsSync(crashed.path));
+  assert.ok(!existsSync(record.adminDir));
+  assert.ok(!existsSync(ownerFile(scratches.home, 'crashed')));
+  assert.deepEqual((await listScratches(scratches.home)).map((e) => [e.session, e.alive]), [['next', true]]);
+  assert.deepEqual(fingerprint(join(root, 'node_modules')), nodeModules);
+});
+
+test('a live scratch of the same session is refused; a folder without a record is stale', async (t) => {
+  const { store, scratches } = await setup(t);
+  const snap = await store.snapshot();
+  const first = await scratches.open('s1', snap.tree);
+  t.after(() => first.dispose());
+  await assert.rejects(scratches.open('s1', snap.tree), /already has a scratch copy in use/);
+  writeTree(join(scratches.home, 'half-made'), { 'file.txt': 'x' });
+  assert.deepEqual(await scratches.removeStale(), ['half-made']);
+  assert.ok(!existsSync(join(scratches.home, 'half-made')));
+  assert.ok(existsSync(first.path));
+});
+
+test('an unknown base is an error that names it', async (t) => {
+  const { scratches } = await setup(t);
+  await assert.rejects(scratches.open('s1', 'nope'), /no snapshot or checkpoint "nope"/);
+  assert.deepEqual(await listScratches(scratches.home), []);
+});

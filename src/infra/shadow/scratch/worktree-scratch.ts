@@ -1,0 +1,251 @@
+/**
+ * Scratch checkouts for the act and verify steps (DESIGN.md, "The act step"): a git worktree of
+ * the shadow repository under the OS temp dir, one per session, made once with
+ * `git worktree add` and then moved from step to step by writing only the files that differ.
+ *
+ * - Made once per session: a full checkout costs as much as checking the repository out
+ *   (about 6 s on a medium repository); every later move costs what changed.
+ * - aide's own git calls use a private index in the worktree's admin folder, so git run by the
+ *   project's commands inside the scratch (which sees an ordinary worktree at the first base)
+ *   cannot disturb what aide reads back.
+ * - Folders in `link` are symlinked to the workspace's, never copied, never captured, never
+ *   written or deleted through.
+ * - The workspace and the user's `.git` are never written: the scratch lives outside, and every
+ *   git call goes through the shadow's isolated runner.
+ */
+import { copyFile, readFile, rm } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import type { Scratch, ScratchCapture, ScratchChange, ScratchLink, ScratchMove, ScratchOpener } from '../../../core/ports.js';
+import { AideError } from '../../../shared/errors.js';
+import { validSessionId } from '../checkpoints.js';
+import type { ShadowGit } from '../git.js';
+import type { Workspace } from '../shadow-repo.js';
+import { linkExcludes, syncLinks, touchesLink } from './links.js';
+import {
+  ensureScratchHome,
+  listScratches,
+  ownerFile,
+  processIdentity,
+  removeScratchFolder,
+  scratchHome,
+  writeOwner,
+  type OwnerRecord,
+} from './registry.js';
+import { applyTreeChanges, toScratchChange, treeChanges, updateIndexEntries } from './tree-files.js';
+
+export interface ScratchOptions {
+  /** The OS temp dir (os.tmpdir()), passed in: nothing below the CLI reads the environment. */
+  tempRoot: string;
+  /** Workspace-relative folders to link instead of copy (sandbox.json `link`). */
+  links: readonly string[];
+}
+
+/** Private index of aide's own calls, beside the worktree's `index` that git in the scratch uses. */
+const PRIVATE_INDEX = 'aide-index';
+
+/** The admin folder named by a worktree's `.git` file, checked to be inside this shadow. */
+function adminDirOf(git: ShadowGit, gitfile: string): string {
+  const match = /^gitdir: (.+)$/m.exec(gitfile);
+  const dir = match?.[1]?.trim();
+  const worktrees = join(git.location.gitDir, 'worktrees');
+  if (dir === undefined || !isInside(worktrees, dir)) throw new Error(`unexpected worktree .git file: ${gitfile.trim()}`);
+  return dir;
+}
+
+function isInside(parent: string, path: string): boolean {
+  const rel = relative(parent, path);
+  return rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep) && !rel.includes(`..${sep}`);
+}
+
+/** Opens scratches in a workspace's shadow. The caller holds the workspace lock (a ShadowStore). */
+export class ShadowScratches implements ScratchOpener {
+  /** `<tmp>/aide-scratch/<hash>`: this workspace's scratches. */
+  readonly home: string;
+
+  constructor(
+    private readonly git: ShadowGit,
+    private readonly workspace: Workspace,
+    private readonly options: ScratchOptions,
+  ) {
+    this.home = scratchHome(options.tempRoot, workspace.root);
+  }
+
+  /**
+   * Removes the scratches of this workspace whose owner process is dead, and worktree entries
+   * of the shadow whose folder is gone (a temp dir wiped by a reboot). Returns their sessions.
+   */
+  async removeStale(): Promise<string[]> {
+    const removed: string[] = [];
+    for (const entry of await listScratches(this.home)) {
+      if (entry.alive) continue;
+      await removeScratchFolder(entry.path, entry.owner?.links ?? []);
+      const admin = entry.owner?.adminDir;
+      if (admin !== null && admin !== undefined && isInside(join(this.git.location.gitDir, 'worktrees'), admin)) await rm(admin, { recursive: true, force: true });
+      await rm(ownerFile(this.home, entry.session), { force: true });
+      removed.push(entry.session);
+    }
+    await this.git.run(['worktree', 'prune']);
+    return removed;
+  }
+
+  async open(session: string, base: string): Promise<WorktreeScratch> {
+    if (!validSessionId(session)) throw new AideError('usage', `"${session}" is not a valid session id`, { hint: 'Use letters, digits, ".", "_" and "-".' });
+    await ensureScratchHome(this.home);
+    await this.removeStale();
+    const existing = (await listScratches(this.home)).find((e) => e.session === session);
+    if (existing !== undefined) {
+      const pid = existing.owner?.pid ?? 0;
+      throw new AideError('workspace_locked', `session ${session} already has a scratch copy in use (pid ${pid}${pid === process.pid ? ', this process' : ''}) at ${existing.path}`, {
+        hint: 'Dispose of the first one before opening it again, or use another session.',
+      });
+    }
+    const tree = await resolveTree(this.git, base);
+    const commit = await commitFor(this.git, base, tree);
+    const path = join(this.home, session);
+    const record: OwnerRecord = {
+      version: 1,
+      pid: process.pid,
+      identity: await processIdentity(process.pid),
+      session,
+      workspace: this.workspace.root,
+      path,
+      adminDir: null,
+      links: [],
+      createdAt: new Date().toISOString(),
+    };
+    // The record comes first: a crash from here on leaves a scratch that the next open removes.
+    await writeOwner(this.home, record);
+    try {
+      // --no-checkout: a checkout inside `worktree add` would inherit the runner's
+      // GIT_INDEX_FILE, the shadow's own index, and overwrite it.
+      await this.git.run(['worktree', 'add', '--detach', '--no-checkout', path, commit]);
+      const adminDir = adminDirOf(this.git, await readFile(join(path, '.git'), 'utf8'));
+      const indexFile = join(adminDir, PRIVATE_INDEX);
+      await this.git.run(['read-tree', '--reset', '-u', tree], { workTree: path, indexFile });
+      // git inside the scratch sees the same checkout; its index is a copy aide never reads.
+      await copyFile(indexFile, join(adminDir, 'index'));
+      const links = await syncLinks(this.git, this.workspace.root, path, tree, this.options.links);
+      const scratch = new WorktreeScratch(this.git, this.workspace, this.home, { ...record, adminDir }, indexFile, tree, links, this.options.links);
+      await scratch.saveOwner();
+      return scratch;
+    } catch (error) {
+      await removeScratchFolder(path, []).catch(() => undefined);
+      await rm(ownerFile(this.home, session), { force: true });
+      await this.git.run(['worktree', 'prune']).catch(() => undefined);
+      throw error;
+    }
+  }
+}
+
+/** The tree of a snapshot or checkpoint id. */
+async function resolveTree(git: ShadowGit, base: string): Promise<string> {
+  const valid = /^[\w./~^@{}-]+$/.test(base) && !base.startsWith('-');
+  const tree = valid ? await git.text(['rev-parse', '--verify', '-q', `${base}^{tree}`], { okCodes: [1, 128] }) : '';
+  if (tree === '') throw new AideError('checkpoint_unknown', `no snapshot or checkpoint "${base}"`, { hint: 'List checkpoints with `aide checkpoints`.' });
+  return tree;
+}
+
+/** A commit for a worktree's HEAD: the checkpoint's own, or a parentless one made for a bare tree. */
+async function commitFor(git: ShadowGit, base: string, tree: string): Promise<string> {
+  const commit = await git.text(['rev-parse', '--verify', '-q', `${base}^{commit}`], { okCodes: [1, 128] });
+  return commit !== '' ? commit : git.text(['commit-tree', tree, '-m', 'aide scratch base']);
+}
+
+export class WorktreeScratch implements Scratch {
+  readonly path: string;
+  readonly session: string;
+  private baseTree: string;
+  /** The tree the files are known to match: the last capture, or the last move's target. */
+  private filesTree: string;
+  /** The tree the private index was last brought to. */
+  private indexTree: string;
+  private linkState: ScratchLink[];
+  private disposed = false;
+
+  constructor(
+    private readonly git: ShadowGit,
+    private readonly workspace: Workspace,
+    private readonly home: string,
+    private readonly record: OwnerRecord & { adminDir: string },
+    private readonly indexFile: string,
+    tree: string,
+    links: ScratchLink[],
+    private readonly configuredLinks: readonly string[],
+  ) {
+    this.path = record.path;
+    this.session = record.session;
+    this.baseTree = tree;
+    this.filesTree = tree;
+    this.indexTree = tree;
+    this.linkState = links;
+  }
+
+  get base(): string {
+    return this.baseTree;
+  }
+
+  get links(): readonly ScratchLink[] {
+    return this.linkState;
+  }
+
+  /** Rewrites the owner record with the current links, so a stale sweep removes them as links. */
+  async saveOwner(): Promise<void> {
+    const links = this.linkState.filter((l) => l.linked).map((l) => join(this.path, ...l.path.split('/')));
+    await writeOwner(this.home, { ...this.record, links });
+  }
+
+  private live(): void {
+    if (this.disposed) throw new Error(`the scratch of session ${this.session} was disposed`);
+  }
+
+  async capture(): Promise<ScratchCapture> {
+    this.live();
+    const options = { workTree: this.path, indexFile: this.indexFile };
+    // Files a move wrote are not in the index yet: give it their entries (tracked files that
+    // are also ignored would otherwise be dropped by `add -A`).
+    await updateIndexEntries(this.git, await treeChanges(this.git, this.indexTree, this.filesTree), options);
+    this.indexTree = this.filesTree;
+    await this.git.run(['add', '-A', '--', ':/', ...linkExcludes(this.linkState)], options);
+    const tree = await this.git.text(['write-tree'], options);
+    this.filesTree = tree;
+    this.indexTree = tree;
+    const changes = (await treeChanges(this.git, this.baseTree, tree)).map(toScratchChange);
+    return { base: this.baseTree, tree, changes };
+  }
+
+  async changedFiles(): Promise<ScratchChange[]> {
+    return (await this.capture()).changes;
+  }
+
+  async diff(capture?: ScratchCapture): Promise<string> {
+    const taken = capture ?? (await this.capture());
+    if (taken.base === taken.tree) return '';
+    return (await this.git.run(['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', taken.base, taken.tree])).stdout.toString('utf8');
+  }
+
+  async moveTo(target: string, options: { sweep?: boolean } = {}): Promise<ScratchMove> {
+    this.live();
+    const sweep = options.sweep ?? true;
+    const tree = await resolveTree(this.git, target);
+    if (sweep) await this.capture();
+    const from = this.filesTree;
+    const changes = await treeChanges(this.git, from, tree);
+    const { written, removed } = await applyTreeChanges(this.git, this.path, changes);
+    this.filesTree = tree;
+    this.baseTree = tree;
+    if (changes.some((c) => this.linkState.some((l) => touchesLink(l, c.path)))) {
+      this.linkState = await syncLinks(this.git, this.workspace.root, this.path, tree, this.configuredLinks);
+      await this.saveOwner();
+    }
+    return { from, to: tree, written, removed, swept: sweep };
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    const links = this.linkState.filter((l) => l.linked).map((l) => join(this.path, ...l.path.split('/')));
+    await removeScratchFolder(this.path, links);
+    await rm(this.record.adminDir, { recursive: true, force: true });
+    await rm(ownerFile(this.home, this.session), { force: true });
+  }
+}
