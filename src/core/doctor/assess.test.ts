@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { assessDoctor, compareVersions, parseVersion, satisfies, type DoctorFacts } from './assess.js';
+
+function facts(overrides: Partial<DoctorFacts> = {}): DoctorFacts {
+  return {
+    platform: 'linux',
+    node: { version: 'v20.20.2', required: '>=20.19' },
+    git: { version: '2.39.5' },
+    workspace: { root: '/w', refused: null, gitRepo: true, shadow: { present: true, bytes: 3 * 1024 * 1024, sessions: 2 } },
+    scratch: { home: '/tmp/aide-scratch/abc', active: 0, stale: 1, overlay: { available: true, detail: 'mounted in 4 ms' } },
+    isolation: { networkNamespace: { available: true, detail: 'ok' }, bubblewrap: { present: false, version: null } },
+    model: { endpoint: 'http://127.0.0.1:11434/v1', loopback: true, allowRemote: false },
+    ...overrides,
+  };
+}
+
+const statuses = (f: DoctorFacts) => Object.fromEntries(assessDoctor(f).checks.map((c) => [c.id, c.status]));
+
+test('versions: parse, compare and ">=" ranges', () => {
+  assert.deepEqual(parseVersion('v20.20.2'), [20, 20, 2]);
+  assert.deepEqual(parseVersion('2.39.5 (Apple Git-154)'), [2, 39, 5]);
+  assert.deepEqual(parseVersion('2.28'), [2, 28, 0]);
+  assert.equal(parseVersion('none'), null);
+  assert.ok(compareVersions([2, 28, 0], [2, 27, 9]) > 0);
+  assert.equal(satisfies('v20.19.0', '>=20.19'), true);
+  assert.equal(satisfies('v20.18.3', '>=20.19'), false);
+  assert.equal(satisfies('v22.1.0', '^20 || ^22'), null);
+});
+
+test('a machine with everything: ok, worktree scratch, overlay detected but not chosen', () => {
+  const report = assessDoctor(facts());
+  assert.equal(report.ok, true);
+  assert.deepEqual(statuses(facts()), { node: 'ok', git: 'ok', workspace: 'ok', scratch: 'ok', network: 'ok', model: 'ok' });
+  assert.equal(report.scratch.mechanism, 'worktree');
+  assert.match(report.scratch.reason, /only inside its own mount namespace/);
+  const scratch = report.checks.find((c) => c.id === 'scratch');
+  assert.ok(scratch?.details.some((d) => d.includes('1 stale')));
+});
+
+test('what fails (exit 1) and what only warns', () => {
+  const table: Array<[string, Partial<DoctorFacts>, Record<string, string>]> = [
+    ['old node', { node: { version: 'v18.20.0', required: '>=20.19' } }, { node: 'fail' }],
+    ['no git', { git: { version: null } }, { git: 'fail', scratch: 'fail' }],
+    ['old git', { git: { version: '2.25.1' } }, { git: 'fail', scratch: 'fail' }],
+    ['invalid config', { model: { error: '.aide/config.json is invalid (1 problem)' } }, { model: 'fail' }],
+    ['remote model with consent', { model: { endpoint: 'https://gpu.example.com/v1', loopback: false, allowRemote: true } }, { model: 'warn' }],
+    ['home folder', { workspace: { root: '/root', refused: 'aide will not keep checkpoints of your home directory', gitRepo: false, shadow: { present: false, bytes: 0, sessions: 0 } } }, { workspace: 'warn' }],
+    ['no namespaces', { isolation: { networkNamespace: { available: false, detail: 'Operation not permitted' }, bubblewrap: { present: true, version: '0.8.0' } } }, { network: 'warn' }],
+  ];
+  for (const [name, overrides, expected] of table) {
+    const f = facts(overrides);
+    const report = assessDoctor(f);
+    const got = statuses(f);
+    for (const [id, status] of Object.entries(expected)) assert.equal(got[id], status, `${name}: ${id}`);
+    assert.equal(report.ok, !Object.values(expected).includes('fail'), `${name}: ok`);
+    for (const check of report.checks) if (check.status !== 'ok' && check.id !== 'model') assert.notEqual(check.fix, null, `${name}: ${check.id} has a fix`);
+  }
+});
+
+test('without git there is no scratch mechanism', () => {
+  assert.equal(assessDoctor(facts({ git: { version: null } })).scratch.mechanism, 'none');
+});

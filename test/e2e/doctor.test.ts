@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { scratchHome } from '../../src/infra/shadow/scratch/registry.js';
+import { ShadowStore } from '../../src/infra/shadow/shadow-store.js';
+import { runAide } from '../helpers/cli.js';
+import { gitRepo, tempDir, testEnv } from '../helpers/sandbox.js';
+
+interface DoctorReport {
+  schema: string;
+  ok: boolean;
+  root: string;
+  checks: Array<{ id: string; status: string; summary: string; details: string[]; fix: string | null }>;
+  scratch: { mechanism: string; reason: string };
+  facts: { git: { version: string | null }; workspace: { shadow: { present: boolean; sessions: number } }; scratch: { stale: number } };
+}
+
+test('doctor in a fresh repository: every check passes, text output', async (t) => {
+  const root = gitRepo(t, { 'a.txt': 'a\n' });
+  const result = await runAide(['doctor'], { cwd: root, home: tempDir(t), env: { TMPDIR: tempDir(t) } });
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, /^aide doctor: /);
+  for (const id of ['node', 'git', 'workspace', 'scratch', 'network', 'model']) assert.match(result.stdout, new RegExp(`^ {2}(ok {2}|warn) {2}${id}\\b`, 'm'));
+  assert.match(result.stdout, /git worktree of the shadow, moved incrementally/);
+  assert.match(result.stdout, /no shadow repository yet/);
+  assert.match(result.stdout, /127\.0\.0\.1:11434.*on this machine/);
+  assert.match(result.stdout, /Everything aide needs is here/);
+});
+
+test('doctor --json reports the shadow, stale scratches and the scratch mechanism', async (t) => {
+  const root = gitRepo(t, { 'a.txt': 'a\n' });
+  const temp = tempDir(t);
+  const store = await ShadowStore.open(root, testEnv(tempDir(t)), { maxFileBytes: 1 << 20, command: 'test' });
+  await store.checkpoint({ session: 's1', reason: 'test', message: 'first' });
+  await store.close();
+  const home = scratchHome(temp, root);
+  mkdirSync(join(home, '.owners'), { recursive: true });
+  writeFileSync(join(home, '.owners', 'old.json'), JSON.stringify({ pid: 2 ** 22 + 7, identity: null, session: 'old', path: join(home, 'old') }));
+  const result = await runAide(['doctor', '--json'], { cwd: root, home: tempDir(t), env: { TMPDIR: temp } });
+  assert.equal(result.code, 0, result.stderr);
+  const report = JSON.parse(result.stdout) as DoctorReport;
+  assert.equal(report.schema, 'aide.doctor/1');
+  assert.equal(report.ok, true);
+  assert.equal(report.root, root);
+  assert.equal(report.scratch.mechanism, 'worktree');
+  assert.deepEqual(report.facts.workspace.shadow.present, true);
+  assert.equal(report.facts.workspace.shadow.sessions, 1);
+  assert.equal(report.facts.scratch.stale, 1);
+  assert.match(report.facts.git.version ?? '', /^\d+\.\d+/);
+  assert.ok(report.checks.find((c) => c.id === 'scratch')?.details.some((d) => d.includes('1 stale')));
+});
+
+test('doctor exits 1 with the fix when the configuration is invalid', async (t) => {
+  const root = gitRepo(t, { '.aide/config.json': '{ "model": { "endpoint": 42 } }' });
+  const text = await runAide(['doctor'], { cwd: root, home: tempDir(t), env: { TMPDIR: tempDir(t) } });
+  assert.equal(text.code, 1, text.stderr);
+  assert.match(text.stdout, /FAIL {2}model/);
+  assert.match(text.stdout, /fix: Run `aide config`/);
+  assert.match(text.stdout, /1 problem to fix/);
+  const json = await runAide(['doctor', '--json'], { cwd: root, home: tempDir(t), env: { TMPDIR: tempDir(t) } });
+  assert.equal(json.code, 1);
+  const report = JSON.parse(json.stdout) as DoctorReport;
+  assert.equal(report.ok, false);
+  assert.equal(report.checks.find((c) => c.id === 'model')?.status, 'fail');
+});
