@@ -3,6 +3,7 @@
  * lock is taken, no shadow is created, the model server is not contacted.
  */
 import { readFileSync } from 'node:fs';
+import { statfs } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isLoopbackHost } from '../config/config-schema.js';
 import { loadWorkspaceConfig } from '../config/load-workspace.js';
@@ -29,6 +30,18 @@ function requiredNode(): string | null {
   const raw = readFileSync(new URL('../../../package.json', import.meta.url), 'utf8');
   const engines = (JSON.parse(raw) as { engines?: { node?: unknown } }).engines;
   return typeof engines?.node === 'string' ? engines.node : null;
+}
+
+/** Linux's TMPFS_MAGIC: a temp dir held in memory. */
+const TMPFS_MAGIC = 0x01021994;
+
+async function tempFree(path: string): Promise<DoctorFacts['scratch']['tempFree']> {
+  try {
+    const info = await statfs(path);
+    return { bytes: info.bavail * info.bsize, tmpfs: info.type === TMPFS_MAGIC };
+  } catch {
+    return null;
+  }
 }
 
 async function gitVersion(env: Env): Promise<string | null> {
@@ -63,10 +76,11 @@ export async function gatherDoctorFacts(cwd: string, env: Env): Promise<DoctorFa
   const root = await findWorkspaceRoot(cwd, env);
   const temp = tempRoot(env);
   const home = scratchHome(temp, root);
-  const [git, workspace, scratches, overlay, networkNamespace, bubblewrap, model] = await Promise.all([
+  const [git, workspace, scratches, free, overlay, networkNamespace, bubblewrap, model] = await Promise.all([
     gitVersion(env),
     workspaceFacts(root, env),
     listScratches(home),
+    tempFree(temp),
     detectOverlay(temp, env),
     probeNetworkNamespace(env),
     probeBubblewrap(env),
@@ -78,7 +92,7 @@ export async function gatherDoctorFacts(cwd: string, env: Env): Promise<DoctorFa
     node: { version: process.version, required: requiredNode() },
     git: { version: git },
     workspace,
-    scratch: { home, active, stale: scratches.length - active, overlay },
+    scratch: { home, active, stale: scratches.length - active, tempFree: free, overlay },
     isolation: { networkNamespace, bubblewrap },
     model,
   };

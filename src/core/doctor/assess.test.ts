@@ -8,7 +8,7 @@ function facts(overrides: Partial<DoctorFacts> = {}): DoctorFacts {
     node: { version: 'v20.20.2', required: '>=20.19' },
     git: { version: '2.39.5' },
     workspace: { root: '/w', refused: null, gitRepo: true, shadow: { present: true, bytes: 3 * 1024 * 1024, sessions: 2 } },
-    scratch: { home: '/tmp/aide-scratch/abc', active: 0, stale: 1, overlay: { available: true, detail: 'mounted in 4 ms' } },
+    scratch: { home: '/tmp/aide-scratch/abc', active: 0, stale: 1, tempFree: { bytes: 2 * 1024 ** 3, tmpfs: true }, overlay: { available: true, detail: 'mounted in 4 ms' } },
     isolation: { networkNamespace: { available: true, detail: 'ok' }, bubblewrap: { present: false, version: null } },
     model: { endpoint: 'http://127.0.0.1:11434/v1', loopback: true, allowRemote: false },
     ...overrides,
@@ -35,7 +35,7 @@ test('a machine with everything: ok, worktree scratch, overlay detected but not 
   assert.equal(report.scratch.mechanism, 'worktree');
   assert.match(report.scratch.reason, /only inside its own mount namespace/);
   const scratch = report.checks.find((c) => c.id === 'scratch');
-  assert.ok(scratch?.details.some((d) => d.includes('1 stale')));
+  assert.ok(scratch?.details.some((d) => d.includes('1 stale') && d.includes('2.0 GB free in RAM')));
 });
 
 test('what fails (exit 1) and what only warns', () => {

@@ -24,6 +24,8 @@ export interface DoctorFacts {
     home: string;
     active: number;
     stale: number;
+    /** Free bytes in the temp dir, and whether it is RAM-backed (tmpfs); null when unknown. */
+    tempFree: { bytes: number; tmpfs: boolean } | null;
     overlay: { available: boolean; detail: string };
   };
   isolation: {
@@ -133,7 +135,8 @@ function scratchCheck(facts: DoctorFacts, choice: ScratchChoice): DoctorCheck {
   const { scratch } = facts;
   const overlay = scratch.overlay.available ? `overlay: works (${scratch.overlay.detail}), not used yet` : `overlay: unavailable (${scratch.overlay.detail})`;
   const stale = scratch.stale === 0 ? '' : `, ${scratch.stale} stale (removed when the next session starts)`;
-  const details = [`why: ${choice.reason}`, `${scratch.home}: ${scratch.active} in use${stale}`, overlay];
+  const free = scratch.tempFree === null ? '' : `; ${formatBytes(scratch.tempFree.bytes)} free${scratch.tempFree.tmpfs ? ' in RAM (tmpfs: a scratch copy of a large repository takes memory)' : ''}`;
+  const details = [`why: ${choice.reason}`, `${scratch.home}: ${scratch.active} in use${stale}${free}`, overlay];
   if (choice.mechanism === 'none') return check('scratch', 'fail', 'no way to make scratch copies: git is missing or too old', details, `Install git ${MIN_GIT.replace(/\.0$/, '')} or newer.`);
   return check('scratch', 'ok', 'git worktree of the shadow, moved incrementally', details);
 }

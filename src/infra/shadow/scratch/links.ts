@@ -9,6 +9,7 @@ import { lstat, readlink, rmdir, symlink, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ScratchLink } from '../../../core/ports.js';
 import type { ShadowGit } from '../git.js';
+import { objectsOnly } from './tree-files.js';
 
 /** A configured link path as '/'-separated segments, or null when it cannot name a folder in the workspace. */
 export function linkSegments(path: string): string[] | null {
@@ -20,7 +21,7 @@ export function linkSegments(path: string): string[] | null {
 /** Which of `paths` exist in `tree`: one `cat-file --batch-check` for all of them. */
 async function presentInTree(git: ShadowGit, tree: string, paths: readonly string[]): Promise<Set<string>> {
   if (paths.length === 0) return new Set();
-  const out = await git.text(['cat-file', '--batch-check=%(objectname)'], { input: paths.map((p) => `${tree}:${p}\n`).join('') });
+  const out = await git.text(['cat-file', '--batch-check=%(objectname)'], { ...objectsOnly(git), input: paths.map((p) => `${tree}:${p}\n`).join('') });
   const lines = out.split('\n');
   return new Set(paths.filter((_, i) => !(lines[i] ?? '').endsWith(' missing')));
 }

@@ -280,8 +280,14 @@ test('a live scratch of the same session is refused; a folder without a record i
   assert.ok(existsSync(first.path));
 });
 
-test('an unknown base is an error that names it', async (t) => {
-  const { scratches } = await setup(t);
+test('an unknown base is an error that names it, and an option-like one never reaches git', async (t) => {
+  const { store, scratches } = await setup(t);
   await assert.rejects(scratches.open('s1', 'nope'), /no snapshot or checkpoint "nope"/);
   assert.deepEqual(await listScratches(scratches.home), []);
+  const scratch = await scratches.open('s1', (await store.snapshot()).tree);
+  t.after(() => scratch.dispose());
+  const planted = join(tempDir(t), 'planted');
+  await assert.rejects(scratch.moveTo(`--output=${planted}`, { sweep: false }), /no snapshot or checkpoint/);
+  await assert.rejects(scratch.moveTo('0123456789abcdef0123456789abcdef01234567', { sweep: false }), /no snapshot or checkpoint/);
+  assert.ok(!existsSync(planted));
 });

@@ -24,12 +24,21 @@ export interface TreeChange {
 }
 
 const ABSENT_MODE = '000000';
+
+/**
+ * Options for git calls that read objects only. `diff-tree` reads the whole index even though
+ * it never uses it (80 ms of its 85 ms at 50k files here); an index file that does not exist
+ * costs nothing. Nothing ever creates this file.
+ */
+export function objectsOnly(git: ShadowGit): GitCallOptions {
+  return { indexFile: join(git.location.gitDir, 'aide-no-index') };
+}
 const BLOB_BATCH = 500;
 
 /** Paths that differ between two trees: `diff-tree -r --raw -z`, renames off. */
 export async function treeChanges(git: ShadowGit, from: string, to: string): Promise<TreeChange[]> {
   if (from === to) return [];
-  const fields = await git.fields(['diff-tree', '-r', '-z', '--raw', '--no-renames', '--no-commit-id', from, to]);
+  const fields = await git.fields(['diff-tree', '-r', '-z', '--raw', '--no-renames', '--no-commit-id', from, to], objectsOnly(git));
   const changes: TreeChange[] = [];
   for (let i = 0; i + 1 < fields.length; i += 2) {
     const [oldMode = '', newMode = '', oldSha = '', newSha = '', status = ''] = (fields[i] ?? '').slice(1).split(' ');
@@ -73,7 +82,7 @@ export async function readBlobs(git: ShadowGit, ids: readonly string[]): Promise
   const unique = [...new Set(ids)];
   for (let start = 0; start < unique.length; start += BLOB_BATCH) {
     const batch = unique.slice(start, start + BLOB_BATCH);
-    const out = (await git.run(['cat-file', '--batch'], { input: batch.map((id) => `${id}\n`).join('') })).stdout;
+    const out = (await git.run(['cat-file', '--batch'], { ...objectsOnly(git), input: batch.map((id) => `${id}\n`).join('') })).stdout;
     let at = 0;
     for (const id of batch) {
       const eol = out.indexOf(0x0a, at);

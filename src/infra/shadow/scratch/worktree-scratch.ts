@@ -31,7 +31,7 @@ import {
   writeOwner,
   type OwnerRecord,
 } from './registry.js';
-import { applyTreeChanges, toScratchChange, treeChanges, updateIndexEntries } from './tree-files.js';
+import { applyTreeChanges, objectsOnly, toScratchChange, treeChanges, updateIndexEntries } from './tree-files.js';
 
 export interface ScratchOptions {
   /** The OS temp dir (os.tmpdir()), passed in: nothing below the CLI reads the environment. */
@@ -137,18 +137,27 @@ export class ShadowScratches implements ScratchOpener {
   }
 }
 
+function unknownBase(base: string): AideError {
+  return new AideError('checkpoint_unknown', `no snapshot or checkpoint "${base}"`, { hint: 'List checkpoints with `aide checkpoints`.' });
+}
+
+/** A revision safe to put on a git command line (never an option). */
+function revision(base: string): string {
+  if (!/^[\w./~^@{}-]+$/.test(base) || base.startsWith('-')) throw unknownBase(base);
+  return base;
+}
+
 /** The tree of a snapshot or checkpoint id. */
 async function resolveTree(git: ShadowGit, base: string): Promise<string> {
-  const valid = /^[\w./~^@{}-]+$/.test(base) && !base.startsWith('-');
-  const tree = valid ? await git.text(['rev-parse', '--verify', '-q', `${base}^{tree}`], { okCodes: [1, 128] }) : '';
-  if (tree === '') throw new AideError('checkpoint_unknown', `no snapshot or checkpoint "${base}"`, { hint: 'List checkpoints with `aide checkpoints`.' });
+  const tree = await git.text(['rev-parse', '--verify', '-q', `${revision(base)}^{tree}`], { ...objectsOnly(git), okCodes: [1, 128] });
+  if (tree === '') throw unknownBase(base);
   return tree;
 }
 
 /** A commit for a worktree's HEAD: the checkpoint's own, or a parentless one made for a bare tree. */
 async function commitFor(git: ShadowGit, base: string, tree: string): Promise<string> {
-  const commit = await git.text(['rev-parse', '--verify', '-q', `${base}^{commit}`], { okCodes: [1, 128] });
-  return commit !== '' ? commit : git.text(['commit-tree', tree, '-m', 'aide scratch base']);
+  const commit = await git.text(['rev-parse', '--verify', '-q', `${base}^{commit}`], { ...objectsOnly(git), okCodes: [1, 128] });
+  return commit !== '' ? commit : git.text(['commit-tree', tree, '-m', 'aide scratch base'], objectsOnly(git));
 }
 
 export class WorktreeScratch implements Scratch {
@@ -161,6 +170,8 @@ export class WorktreeScratch implements Scratch {
   private indexTree: string;
   private linkState: ScratchLink[];
   private disposed = false;
+  /** A move failed half-way: the files match no known tree until the next capture. */
+  private unknownFiles = false;
 
   constructor(
     private readonly git: ShadowGit,
@@ -207,6 +218,7 @@ export class WorktreeScratch implements Scratch {
     this.indexTree = this.filesTree;
     await this.git.run(['add', '-A', '--', ':/', ...linkExcludes(this.linkState)], options);
     const tree = await this.git.text(['write-tree'], options);
+    this.unknownFiles = false;
     this.filesTree = tree;
     this.indexTree = tree;
     const changes = (await treeChanges(this.git, this.baseTree, tree)).map(toScratchChange);
@@ -220,24 +232,33 @@ export class WorktreeScratch implements Scratch {
   async diff(capture?: ScratchCapture): Promise<string> {
     const taken = capture ?? (await this.capture());
     if (taken.base === taken.tree) return '';
-    return (await this.git.run(['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', taken.base, taken.tree])).stdout.toString('utf8');
+    const args = ['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', taken.base, taken.tree];
+    return (await this.git.run(args, objectsOnly(this.git))).stdout.toString('utf8');
   }
 
   async moveTo(target: string, options: { sweep?: boolean } = {}): Promise<ScratchMove> {
     this.live();
     const sweep = options.sweep ?? true;
-    const tree = await resolveTree(this.git, target);
-    if (sweep) await this.capture();
+    const rev = revision(target);
+    const swept = sweep || this.unknownFiles;
+    if (swept) await this.capture();
     const from = this.filesTree;
-    const changes = await treeChanges(this.git, from, tree);
+    // Each git call costs a process start (5-20 ms here): resolve the target and diff against it at once.
+    const [resolved, compared] = await Promise.allSettled([resolveTree(this.git, rev), treeChanges(this.git, from, `${rev}^{tree}`)]);
+    if (resolved.status === 'rejected') throw resolved.reason;
+    if (compared.status === 'rejected') throw compared.reason;
+    const tree = resolved.value;
+    const changes = compared.value;
+    this.unknownFiles = true;
     const { written, removed } = await applyTreeChanges(this.git, this.path, changes);
+    this.unknownFiles = false;
     this.filesTree = tree;
     this.baseTree = tree;
     if (changes.some((c) => this.linkState.some((l) => touchesLink(l, c.path)))) {
       this.linkState = await syncLinks(this.git, this.workspace.root, this.path, tree, this.configuredLinks);
       await this.saveOwner();
     }
-    return { from, to: tree, written, removed, swept: sweep };
+    return { from, to: tree, written, removed, swept };
   }
 
   async dispose(): Promise<void> {
