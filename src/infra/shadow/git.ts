@@ -5,7 +5,7 @@
  * prompts), and has its exit code checked: a failed `git add` must never be followed by a
  * `write-tree` that records stale content (opencode #26893).
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 
 /** Settings forced on every shadow git call, whatever the user's configuration says. */
 const FORCED_CONFIG = [
@@ -95,17 +95,24 @@ export class ShadowGit {
     private readonly env: Readonly<Record<string, string | undefined>>,
   ) {}
 
+  private argv(args: readonly string[], workTree: string): string[] {
+    return [...FORCED_CONFIG.flatMap((c) => ['-c', c]), `--git-dir=${this.location.gitDir}`, `--work-tree=${workTree}`, ...args];
+  }
+
+  /**
+   * Starts a long-running git (`cat-file --batch`) with the same isolation as run(). The caller
+   * ends it by closing its stdin; it also ends when this process dies (its stdin closes).
+   */
+  start(args: readonly string[], options: Omit<GitCallOptions, 'input' | 'okCodes' | 'timeoutMs'> = {}): ChildProcessWithoutNullStreams {
+    const workTree = options.workTree ?? this.location.workTree;
+    return spawn('git', this.argv(args, workTree), { cwd: workTree, env: shadowEnv(this.env, this.location, options), stdio: ['pipe', 'pipe', 'pipe'] });
+  }
+
   /** Runs git; throws GitCommandError unless the exit code is 0 or in okCodes. */
   run(args: readonly string[], options: GitCallOptions = {}): Promise<GitResult> {
     const workTree = options.workTree ?? this.location.workTree;
-    const argv = [
-      ...FORCED_CONFIG.flatMap((c) => ['-c', c]),
-      `--git-dir=${this.location.gitDir}`,
-      `--work-tree=${workTree}`,
-      ...args,
-    ];
     return new Promise((resolve, reject) => {
-      const child = spawn('git', argv, {
+      const child = spawn('git', this.argv(args, workTree), {
         cwd: workTree,
         env: shadowEnv(this.env, this.location, options),
         stdio: ['pipe', 'pipe', 'pipe'],

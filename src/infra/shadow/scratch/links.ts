@@ -8,8 +8,7 @@
 import { lstat, readlink, rmdir, symlink, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ScratchLink } from '../../../core/ports.js';
-import type { ShadowGit } from '../git.js';
-import { objectsOnly } from './tree-files.js';
+import type { ObjectReader } from './object-reader.js';
 
 /** A configured link path as '/'-separated segments, or null when it cannot name a folder in the workspace. */
 export function linkSegments(path: string): string[] | null {
@@ -18,12 +17,10 @@ export function linkSegments(path: string): string[] | null {
   return segments;
 }
 
-/** Which of `paths` exist in `tree`: one `cat-file --batch-check` for all of them. */
-async function presentInTree(git: ShadowGit, tree: string, paths: readonly string[]): Promise<Set<string>> {
-  if (paths.length === 0) return new Set();
-  const out = await git.text(['cat-file', '--batch-check=%(objectname)'], { ...objectsOnly(git), input: paths.map((p) => `${tree}:${p}\n`).join('') });
-  const lines = out.split('\n');
-  return new Set(paths.filter((_, i) => !(lines[i] ?? '').endsWith(' missing')));
+/** Which of `paths` exist in `tree`. */
+async function presentInTree(objects: ObjectReader, tree: string, paths: readonly string[]): Promise<Set<string>> {
+  const found = await Promise.all(paths.map((path) => objects.read(`${tree}:${path}`)));
+  return new Set(paths.filter((_, i) => found[i] !== null));
 }
 
 async function realFolderChain(root: string, segments: readonly string[]): Promise<boolean> {
@@ -43,15 +40,15 @@ async function isLinkTo(path: string, target: string): Promise<boolean> {
 
 /**
  * Brings the links of a scratch in line with its base `tree`: makes the links that can be made,
- * and removes (as links) the ones that can no longer stand. Cheap: a few lstat calls and one git call.
+ * and removes (as links) the ones that can no longer stand. Cheap: a few lstat calls and object reads.
  */
-export async function syncLinks(git: ShadowGit, workspaceRoot: string, scratchRoot: string, tree: string, configured: readonly string[]): Promise<ScratchLink[]> {
+export async function syncLinks(objects: ObjectReader, workspaceRoot: string, scratchRoot: string, tree: string, configured: readonly string[]): Promise<ScratchLink[]> {
   const wanted = configured.flatMap((path) => {
     const segments = linkSegments(path);
     return segments === null ? [] : [{ path: segments.join('/'), segments }];
   });
   const parents = wanted.filter((w) => w.segments.length > 1).map((w) => w.segments.slice(0, -1).join('/'));
-  const present = await presentInTree(git, tree, [...wanted.map((w) => w.path), ...parents]);
+  const present = await presentInTree(objects, tree, [...wanted.map((w) => w.path), ...parents]);
   const links: ScratchLink[] = [];
   for (const { path, segments } of wanted) {
     const target = join(workspaceRoot, ...segments);

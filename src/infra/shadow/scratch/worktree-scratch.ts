@@ -31,7 +31,8 @@ import {
   writeOwner,
   type OwnerRecord,
 } from './registry.js';
-import { applyTreeChanges, objectsOnly, toScratchChange, treeChanges, updateIndexEntries } from './tree-files.js';
+import { ObjectReader, objectsOnly } from './object-reader.js';
+import { applyTreeChanges, toScratchChange, updateIndexEntries } from './tree-files.js';
 
 export interface ScratchOptions {
   /** The OS temp dir (os.tmpdir()), passed in: nothing below the CLI reads the environment. */
@@ -115,6 +116,7 @@ export class ShadowScratches implements ScratchOpener {
     };
     // The record comes first: a crash from here on leaves a scratch that the next open removes.
     await writeOwner(this.home, record);
+    const objects = new ObjectReader(this.git);
     try {
       // --no-checkout: a checkout inside `worktree add` would inherit the runner's
       // GIT_INDEX_FILE, the shadow's own index, and overwrite it.
@@ -124,11 +126,12 @@ export class ShadowScratches implements ScratchOpener {
       await this.git.run(['read-tree', '--reset', '-u', tree], { workTree: path, indexFile });
       // git inside the scratch sees the same checkout; its index is a copy aide never reads.
       await copyFile(indexFile, join(adminDir, 'index'));
-      const links = await syncLinks(this.git, this.workspace.root, path, tree, this.options.links);
-      const scratch = new WorktreeScratch(this.git, this.workspace, this.home, { ...record, adminDir }, indexFile, tree, links, this.options.links);
+      const links = await syncLinks(objects, this.workspace.root, path, tree, this.options.links);
+      const scratch = new WorktreeScratch(this.git, objects, this.workspace, this.home, { ...record, adminDir }, indexFile, tree, links, this.options.links);
       await scratch.saveOwner();
       return scratch;
     } catch (error) {
+      objects.close();
       await removeScratchFolder(path, []).catch(() => undefined);
       await rm(ownerFile(this.home, session), { force: true });
       await this.git.run(['worktree', 'prune']).catch(() => undefined);
@@ -175,6 +178,7 @@ export class WorktreeScratch implements Scratch {
 
   constructor(
     private readonly git: ShadowGit,
+    private readonly objects: ObjectReader,
     private readonly workspace: Workspace,
     private readonly home: string,
     private readonly record: OwnerRecord & { adminDir: string },
@@ -214,14 +218,14 @@ export class WorktreeScratch implements Scratch {
     const options = { workTree: this.path, indexFile: this.indexFile };
     // Files a move wrote are not in the index yet: give it their entries (tracked files that
     // are also ignored would otherwise be dropped by `add -A`).
-    await updateIndexEntries(this.git, await treeChanges(this.git, this.indexTree, this.filesTree), options);
+    await updateIndexEntries(this.git, await this.objects.changes(this.indexTree, this.filesTree), options);
     this.indexTree = this.filesTree;
     await this.git.run(['add', '-A', '--', ':/', ...linkExcludes(this.linkState)], options);
     const tree = await this.git.text(['write-tree'], options);
     this.unknownFiles = false;
     this.filesTree = tree;
     this.indexTree = tree;
-    const changes = (await treeChanges(this.git, this.baseTree, tree)).map(toScratchChange);
+    const changes = (await this.objects.changes(this.baseTree, tree)).map(toScratchChange);
     return { base: this.baseTree, tree, changes };
   }
 
@@ -243,19 +247,16 @@ export class WorktreeScratch implements Scratch {
     const swept = sweep || this.unknownFiles;
     if (swept) await this.capture();
     const from = this.filesTree;
-    // Each git call costs a process start (5-20 ms here): resolve the target and diff against it at once.
-    const [resolved, compared] = await Promise.allSettled([resolveTree(this.git, rev), treeChanges(this.git, from, `${rev}^{tree}`)]);
-    if (resolved.status === 'rejected') throw resolved.reason;
-    if (compared.status === 'rejected') throw compared.reason;
-    const tree = resolved.value;
-    const changes = compared.value;
+    const tree = await this.objects.treeId(rev);
+    if (tree === null) throw unknownBase(target);
+    const changes = await this.objects.changes(from, tree);
     this.unknownFiles = true;
-    const { written, removed } = await applyTreeChanges(this.git, this.path, changes);
+    const { written, removed } = await applyTreeChanges(this.objects, this.path, changes);
     this.unknownFiles = false;
     this.filesTree = tree;
     this.baseTree = tree;
     if (changes.some((c) => this.linkState.some((l) => touchesLink(l, c.path)))) {
-      this.linkState = await syncLinks(this.git, this.workspace.root, this.path, tree, this.configuredLinks);
+      this.linkState = await syncLinks(this.objects, this.workspace.root, this.path, tree, this.configuredLinks);
       await this.saveOwner();
     }
     return { from, to: tree, written, removed, swept };
@@ -264,6 +265,7 @@ export class WorktreeScratch implements Scratch {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
+    this.objects.close();
     const links = this.linkState.filter((l) => l.linked).map((l) => join(this.path, ...l.path.split('/')));
     await removeScratchFolder(this.path, links);
     await rm(this.record.adminDir, { recursive: true, force: true });

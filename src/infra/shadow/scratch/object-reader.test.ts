@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { chmodSync, rmSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import { gitRepo, tempDir, testEnv, writeTree } from '../../../../test/helpers/sandbox.js';
+import { ShadowStore } from '../shadow-store.js';
+import { ObjectReader, objectsOnly, type TreeChange } from './object-reader.js';
+
+async function open(t: TestContext, files: Record<string, string>) {
+  const root = gitRepo(t, files);
+  const store = await ShadowStore.open(root, testEnv(tempDir(t)), { maxFileBytes: 1 << 24, command: 'test' });
+  t.after(() => store.close());
+  const objects = new ObjectReader(store.git);
+  t.after(() => {
+    objects.close();
+  });
+  return { root, store, objects };
+}
+
+/** git's own answer, for comparison. */
+async function diffTree(store: ShadowStore, from: string, to: string): Promise<TreeChange[]> {
+  const fields = await store.git.fields(['diff-tree', '-r', '-z', '--raw', '--no-renames', from, to], objectsOnly(store.git));
+  const out: TreeChange[] = [];
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const [oldMode = '', newMode = '', oldSha = '', newSha = '', status = ''] = (fields[i] ?? '').slice(1).split(' ');
+    out.push({ status: status as TreeChange['status'], oldMode, newMode, oldSha, newSha, path: fields[i + 1] ?? '' });
+  }
+  return out.sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+test('tree changes match diff-tree -r: edits, adds, deletes, modes, symlinks, file ↔ folder', async (t) => {
+  const { root, store, objects } = await open(t, { 'a.txt': 'a\n', 'dir/b.txt': 'b\n', 'dir/deep/c.txt': 'c\n', 'run.sh': '#!/bin/sh\n', 'gone/x.txt': 'x\n', 'flip': 'file\n' });
+  const before = (await store.snapshot()).tree;
+  writeTree(root, { 'a.txt': 'a2\n', 'new/n.txt': 'n\n', 'dir/deep/d.txt': 'd\n' });
+  chmodSync(join(root, 'run.sh'), 0o755);
+  rmSync(join(root, 'gone'), { recursive: true });
+  rmSync(join(root, 'flip'));
+  writeTree(root, { 'flip/inside.txt': 'now a folder\n' });
+  rmSync(join(root, 'dir/b.txt'));
+  symlinkSync('a.txt', join(root, 'dir/b.txt'));
+  const after = (await store.snapshot()).tree;
+  assert.deepEqual(await objects.changes(before, after), await diffTree(store, before, after));
+  assert.deepEqual(await objects.changes(after, before), await diffTree(store, after, before));
+  assert.deepEqual(await objects.changes(after, after), []);
+});
+
+test('reads are answered in order, large objects across many chunks, missing ones as null', async (t) => {
+  const big = 'x'.repeat(3 * 1024 * 1024 + 17);
+  const { store, objects } = await open(t, { 'big.bin': big, 'small.txt': 'small\n' });
+  const tree = (await store.snapshot()).tree;
+  const [bigObject, missing, small, treeId] = await Promise.all([
+    objects.read(`${tree}:big.bin`),
+    objects.read(`${tree}:nope.txt`),
+    objects.read(`${tree}:small.txt`),
+    objects.treeId(tree),
+  ]);
+  assert.equal(bigObject?.content.length, big.length);
+  assert.equal(bigObject?.content.toString('utf8'), big);
+  assert.equal(missing, null);
+  assert.equal(small?.content.toString('utf8'), 'small\n');
+  assert.equal(treeId, tree);
+  assert.equal(await objects.treeId('0123456789abcdef0123456789abcdef01234567'), null);
+  await assert.rejects(objects.read('two\nlines'), /not a revision/);
+});
+
+test('a reader whose git died starts a new one on the next read', async (t) => {
+  const { store, objects } = await open(t, { 'a.txt': 'a\n' });
+  const tree = (await store.snapshot()).tree;
+  assert.equal((await objects.read(`${tree}:a.txt`))?.content.toString('utf8'), 'a\n');
+  objects.close();
+  assert.equal((await objects.read(`${tree}:a.txt`))?.content.toString('utf8'), 'a\n');
+});
