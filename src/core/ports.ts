@@ -10,10 +10,24 @@ export interface FileStat {
   size: number;
 }
 
-/** One change to write. `previous` is the file's content before (null: it did not exist), kept for rollback. */
+/** A symlink as content: the target text stored in the link (never resolved). */
+export interface SymlinkContent {
+  symlink: string;
+}
+
+/** What was at a path before a change, kept for rollback: a file's bytes, a symlink, or nothing (null). */
+export type PreviousContent = Uint8Array | SymlinkContent | null;
+
+/**
+ * One change to write. `previous` is what the path held before (null: nothing), kept for
+ * rollback. `executable` sets (true) or clears (false) a file's executable bits, as git
+ * records them; omitted, an existing file keeps its mode. A new file gets 0666 or 0777 less
+ * the umask, like a git checkout, and an existing file's other bits (a 0600 secret) are kept.
+ */
 export type FileWrite =
-  | { kind: 'write'; path: string; content: Uint8Array; previous: Uint8Array | null }
-  | { kind: 'delete'; path: string; previous: Uint8Array };
+  | { kind: 'write'; path: string; content: Uint8Array; previous: PreviousContent; executable?: boolean }
+  | { kind: 'symlink'; path: string; target: string; previous: PreviousContent }
+  | { kind: 'delete'; path: string; previous: Uint8Array | SymlinkContent };
 
 /** File access by absolute path. */
 export interface FileSystem {
