@@ -29,6 +29,8 @@ export interface Snapshot {
   skipped: SkippedFile[];
   /** Nested repositories and submodules captured as files. */
   nested: string[];
+  /** Files that differ from the previous snapshot. */
+  changed: number;
 }
 
 interface RawEntry {
@@ -173,9 +175,10 @@ export async function snapshot(git: ShadowGit, workspace: Workspace, options: Sn
   if (nested.length > 0) changes = await changesSince(git, base);
   const skipped = await dropLargeFiles(git, changes, options.maxFileBytes);
   const tree = await git.text(['write-tree']);
+  const changed = changes.length - skipped.filter((s) => changes.some((c) => c.path === s.path)).length;
   await writeFile(`${lastFile}.tmp`, `${tree}\n`);
   await rename(`${lastFile}.tmp`, lastFile);
-  return { tree, skipped, nested };
+  return { tree, skipped, nested, changed };
 }
 
 /** Forgets the shadow's index (the next snapshot starts from the user's index again). */
