@@ -153,9 +153,10 @@ export const checkpointsCommand: CommandSpec = {
   describe: 'List checkpoints (newest first); show, diff, save and prune them',
   builder: (y) =>
     y
-      .option('session', { type: 'string', describe: 'Only this session', requiresArg: true })
-      .option('limit', { type: 'number', default: 20, describe: 'Show at most N checkpoints', requiresArg: true })
-      .option('stats', { type: 'boolean', default: false, describe: 'Report the size of the shadow repository instead' })
+      // Not global: these belong to the listing, not to `show`, `diff`, `save` or `prune`.
+      .option('session', { type: 'string', describe: 'Only this session', requiresArg: true, global: false })
+      .option('limit', { type: 'number', default: 20, describe: 'Show at most N checkpoints', requiresArg: true, global: false })
+      .option('stats', { type: 'boolean', default: false, describe: 'Report the size of the shadow repository instead', global: false })
       .example('$0 checkpoints', 'the 20 newest checkpoints')
       .example('$0 checkpoints --stats', 'how much space checkpoints take')
       .epilog(
