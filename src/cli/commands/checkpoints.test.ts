@@ -12,9 +12,9 @@ async function parsed(args: string[]) {
 
 test('aide checkpoints: argv → list options', async () => {
   const table: [string[], ListOptions][] = [
-    [['checkpoints'], { limit: 20, stats: false }],
+    [['checkpoints'], { session: undefined, limit: 20, stats: false }],
     [['checkpoints', '--limit', '5', '--session', 'apply-x'], { limit: 5, session: 'apply-x', stats: false }],
-    [['checkpoints', '--stats', '--json'], { limit: 20, stats: true }],
+    [['checkpoints', '--stats', '--json'], { session: undefined, limit: 20, stats: true }],
   ];
   for (const [args, expected] of table) {
     const result = await parsed(args);
@@ -25,8 +25,8 @@ test('aide checkpoints: argv → list options', async () => {
 
 test('aide checkpoints prune: argv → options, and it needs a limit', async () => {
   const table: [string[], PruneOptions][] = [
-    [['checkpoints', 'prune', '--keep', '3'], { keep: 3, dryRun: false }],
-    [['checkpoints', 'prune', '--older-than', '30', '--dry-run'], { olderThan: 30, dryRun: true }],
+    [['checkpoints', 'prune', '--keep', '3'], { keep: 3, olderThan: undefined, dryRun: false }],
+    [['checkpoints', 'prune', '--older-than', '30', '--dry-run'], { keep: undefined, olderThan: 30, dryRun: true }],
   ];
   for (const [args, expected] of table) {
     const result = await parsed(args);
