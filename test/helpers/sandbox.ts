@@ -10,7 +10,7 @@ import { dirname, join, relative } from 'node:path';
 
 /** What the helpers need of a node:test context: a place to register cleanup. */
 export interface Cleanup {
-  after(fn: () => void): void;
+  after(fn: () => void | Promise<void>): void;
 }
 
 /** A temp directory removed when the test ends. */

@@ -83,7 +83,7 @@ const show: CommandSpec = {
     const { m, reader: r, style } = await reader(globals, io);
     if (r === null) throw new AideError('checkpoint_unknown', `no checkpoint "${id}"`, { hint: NO_SHADOW });
     const checkpoint = await r.show(id);
-    const changes = await r.changes(checkpoint.parent ?? m.EMPTY_TREE, checkpoint.id);
+    const changes = await r.changesOf(checkpoint);
     return print(io, globals, 'aide.checkpoint/1', { checkpoint, changes }, () => m.render.renderShow(checkpoint, changes, new Date(), style));
   },
 };
@@ -153,9 +153,10 @@ export const checkpointsCommand: CommandSpec = {
   describe: 'List checkpoints (newest first); show, diff, save and prune them',
   builder: (y) =>
     y
-      .option('session', { type: 'string', describe: 'Only this session', requiresArg: true })
-      .option('limit', { type: 'number', default: 20, describe: 'Show at most N checkpoints', requiresArg: true })
-      .option('stats', { type: 'boolean', default: false, describe: 'Report the size of the shadow repository instead' })
+      // Not global: these belong to the listing, not to `show`, `diff`, `save` or `prune`.
+      .option('session', { type: 'string', describe: 'Only this session', requiresArg: true, global: false })
+      .option('limit', { type: 'number', default: 20, describe: 'Show at most N checkpoints', requiresArg: true, global: false })
+      .option('stats', { type: 'boolean', default: false, describe: 'Report the size of the shadow repository instead', global: false })
       .example('$0 checkpoints', 'the 20 newest checkpoints')
       .example('$0 checkpoints --stats', 'how much space checkpoints take')
       .epilog(

@@ -66,7 +66,7 @@ export function renderShow(checkpoint: Checkpoint, changes: readonly FileChangeS
   ];
   if (checkpoint.verdict !== null) out.push(`verdict  ${checkpoint.verdict}`);
   if (checkpoint.skipped.length > 0) out.push(`skipped  ${checkpoint.skipped.join(', ')} (over checkpoints.max_file_bytes; restore leaves them alone)`);
-  out.push('', checkpoint.parent === null ? `${plural(changes.length, 'file')} in its first checkpoint of the session:` : `${plural(changes.length, 'file')} changed since the previous checkpoint:`);
+  out.push('', `${plural(changes.length, 'file')} changed since the previous checkpoint:`);
   for (const change of changes.slice(0, 200)) {
     const counts = change.added === null ? 'binary' : `${style.green(`+${change.added}`)} ${style.red(`-${change.removed ?? 0}`)}`;
     out.push(`  ${STATUS[change.status] ?? change.status}  ${change.path}  ${counts}`);

@@ -18,6 +18,10 @@ export interface CheckpointMeta {
   step?: string;
   verdict?: string;
   skipped?: readonly SkippedFile[];
+  /** Files that differ from the previous snapshot, when the caller knows. */
+  filesChanged?: number;
+  /** The session is new (its branch cannot exist yet): saves a lookup. */
+  newSession?: boolean;
 }
 
 export interface Checkpoint {
@@ -47,9 +51,11 @@ export function validSessionId(session: string): boolean {
   return /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(session) && !session.includes('..') && !session.endsWith('.lock');
 }
 
-function commitMessage(meta: CheckpointMeta): string {
+function commitMessage(meta: CheckpointMeta, time: string): string {
   const trailers = [
     `Aide-Session: ${meta.session}`,
+    // Commit times have whole seconds; this orders checkpoints taken within one second.
+    `Aide-Time: ${time}`,
     `Aide-Reason: ${meta.reason}`,
     ...(meta.step === undefined ? [] : [`Aide-Step: ${meta.step}`]),
     ...(meta.verdict === undefined ? [] : [`Aide-Verdict: ${meta.verdict.replace(/\n/g, ' ')}`]),
@@ -65,7 +71,7 @@ function parseCommit(id: string, parents: string, tree: string, time: string, bo
     short: id.slice(0, SHORT),
     tree,
     parent: parents.split(' ').filter((p) => p !== '')[0] ?? null,
-    time: new Date(Number(time) * 1000).toISOString(),
+    time: trailer('Time')[0] ?? new Date(Number(time) * 1000).toISOString(),
     session: trailer('Session')[0] ?? '?',
     reason: trailer('Reason')[0] ?? '?',
     message: body.split('\n')[0] ?? '',
@@ -102,14 +108,30 @@ export async function sessionHead(git: ShadowGit, session: string): Promise<stri
  */
 export async function createCheckpoint(git: ShadowGit, tree: string, meta: CheckpointMeta): Promise<{ checkpoint: Checkpoint; created: boolean }> {
   if (!validSessionId(meta.session)) throw new AideError('usage', `"${meta.session}" is not a valid session id`, { hint: 'Use letters, digits, ".", "_" and "-".' });
-  const parent = await sessionHead(git, meta.session);
+  const parent = meta.newSession === true ? null : await sessionHead(git, meta.session);
   if (parent !== null) {
     const parentTree = await git.text(['rev-parse', `${parent}^{tree}`]);
     if (parentTree === tree) return { checkpoint: await showCheckpoint(git, parent), created: false };
   }
-  const id = await git.text(['commit-tree', tree, ...(parent === null ? [] : ['-p', parent]), '-F', '-'], { input: commitMessage(meta) });
+  const time = new Date().toISOString();
+  const id = await git.text(['commit-tree', tree, ...(parent === null ? [] : ['-p', parent]), '-F', '-'], { input: commitMessage(meta, time) });
+  // The empty old value makes update-ref fail if the branch appeared meanwhile.
   await git.run(['update-ref', '-m', `aide: ${meta.reason}`, `${BRANCH_PREFIX}${meta.session}`, id, parent ?? '']);
-  return { checkpoint: await showCheckpoint(git, id), created: true };
+  const checkpoint: Checkpoint = {
+    id,
+    short: id.slice(0, SHORT),
+    tree,
+    parent,
+    time,
+    session: meta.session,
+    reason: meta.reason,
+    message: meta.message.replace(/\n/g, ' '),
+    step: meta.step ?? null,
+    verdict: meta.verdict ?? null,
+    skipped: (meta.skipped ?? []).map((f) => f.path),
+    filesChanged: meta.filesChanged ?? (parent === null ? 0 : await filesBetween(git, parent, id)),
+  };
+  return { checkpoint, created: true };
 }
 
 /** Resolves an id (full, abbreviated, or any revision) to a checkpoint commit. */
@@ -135,7 +157,9 @@ export async function listCheckpoints(git: ShadowGit, options: { session?: strin
   const hasAny = await git.text(['for-each-ref', '--count=1', '--format=%(refname)', BRANCH_PREFIX]);
   if (hasAny === '') return [];
   const limit = options.limit === undefined ? [] : [`--max-count=${options.limit + 1}`];
-  const found = parseLog(await git.text(['log', '--root', '--shortstat', '--date-order', `--format=${LOG_FORMAT}`, ...limit, ...refs]));
+  const found = parseLog(await git.text(['log', '--root', '--shortstat', '--date-order', `--format=${LOG_FORMAT}`, ...limit, ...refs])).sort(
+    (a, b) => Date.parse(b.time) - Date.parse(a.time),
+  );
   // A session's first checkpoint has no parent: count its changes against the checkpoint before it.
   for (let i = 0; i + 1 < found.length; i++) {
     const current = found[i];
@@ -152,13 +176,15 @@ export async function filesBetween(git: ShadowGit, from: string, to: string): Pr
 
 /** Sessions (branch names without the prefix), most recently updated first, with their head times. */
 export async function listSessions(git: ShadowGit): Promise<Array<{ session: string; head: string; time: string }>> {
-  const lines = (await git.text(['for-each-ref', '--sort=-committerdate', '--format=%(refname)%09%(objectname)%09%(committerdate:unix)', BRANCH_PREFIX])).split('\n');
+  const format = '%(refname)%09%(objectname)%09%(committerdate:unix)%09%(contents:trailers:key=Aide-Time,valueonly,separator=)';
+  const lines = (await git.text(['for-each-ref', `--format=${format}`, BRANCH_PREFIX])).split('\n');
   return lines
     .filter((line) => line !== '')
     .map((line) => {
-      const [ref = '', head = '', time = '0'] = line.split('\t');
-      return { session: ref.slice(BRANCH_PREFIX.length), head, time: new Date(Number(time) * 1000).toISOString() };
-    });
+      const [ref = '', head = '', unix = '0', precise = ''] = line.split('\t');
+      return { session: ref.slice(BRANCH_PREFIX.length), head, time: precise.trim() === '' ? new Date(Number(unix) * 1000).toISOString() : precise.trim() };
+    })
+    .sort((a, b) => Date.parse(b.time) - Date.parse(a.time));
 }
 
 /** A fresh session id: `<kind>-YYYYMMDD-HHMMSS-<4 hex>`, sortable and unique enough per workspace. */

@@ -63,7 +63,8 @@ export async function acquireLock(stateDir: string, command: string): Promise<Wo
   let tookOver: LockRecord | null = null;
   if (!(await tryCreate(path, record))) {
     const owner = await readRecord(path);
-    if (owner !== null && owner.pid !== process.pid && alive(owner.pid)) {
+    // Our own pid counts as alive: opening the same workspace twice in one process is a bug.
+    if (owner !== null && alive(owner.pid)) {
       throw new AideError('workspace_locked', `another aide process is working in this workspace (pid ${owner.pid}: aide ${owner.command}, since ${owner.startedAt})`, {
         hint: `Wait for it to finish, or stop it (kill ${owner.pid}). The lock is ${path}.`,
       });

@@ -20,9 +20,9 @@ import {
 import { ShadowGit } from './git.js';
 import { acquireLock, type WorkspaceLock } from './lock.js';
 import { describeWorkspace, ensureStateDir, openShadow, type Env, type Workspace } from './shadow-repo.js';
-import { snapshot, type Snapshot } from './snapshot.js';
+import { EMPTY_TREE, snapshot, type Snapshot } from './snapshot.js';
 
-export { EMPTY_TREE } from './snapshot.js';
+export { EMPTY_TREE };
 
 export interface ShadowOptions {
   /** Files over this size are left out of snapshots. */
@@ -112,6 +112,14 @@ export class ShadowReader {
     return (await this.git.run(['diff', '--no-color', '--no-ext-diff', '--no-renames', from, to])).stdout.toString('utf8');
   }
 
+  /** What a checkpoint changed: against its parent, or for a session's first, the checkpoint before it. */
+  async changesOf(checkpoint: Checkpoint): Promise<FileChangeSummary[]> {
+    if (checkpoint.parent !== null) return this.changes(checkpoint.parent, checkpoint.id);
+    const all = await this.list({ limit: 1000 });
+    const previous = all[all.findIndex((c) => c.id === checkpoint.id) + 1];
+    return this.changes(previous?.tree ?? EMPTY_TREE, checkpoint.id);
+  }
+
   resolve(ref: string): Promise<string> {
     return resolveCheckpoint(this.git, ref);
   }
@@ -167,7 +175,13 @@ export class ShadowStore extends ShadowReader implements Checkpointer {
   async checkpoint(request: CheckpointRequest): Promise<CheckpointResult> {
     const snap = await this.snapshot();
     const session = request.session ?? newSessionId(request.reason, new Date(), randomBytes(2).toString('hex'));
-    const { checkpoint, created } = await createCheckpoint(this.git, snap.tree, { ...request, session, skipped: snap.skipped });
+    const { checkpoint, created } = await createCheckpoint(this.git, snap.tree, {
+      ...request,
+      session,
+      skipped: snap.skipped,
+      filesChanged: snap.changed,
+      newSession: request.session === undefined,
+    });
     return { checkpoint, created, skipped: snap.skipped };
   }
 

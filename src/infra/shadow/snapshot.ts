@@ -10,7 +10,7 @@
  * with a separate index and grafted in, without renaming or writing anything inside them
  * (peers renamed nested `.git` folders aside and broke users' repositories when they crashed).
  */
-import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { ShadowGit } from './git.js';
@@ -29,6 +29,8 @@ export interface Snapshot {
   skipped: SkippedFile[];
   /** Nested repositories and submodules captured as files. */
   nested: string[];
+  /** Files that differ from the previous snapshot. */
+  changed: number;
 }
 
 interface RawEntry {
@@ -74,15 +76,17 @@ async function seedIndex(git: ShadowGit, workspace: Workspace): Promise<boolean>
   const source = await seedableIndex(workspace);
   if (source === undefined) return false;
   const target = git.location.indexFile;
-  await copyFile(source, `${target}.seed`);
-  await rename(`${target}.seed`, target);
-  // assume-unchanged (lowercase tag) and skip-worktree ("S") entries would silently hide edits.
-  const flagged = (await git.fields(['ls-files', '-v', '-z'])).filter((f) => /^[a-z]|^S/.test(f));
-  const paths = (tags: RegExp) => flagged.filter((f) => tags.test(f)).map((f) => `${f.slice(2)}\0`).join('');
-  const hidden = paths(/^[a-z]/);
-  const skipped = paths(/^S|^s/);
-  if (hidden !== '') await git.run(['update-index', '-z', '--no-assume-unchanged', '--stdin'], { input: hidden });
-  if (skipped !== '') await git.run(['update-index', '-z', '--no-skip-worktree', '--stdin'], { input: skipped });
+  const seed = `${target}.seed`;
+  await copyFile(source, seed);
+  // Keep the index's own mtime: git re-hashes "racily clean" entries (changed in the same second
+  // as the index was written) only while the index is no newer than they are.
+  const { atime, mtime } = await stat(source);
+  await utimes(seed, atime, mtime);
+  await rename(seed, target);
+  // assume-unchanged (lowercase tag) and skip-worktree ("S") entries hide edits, and their stat
+  // data is stale: drop them from the index so the next `add` hashes them afresh.
+  const flagged = (await git.fields(['ls-files', '-v', '-z'])).filter((f) => /^[a-z]|^S/.test(f)).map((f) => `${f.slice(2)}\0`);
+  if (flagged.length > 0) await git.run(['update-index', '-z', '--force-remove', '--stdin'], { input: flagged.join('') });
   return true;
 }
 
@@ -171,9 +175,10 @@ export async function snapshot(git: ShadowGit, workspace: Workspace, options: Sn
   if (nested.length > 0) changes = await changesSince(git, base);
   const skipped = await dropLargeFiles(git, changes, options.maxFileBytes);
   const tree = await git.text(['write-tree']);
+  const changed = changes.length - skipped.filter((s) => changes.some((c) => c.path === s.path)).length;
   await writeFile(`${lastFile}.tmp`, `${tree}\n`);
   await rename(`${lastFile}.tmp`, lastFile);
-  return { tree, skipped, nested };
+  return { tree, skipped, nested, changed };
 }
 
 /** Forgets the shadow's index (the next snapshot starts from the user's index again). */
