@@ -94,9 +94,14 @@ test('SIGKILL between file writes, then going back instead: the state before the
   await killMidRestore(root, id, 3);
   assertOldOrNew(root, atCheckpoint, mutated);
 
+  const listed = await runAide(['checkpoints'], { cwd: root });
+  assert.match(listed.stdout, new RegExp(`^note: a restore to checkpoint ${id.slice(0, 10)} was interrupted`));
+  const json = JSON.parse((await runAide(['checkpoints', '--json'], { cwd: root })).stdout) as { pendingRestore: { target: { id: string } } | null };
+  assert.equal(json.pendingRestore?.target.id, id);
   const note = await runAide(['restore', id, '--dry-run'], { cwd: root });
   const back = /go back to before it with `aide restore ([0-9a-f]+)`/.exec(note.stdout)?.[1];
   assert.ok(back !== undefined, note.stdout);
+  assert.match(listed.stdout, new RegExp(`aide restore ${back}`));
   const undone = await runAide(['restore', back, '--yes'], { cwd: root });
   assert.equal(undone.code, 0, undone.stderr);
   assert.deepEqual(workspaceState(root), mutated, 'not the state before the restore (or temp files left)');

@@ -173,6 +173,10 @@ export const checkpointsCommand: CommandSpec = {
       return print(io, globals, 'aide.checkpoints.stats/1', { stats }, () => m.render.renderStats(stats));
     }
     const list = r === null ? [] : await r.list({ limit: options.limit, ...(options.session === undefined ? {} : { session: options.session }) });
-    return print(io, globals, 'aide.checkpoints/1', { checkpoints: list }, () => m.render.renderList(list, new Date(), style));
+    // A restore killed half way: say so first, with how to finish or undo it.
+    const [{ readPendingRestore }, { pendingRestoreLines }] = await Promise.all([import('../../infra/shadow/restore-journal.js'), import('../render/restore.js')]);
+    const pending = r === null ? null : await readPendingRestore(r.workspace.stateDir);
+    const note = pending === null ? '' : `${pendingRestoreLines(pending, style).join('\n')}\n`;
+    return print(io, globals, 'aide.checkpoints/1', { checkpoints: list, pendingRestore: pending }, () => note + m.render.renderList(list, new Date(), style));
   },
 };

@@ -70,3 +70,9 @@ export async function removeJournal(stateDir: string): Promise<void> {
 export function pendingFromJournal(journal: RestoreJournal): PendingRestore {
   return { target: journal.target, safety: journal.safety, undo: journal.undo, startedAt: journal.startedAt, pid: journal.pid };
 }
+
+/** The restore a crash left half done in a workspace (its journal), or null. */
+export async function readPendingRestore(stateDir: string): Promise<PendingRestore | null> {
+  const journal = await readRestoreJournal(stateDir);
+  return journal === null ? null : pendingFromJournal(journal);
+}

@@ -36,7 +36,7 @@ import type {
 import { AideError } from '../../shared/errors.js';
 import { sweepTempFiles } from '../fs/node-file-system.js';
 import type { ShadowGit } from './git.js';
-import { pendingFromJournal, readRestoreJournal, removeJournal, writeJournal, type RestoreJournal } from './restore-journal.js';
+import { readPendingRestore, readRestoreJournal, removeJournal, writeJournal, type RestoreJournal } from './restore-journal.js';
 import type { ShadowStore } from './shadow-store.js';
 
 /** One line of `git diff-tree --raw`. A mode of 000000 means "absent on that side". */
@@ -261,9 +261,8 @@ export class ShadowRestorer implements Restorer, Checkpointer {
     return this.store.workspace.stateDir;
   }
 
-  async pendingRestore(): Promise<PendingRestore | null> {
-    const journal = await readRestoreJournal(this.stateDir);
-    return journal === null ? null : pendingFromJournal(journal);
+  pendingRestore(): Promise<PendingRestore | null> {
+    return readPendingRestore(this.stateDir);
   }
 
   async recover(pending: PendingRestore): Promise<number> {
