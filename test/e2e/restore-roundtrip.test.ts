@@ -120,6 +120,16 @@ const cases: Case[] = [
     mutate: (root) => { writeTree(root, { 'win.txt': 'one\ntwo\n', 'mixed.txt': 'a\nb\nc\n' }); },
   },
   {
+    name: 'CRLF files under .gitattributes text=auto and eol=crlf (the user\'s blobs are LF)',
+    setup: (root) => {
+      writeTree(root, { '.gitattributes': '* text=auto\n*.bat text eol=crlf\n', 'win.txt': 'one\r\ntwo\r\n', 'run.bat': '@echo off\r\necho hi\r\n' });
+      git(root, ['add', '-A']);
+      git(root, ['commit', '-q', '-m', 'attributes']);
+      writeTree(root, { 'notes.txt': 'untracked\r\ncrlf\r\n' });
+    },
+    mutate: (root) => { writeTree(root, { 'win.txt': 'one\ntwo\n', 'run.bat': '@echo off\n', 'notes.txt': 'lf\n' }); },
+  },
+  {
     name: 'an empty folder the user made stays',
     setup: (root) => { mkdirSync(join(root, 'empty')); },
     mutate: (root) => { writeFileSync(join(root, 'src/app.ts'), 'changed\n'); },

@@ -130,6 +130,10 @@ export async function openShadow(workspace: Workspace, env: Env): Promise<Shadow
   await mkdir(join(gitDir, 'objects', 'info'), { recursive: true });
   const userExclude = workspace.user === null ? '' : await readFile(join(workspace.user.commonDir, 'info', 'exclude'), 'utf8').catch(() => '');
   await writeIfChanged(join(gitDir, 'info', 'exclude'), `${userExclude}${userExclude.endsWith('\n') || userExclude === '' ? '' : '\n'}# aide's own runtime state is never captured\n/.aide/state/\n`);
+  // Checkpoints hold the bytes on disk: no end-of-line conversion, filter (git-lfs), ident or
+  // re-encoding from the user's .gitattributes, which info/attributes overrides. Else a CRLF
+  // file would be restored as LF.
+  await writeIfChanged(join(gitDir, 'info', 'attributes'), '* -text -crlf -ident -filter -working-tree-encoding\n');
   const alternates = workspace.user === null ? '' : `${join(workspace.user.commonDir, 'objects')}\n`;
   await writeIfChanged(join(gitDir, 'objects', 'info', 'alternates'), alternates);
   return git;
