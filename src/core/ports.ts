@@ -103,7 +103,9 @@ export type RestoreSkipReason =
   /** A submodule or nested repository recorded as a link, not as files. */
   | 'nested-link'
   /** A path inside a .git folder: never written. */
-  | 'git-internal';
+  | 'git-internal'
+  /** A file name that is not UTF-8: aide cannot name it exactly, so it never writes or removes it. */
+  | 'name-not-utf8';
 
 export interface RestoreSkip {
   path: string;

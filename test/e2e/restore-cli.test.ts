@@ -119,3 +119,11 @@ test('aide restore --help shows examples and the exit codes', async (t) => {
   assert.match(result.stdout, /aide restore 3f9c2a --dry-run/);
   assert.match(result.stdout, /4 no terminal to ask\s+on and no --yes, 5 you said no/);
 });
+
+test('in a workspace without checkpoints: exit 2, and nothing is created', async (t) => {
+  const root = gitRepo(t, { 'a.txt': 'a\n' });
+  const result = await runAide(['restore', 'abc123', '--yes'], { cwd: root });
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /no checkpoint "abc123": this workspace has none yet/);
+  assert.equal(existsSync(join(root, '.aide')), false);
+});

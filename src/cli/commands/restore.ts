@@ -62,7 +62,7 @@ export const restoreCommand: CommandSpec = {
       stdin: process.stdin,
       stdout: globals.json ? process.stderr : process.stdout,
     }));
-    const [{ restoreFlow }, { NodeFileSystem }, { findWorkspaceRoot }, { loadWorkspaceConfig }, { ShadowStore }, { ShadowRestorer }, render, { makeStyle }] = await Promise.all([
+    const [{ restoreFlow }, { NodeFileSystem }, { findWorkspaceRoot }, { loadWorkspaceConfig }, { ShadowReader, ShadowStore }, { ShadowRestorer }, render, { makeStyle }] = await Promise.all([
       import('../../core/flows/restore.js'),
       import('../../infra/fs/node-file-system.js'),
       import('../../infra/git/workspace-root.js'),
@@ -75,6 +75,12 @@ export const restoreCommand: CommandSpec = {
     const root = await findWorkspaceRoot(globals.cwd, io.env);
     const config = await loadWorkspaceConfig(root, io.env);
     const style = makeStyle(useColor(io));
+    if ((await ShadowReader.openExisting(root, io.env)) === null) {
+      // Nothing to restore, and nothing to create for it.
+      throw new AideError('checkpoint_unknown', `no checkpoint "${options.id}": this workspace has none yet`, {
+        hint: '`aide checkpoints save` takes one; `aide apply` takes one before it writes.',
+      });
+    }
     const store = await ShadowStore.open(root, io.env, { maxFileBytes: config.config.value.checkpoints.max_file_bytes, command: 'restore' });
     try {
       const afterChange = testPauseAfter(io);

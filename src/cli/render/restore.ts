@@ -16,6 +16,7 @@ const SKIP_TEXT: Record<RestoreSkipReason, string> = {
   'not-captured': 'something aide never captured (an ignored file, a symlink) is there or in its way',
   'nested-link': 'a submodule link, not files',
   'git-internal': 'inside a .git folder',
+  'name-not-utf8': 'its name is not UTF-8, which aide cannot write exactly',
 };
 
 function changeLine(change: RestoreChange, style: Style): string {

@@ -151,3 +151,14 @@ test('a journal aide did not write is an error that says what to do', async (t) 
   writeTree(root, { [`.aide/state/${JOURNAL_FILE}`]: '{"schema":"something else"}' });
   await assert.rejects(readRestoreJournal(stateDir(root)), { code: 'restore_failed', message: /is not one aide wrote/ });
 });
+
+test('a file whose name is not UTF-8 is left alone rather than written under a mangled name', async (t) => {
+  const { root, restorer } = await withCheckpoint(t, {});
+  const latin1 = Buffer.concat([Buffer.from(`${root}/caf`), Buffer.from([0xe9]), Buffer.from('.txt')]);
+  writeFileSync(latin1, 'café in latin-1\n');
+  const { checkpoint } = await restorer.checkpoint({ reason: 'manual', message: 'with it' });
+  rmSync(latin1);
+  const plan = await restorer.planRestore(checkpoint.id);
+  assert.deepEqual(plan.changes, []);
+  assert.deepEqual(plan.leftAlone, [{ path: 'caf\uFFFD.txt', reason: 'name-not-utf8' }]);
+});

@@ -42,6 +42,8 @@ import type { ShadowStore } from './shadow-store.js';
 /** One line of `git diff-tree --raw`. A mode of 000000 means "absent on that side". */
 interface RawChange {
   path: string;
+  /** The path's bytes are not UTF-8: its name as text would be another file's. */
+  undecodable: boolean;
   oldMode: string;
   newMode: string;
   oldSha: string;
@@ -51,12 +53,26 @@ interface RawChange {
 const ABSENT = '000000';
 const BLOB_MODES: Record<string, RestoreChange['kind']> = { '100644': 'file', '100755': 'executable', '120000': 'symlink' };
 
-/** Parses `diff-tree -z --raw` fields: ":old new oldsha newsha status", then the path. */
-function parseRawDiff(fields: readonly string[]): RawChange[] {
+/** Splits -z output on NUL, keeping the bytes (paths need not be UTF-8). */
+function splitNul(out: Buffer): Buffer[] {
+  const parts: Buffer[] = [];
+  for (let at = 0; at < out.length; ) {
+    const end = out.indexOf(0, at);
+    parts.push(out.subarray(at, end === -1 ? out.length : end));
+    at = end === -1 ? out.length : end + 1;
+  }
+  return parts;
+}
+
+/** Parses `diff-tree -z --raw` output: ":old new oldsha newsha status", NUL, the path, NUL. */
+function parseRawDiff(out: Buffer): RawChange[] {
+  const fields = splitNul(out);
   const changes: RawChange[] = [];
   for (let i = 0; i + 1 < fields.length; i += 2) {
-    const [oldMode = '', newMode = '', oldSha = '', newSha = ''] = (fields[i] ?? '').slice(1).split(' ');
-    changes.push({ path: fields[i + 1] ?? '', oldMode, newMode, oldSha, newSha });
+    const [oldMode = '', newMode = '', oldSha = '', newSha = ''] = (fields[i]?.toString('latin1') ?? '').slice(1).split(' ');
+    const bytes = fields[i + 1] ?? Buffer.alloc(0);
+    const path = bytes.toString('utf8');
+    changes.push({ path, undecodable: !Buffer.from(path, 'utf8').equals(bytes), oldMode, newMode, oldSha, newSha });
   }
   return changes;
 }
@@ -156,6 +172,7 @@ async function placeWrite(
 
 /** Why a path that differs must be left alone, or null when it may be restored. */
 function skipFor(raw: RawChange, skippedNow: ReadonlySet<string>, skippedThen: ReadonlySet<string>): RestoreSkip['reason'] | null {
+  if (raw.undecodable) return 'name-not-utf8';
   if (isGitInternal(raw.path)) return 'git-internal';
   if (skippedNow.has(raw.path)) return 'too-large-now';
   if (skippedThen.has(raw.path)) return 'too-large-then';
@@ -169,7 +186,7 @@ export async function planFromTrees(
   fs: FileSystem,
   input: { root: string; base: string; target: CheckpointRecord & { tree: string }; skippedNow: readonly string[] },
 ): Promise<{ plan: RestorePlan; detail: PlanDetail }> {
-  const raw = parseRawDiff(await git.fields(['diff-tree', '-r', '-z', '--raw', '--no-renames', '--no-abbrev', input.base, input.target.tree]));
+  const raw = parseRawDiff((await git.run(['diff-tree', '-r', '-z', '--raw', '--no-renames', '--no-abbrev', input.base, input.target.tree])).stdout);
   const skippedNow = new Set(input.skippedNow);
   const skippedThen = new Set(input.target.skipped);
   const leftAlone = new Map<string, RestoreSkip['reason']>();
