@@ -110,11 +110,11 @@ function parentsOf(path: string): string[] {
   return parts.slice(1).map((_, i) => parts.slice(0, i + 1).join('/'));
 }
 
-/** A write of the plan, with what the disk says about it. */
+/** A change of the plan, with the diff line it comes from. */
 interface Planned {
   change: RestoreChange;
   raw: RawChange;
-  /** Waits for a removal of the same plan: a file or symlink where its folder goes, or a folder where it goes. */
+  /** A write that waits for the plan's removals: a file or symlink is where its folder goes, or a folder where it goes. */
   afterRemovals: boolean;
 }
 
