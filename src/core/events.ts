@@ -4,7 +4,7 @@
  */
 import type { BlockOutcome } from './edit/plan-edits.js';
 import type { ParseProblem } from './edit/types.js';
-import type { CheckpointResult } from './ports.js';
+import type { CheckpointResult, PendingRestore, RestoreOutcome, RestorePlan } from './ports.js';
 
 export interface ChangedFile {
   path: string;
@@ -19,4 +19,14 @@ export type AideEvent =
   | { type: 'edits_parsed'; blocks: number; files: string[]; problems: ParseProblem[] }
   | { type: 'block_planned'; outcome: BlockOutcome }
   | { type: 'checkpoint_created'; result: CheckpointResult }
-  | { type: 'patch_applied'; files: ChangedFile[]; written: boolean };
+  | { type: 'patch_applied'; files: ChangedFile[]; written: boolean }
+  // A restore found a journal: an earlier restore was killed before it finished.
+  | { type: 'restore_pending'; pending: PendingRestore; tempFilesRemoved: number }
+  | { type: 'restore_planned'; plan: RestorePlan; dryRun: boolean }
+  | { type: 'approval_requested'; question: string; details: string[] }
+  | { type: 'approval_decided'; approved: boolean }
+  | ({ type: 'files_restored' } & RestoreOutcome)
+  | { type: 'restore_finished'; outcome: RestoreResult };
+
+/** How a restore ended. */
+export type RestoreResult = 'restored' | 'already-there' | 'dry-run' | 'declined';

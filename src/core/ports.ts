@@ -10,10 +10,24 @@ export interface FileStat {
   size: number;
 }
 
-/** One change to write. `previous` is the file's content before (null: it did not exist), kept for rollback. */
+/** A symlink as content: the target text stored in the link (never resolved). */
+export interface SymlinkContent {
+  symlink: string;
+}
+
+/** What was at a path before a change, kept for rollback: a file's bytes, a symlink, or nothing (null). */
+export type PreviousContent = Uint8Array | SymlinkContent | null;
+
+/**
+ * One change to write. `previous` is what the path held before (null: nothing), kept for
+ * rollback. `executable` sets (true) or clears (false) a file's executable bits, as git
+ * records them; omitted, an existing file keeps its mode. A new file gets 0666 or 0777 less
+ * the umask, like a git checkout, and an existing file's other bits (a 0600 secret) are kept.
+ */
 export type FileWrite =
-  | { kind: 'write'; path: string; content: Uint8Array; previous: Uint8Array | null }
-  | { kind: 'delete'; path: string; previous: Uint8Array };
+  | { kind: 'write'; path: string; content: Uint8Array; previous: PreviousContent; executable?: boolean }
+  | { kind: 'symlink'; path: string; target: string; previous: PreviousContent }
+  | { kind: 'delete'; path: string; previous: Uint8Array | SymlinkContent };
 
 /** File access by absolute path. */
 export interface FileSystem {
@@ -66,6 +80,96 @@ export interface CheckpointResult {
 /** Takes checkpoints of the workspace (the shadow repository). */
 export interface Checkpointer {
   checkpoint(request: CheckpointRequest): Promise<CheckpointResult>;
+}
+
+/** What a restore does to one path of the workspace. */
+export interface RestoreChange {
+  /** Relative to the workspace root, '/'-separated. */
+  path: string;
+  /** create: the path is missing now; modify: it is overwritten; remove: it is deleted. */
+  action: 'create' | 'modify' | 'remove';
+  /** What the path holds afterwards; null for a removal. */
+  kind: 'file' | 'executable' | 'symlink' | null;
+}
+
+/** Why a path that differs is left as it is. */
+export type RestoreSkipReason =
+  /** Over the size limit now: its current content is in no checkpoint, so it is never overwritten. */
+  | 'too-large-now'
+  /** The target checkpoint left it out (over the size limit then): its content there is unknown. */
+  | 'too-large-then'
+  /** Something aide did not capture (an ignored file, a symlink, a folder) is at the path or in its way. */
+  | 'not-captured'
+  /** A submodule or nested repository recorded as a link, not as files. */
+  | 'nested-link'
+  /** A path inside a .git folder: never written. */
+  | 'git-internal'
+  /** A file name that is not UTF-8: aide cannot name it exactly, so it never writes or removes it. */
+  | 'name-not-utf8';
+
+export interface RestoreSkip {
+  path: string;
+  reason: RestoreSkipReason;
+}
+
+/** What a restore to a checkpoint would change, computed against the workspace as it is now. */
+export interface RestorePlan {
+  target: CheckpointRecord;
+  /** Removals first, then writes; each group sorted by path. */
+  changes: RestoreChange[];
+  leftAlone: RestoreSkip[];
+}
+
+/** A checkpoint named by a restore journal. */
+export interface CheckpointRef {
+  id: string;
+  short: string;
+}
+
+/** A restore that was interrupted (killed) before it finished: its journal is still there. */
+export interface PendingRestore {
+  target: CheckpointRef;
+  /** The safety checkpoint that run took. */
+  safety: CheckpointRef;
+  /** The checkpoint that undoes it: the state before the first of a chain of interrupted runs. */
+  undo: CheckpointRef;
+  /** ISO 8601. */
+  startedAt: string;
+  pid: number;
+}
+
+export interface RestoreOutcome {
+  /** Files and symlinks written. */
+  written: number;
+  removed: number;
+  /** Folders removed because the restore emptied them, relative to the root. */
+  foldersRemoved: string[];
+}
+
+/** Restores the workspace's files to a checkpoint (the shadow repository). */
+export interface Restorer {
+  /** The restore a crash left half done, if any. */
+  pendingRestore(): Promise<PendingRestore | null>;
+  /** Removes the temp files an interrupted restore left; returns how many. */
+  recover(pending: PendingRestore): Promise<number>;
+  /** Plans a restore to `target` (an id, abbreviated or full); throws `checkpoint_unknown`. */
+  planRestore(target: string): Promise<RestorePlan>;
+  /**
+   * Applies a plan after `safety` was taken: journal first, then every file atomically, then
+   * the folders the removals emptied. Refuses (nothing written) when the safety checkpoint is
+   * not the state the plan was computed from: the workspace changed in between.
+   */
+  applyRestore(plan: RestorePlan, safety: CheckpointRecord, pending: PendingRestore | null): Promise<RestoreOutcome>;
+  /** Completes an interrupted restore that has nothing left to write: its emptied folders, its journal. */
+  finishPending(pending: PendingRestore): Promise<RestoreOutcome>;
+}
+
+export type Approval = 'yes' | 'no';
+
+/** Asks the person at the keyboard, or answers for them (--yes). Flows never know which. */
+export interface Approver {
+  /** `details` are short lines shown above the question. */
+  confirm(question: string, details: readonly string[]): Promise<Approval>;
 }
 
 /** One path that differs between a scratch's base and its captured state. */

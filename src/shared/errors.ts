@@ -37,6 +37,7 @@ export type AideErrorCode =
   | 'workspace_conflict'
   | 'checkpoint_unknown'
   | 'shadow_failed'
+  | 'restore_failed'
   | 'approval_needed'
   | 'aborted';
 
@@ -84,6 +85,7 @@ function defaultExitCode(code: AideErrorCode): ExitCode {
     case 'edits_failed':
     case 'no_edits':
     case 'shadow_failed':
+    case 'restore_failed':
       return ExitCode.failed;
     case 'workspace_locked':
     case 'workspace_conflict':

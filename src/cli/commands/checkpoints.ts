@@ -153,9 +153,10 @@ export const checkpointsCommand: CommandSpec = {
   describe: 'List checkpoints (newest first); show, diff, save and prune them',
   builder: (y) =>
     y
-      .option('session', { type: 'string', describe: 'Only this session', requiresArg: true })
-      .option('limit', { type: 'number', default: 20, describe: 'Show at most N checkpoints', requiresArg: true })
-      .option('stats', { type: 'boolean', default: false, describe: 'Report the size of the shadow repository instead' })
+      // Not global: these belong to the listing, not to `show`, `diff`, `save` or `prune`.
+      .option('session', { type: 'string', describe: 'Only this session', requiresArg: true, global: false })
+      .option('limit', { type: 'number', default: 20, describe: 'Show at most N checkpoints', requiresArg: true, global: false })
+      .option('stats', { type: 'boolean', default: false, describe: 'Report the size of the shadow repository instead', global: false })
       .example('$0 checkpoints', 'the 20 newest checkpoints')
       .example('$0 checkpoints --stats', 'how much space checkpoints take')
       .epilog(
@@ -172,6 +173,10 @@ export const checkpointsCommand: CommandSpec = {
       return print(io, globals, 'aide.checkpoints.stats/1', { stats }, () => m.render.renderStats(stats));
     }
     const list = r === null ? [] : await r.list({ limit: options.limit, ...(options.session === undefined ? {} : { session: options.session }) });
-    return print(io, globals, 'aide.checkpoints/1', { checkpoints: list }, () => m.render.renderList(list, new Date(), style));
+    // A restore killed half way: say so first, with how to finish or undo it.
+    const [{ readPendingRestore }, { pendingRestoreLines }] = await Promise.all([import('../../infra/shadow/restore-journal.js'), import('../render/restore.js')]);
+    const pending = r === null ? null : await readPendingRestore(r.workspace.stateDir);
+    const note = pending === null ? '' : `${pendingRestoreLines(pending, style).join('\n')}\n`;
+    return print(io, globals, 'aide.checkpoints/1', { checkpoints: list, pendingRestore: pending }, () => note + m.render.renderList(list, new Date(), style));
   },
 };

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import { tempDir, writeTree } from '../../../test/helpers/sandbox.js';
-import { NodeFileSystem } from './node-file-system.js';
+import { NodeFileSystem, sweepTempFiles } from './node-file-system.js';
 
 const fs = new NodeFileSystem();
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -145,4 +145,93 @@ test('lstat reports symlinks as symlinks and missing paths as null; realpath res
   assert.equal(await fs.lstat(join(root, 'nope')), null);
   assert.equal(await fs.realpath(join(root, 'link')), await fs.realpath(join(root, 'dir/f.txt')));
   assert.equal(await fs.realpath(join(root, 'nope')), null);
+});
+
+test('executable: true sets the x bits where r is set, false clears them, other bits are kept', async (t) => {
+  const root = tempDir(t);
+  writeTree(root, { 'a.sh': 'a\n', 'b.sh': 'b\n', 'secret.sh': 's\n' });
+  chmodSync(join(root, 'a.sh'), 0o644);
+  chmodSync(join(root, 'b.sh'), 0o755);
+  chmodSync(join(root, 'secret.sh'), 0o600);
+  await fs.commit([
+    { kind: 'write', path: join(root, 'a.sh'), content: bytes('a2\n'), previous: bytes('a\n'), executable: true },
+    { kind: 'write', path: join(root, 'b.sh'), content: bytes('b\n'), previous: bytes('b\n'), executable: false },
+    { kind: 'write', path: join(root, 'secret.sh'), content: bytes('s\n'), previous: bytes('s\n'), executable: true },
+  ]);
+  assert.deepEqual([mode(join(root, 'a.sh')), mode(join(root, 'b.sh')), mode(join(root, 'secret.sh'))], [0o755, 0o644, 0o700]);
+  assert.equal(readFileSync(join(root, 'a.sh'), 'utf8'), 'a2\n');
+});
+
+test('a new file is 0666 or 0777 less the umask, like a git checkout', async (t) => {
+  const root = tempDir(t);
+  // Reference files made the plain way carry the same umask.
+  writeFileSync(join(root, 'ref-666'), '', { mode: 0o666 });
+  writeFileSync(join(root, 'ref-777'), '', { mode: 0o777 });
+  await fs.commit([
+    { kind: 'write', path: join(root, 'plain.txt'), content: bytes('p'), previous: null, executable: false },
+    { kind: 'write', path: join(root, 'run.sh'), content: bytes('r'), previous: null, executable: true },
+  ]);
+  assert.equal(mode(join(root, 'plain.txt')), mode(join(root, 'ref-666')));
+  assert.equal(mode(join(root, 'run.sh')), mode(join(root, 'ref-777')));
+  assert.notEqual(mode(join(root, 'run.sh')) & 0o100, 0);
+});
+
+test('a symlink is written as a symlink, over a file, and a file over a symlink replaces the link itself', async (t) => {
+  const root = tempDir(t);
+  writeTree(root, { 'target.txt': 'target\n', 'was-file': 'f\n' });
+  symlinkSync('target.txt', join(root, 'was-link'));
+  await fs.commit([
+    { kind: 'symlink', path: join(root, 'new-link'), target: 'target.txt', previous: null },
+    { kind: 'symlink', path: join(root, 'was-file'), target: '../elsewhere', previous: bytes('f\n') },
+    { kind: 'write', path: join(root, 'was-link'), content: bytes('now a file\n'), previous: { symlink: 'target.txt' } },
+  ]);
+  assert.equal(readlinkSync(join(root, 'new-link')), 'target.txt');
+  assert.equal(readlinkSync(join(root, 'was-file')), '../elsewhere');
+  assert.ok(lstatSync(join(root, 'was-link')).isFile());
+  assert.equal(readFileSync(join(root, 'target.txt'), 'utf8'), 'target\n', 'the old link target was not written through');
+});
+
+test('a failed commit puts back a symlink it had replaced or deleted', async (t) => {
+  const root = tempDir(t);
+  symlinkSync('a', join(root, 'replaced'));
+  symlinkSync('b', join(root, 'deleted'));
+  const commit = fs.commit([
+    { kind: 'write', path: join(root, 'replaced'), content: bytes('x'), previous: { symlink: 'a' } },
+    { kind: 'delete', path: join(root, 'deleted'), previous: { symlink: 'b' } },
+    { kind: 'write', path: blockedTarget(root), content: bytes('x\n'), previous: null },
+  ]);
+  await assert.rejects(commit);
+  assert.equal(readlinkSync(join(root, 'replaced')), 'a');
+  assert.equal(readlinkSync(join(root, 'deleted')), 'b');
+  assert.deepEqual(readdirSync(root).sort(), ['blocked', 'deleted', 'replaced']);
+});
+
+test('afterChange is awaited after each change is in place', async (t) => {
+  const root = tempDir(t);
+  const seen: string[] = [];
+  const counting = new NodeFileSystem({
+    afterChange: (done) => {
+      seen.push(`${done}:${readdirSync(root).filter((n) => !n.startsWith('.')).sort().join(',')}`);
+      return Promise.resolve();
+    },
+  });
+  await counting.commit([
+    { kind: 'write', path: join(root, 'a'), content: bytes('a'), previous: null },
+    { kind: 'write', path: join(root, 'b'), content: bytes('b'), previous: null },
+  ]);
+  assert.deepEqual(seen, ['1:a', '2:a,b']);
+});
+
+test('sweepTempFiles removes only the temp files of the given process next to the given paths', async (t) => {
+  const root = tempDir(t);
+  writeTree(root, {
+    'src/a.ts': 'a',
+    'src/.a.ts.aide-4242-0badcafe.tmp': 'half',
+    'src/.a.ts.aide-1111-0badcafe.tmp': 'another process',
+    'src/.b.ts.aide-4242-deadbeef.tmp': 'not a path we wrote',
+    'src/.a.ts.aide-4242-0badcafe.tmp.keep': 'not a temp name',
+  });
+  const removed = await sweepTempFiles([join(root, 'src/a.ts'), join(root, 'gone/x.ts')], 4242);
+  assert.deepEqual(removed, [join(root, 'src/.a.ts.aide-4242-0badcafe.tmp')]);
+  assert.deepEqual(readdirSync(join(root, 'src')).sort(), ['.a.ts.aide-1111-0badcafe.tmp', '.a.ts.aide-4242-0badcafe.tmp.keep', '.b.ts.aide-4242-deadbeef.tmp', 'a.ts']);
 });

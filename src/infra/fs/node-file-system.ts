@@ -1,13 +1,15 @@
 /**
- * The FileSystem port on node:fs. Writes are atomic per file (a temp file in the same folder,
- * fsynced, then renamed over the target, its mode kept), and a commit of several files is
- * rolled back if any write fails. Ctrl-C during a commit is held until the commit is done,
- * so the workspace is either fully before or fully after it.
+ * The FileSystem port on node:fs. Writes are atomic per file (a temp file or symlink in the
+ * same folder, fsynced, then renamed over the target, its mode kept), and a commit of several
+ * files is rolled back if any write fails. Ctrl-C during a commit is held until the commit is
+ * done, so the workspace is either fully before or fully after it. Only SIGKILL (or a power
+ * cut) can stop a commit half way: each file is then wholly old or wholly new, and temp files
+ * may be left (`sweepTempFiles` removes them).
  */
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, open, readFile, realpath, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, readFile, realpath, rename, rm, rmdir, stat, symlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { FileStat, FileSystem, FileWrite } from '../../core/ports.js';
+import type { FileStat, FileSystem, FileWrite, PreviousContent } from '../../core/ports.js';
 import { holdSignals } from '../process/hold-signals.js';
 
 function isMissing(error: unknown): boolean {
@@ -28,15 +30,63 @@ function tempPathFor(target: string): string {
   return join(dirname(target), `.${basename(target)}.aide-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
 }
 
-async function writeDurably(path: string, content: Uint8Array, mode: number | undefined): Promise<void> {
-  const handle = await open(path, 'wx', mode ?? 0o666);
+const TEMP_NAME = /^\.(.+)\.aide-(\d+)-[0-9a-f]{8}\.tmp$/s;
+
+/**
+ * Removes the temp files a commit by process `pid` left next to `paths` when it was killed
+ * (SIGKILL cannot be held). Returns the temp files removed.
+ */
+export async function sweepTempFiles(paths: readonly string[], pid: number): Promise<string[]> {
+  const wanted = new Map<string, Set<string>>();
+  for (const path of paths) {
+    const names = wanted.get(dirname(path)) ?? new Set<string>();
+    names.add(basename(path));
+    wanted.set(dirname(path), names);
+  }
+  const removed: string[] = [];
+  for (const [dir, names] of wanted) {
+    for (const entry of (await orNull(readdir(dir))) ?? []) {
+      const match = TEMP_NAME.exec(entry);
+      if (match === null || Number(match[2]) !== pid || !names.has(match[1] ?? '')) continue;
+      await rm(join(dir, entry), { force: true });
+      removed.push(join(dir, entry));
+    }
+  }
+  return removed;
+}
+
+/** Permission bits for a new file (`create`, the umask applies) and an explicit chmod, if any. */
+interface WriteMode {
+  create: number;
+  chmod?: number;
+}
+
+/** What git does: a new file is 0666 or 0777 less the umask; an existing one keeps its bits but x. */
+function writeMode(existing: number | undefined, executable: boolean | undefined): WriteMode {
+  if (existing === undefined) return { create: executable === true ? 0o777 : 0o666 };
+  if (executable === undefined) return { create: existing, chmod: existing };
+  // x where r is set (0644 → 0755, 0600 → 0700), like chmod +x under a typical umask.
+  const mode = executable ? existing | ((existing & 0o444) >> 2) : existing & ~0o111;
+  return { create: mode, chmod: mode };
+}
+
+async function writeDurably(path: string, content: Uint8Array, mode: WriteMode): Promise<void> {
+  const handle = await open(path, 'wx', mode.create);
   try {
     await handle.writeFile(content);
-    if (mode !== undefined) await handle.chmod(mode);
+    if (mode.chmod !== undefined) await handle.chmod(mode.chmod);
     await handle.sync();
   } finally {
     await handle.close();
   }
+}
+
+/** Puts `content` at `path` through a temp file: bytes (with `mode`) or a symlink. */
+async function replaceWith(path: string, content: Uint8Array | { symlink: string }, mode: WriteMode): Promise<void> {
+  const temp = tempPathFor(path);
+  if (content instanceof Uint8Array) await writeDurably(temp, content, mode);
+  else await symlink(content.symlink, temp);
+  await rename(temp, path);
 }
 
 /** Creates missing parent folders; returns those it created, deepest last. */
@@ -50,11 +100,21 @@ async function ensureParents(path: string): Promise<string[]> {
 interface Staged {
   change: FileWrite;
   temp: string | null;
-  /** Permission bits of the file before the commit, restored on rollback. */
+  /** Permission bits of the regular file there before the commit, restored on rollback. */
   mode: number | undefined;
 }
 
+export interface NodeFileSystemOptions {
+  /**
+   * Test-only: awaited after each change of a commit is in place (renamed or removed), with
+   * the number done so far. Lets a crash test kill aide between two file writes.
+   */
+  afterChange?: (done: number) => Promise<void>;
+}
+
 export class NodeFileSystem implements FileSystem {
+  constructor(private readonly options: NodeFileSystemOptions = {}) {}
+
   async readFile(path: string): Promise<Uint8Array | null> {
     return orNull(readFile(path));
   }
@@ -80,8 +140,9 @@ export class NodeFileSystem implements FileSystem {
     const done: Staged[] = [];
     try {
       for (const change of changes) {
-        const existing = await orNull(stat(change.path));
-        const mode = existing === null ? undefined : existing.mode & 0o7777;
+        // lstat: a symlink being replaced lends no mode, and its target is never followed.
+        const existing = await orNull(lstat(change.path));
+        const mode = existing?.isFile() === true ? existing.mode & 0o7777 : undefined;
         if (change.kind === 'delete') {
           staged.push({ change, temp: null, mode });
           continue;
@@ -89,12 +150,14 @@ export class NodeFileSystem implements FileSystem {
         createdDirs.push(...(await ensureParents(change.path)));
         const temp = tempPathFor(change.path);
         staged.push({ change, temp, mode });
-        await writeDurably(temp, change.content, mode);
+        if (change.kind === 'symlink') await symlink(change.target, temp);
+        else await writeDurably(temp, change.content, writeMode(mode, change.executable));
       }
       for (const entry of staged) {
         if (entry.temp === null) await rm(entry.change.path);
         else await rename(entry.temp, entry.change.path);
         done.push(entry);
+        await this.options.afterChange?.(done.length);
       }
     } catch (error) {
       await this.rollback(done, staged, createdDirs);
@@ -106,12 +169,9 @@ export class NodeFileSystem implements FileSystem {
   private async rollback(done: readonly Staged[], staged: readonly Staged[], createdDirs: readonly string[]): Promise<void> {
     for (const { change, mode } of [...done].reverse()) {
       try {
-        if (change.previous === null) await rm(change.path, { force: true });
-        else {
-          const temp = tempPathFor(change.path);
-          await writeDurably(temp, change.previous, mode);
-          await rename(temp, change.path);
-        }
+        const previous: PreviousContent = change.previous;
+        if (previous === null) await rm(change.path, { force: true });
+        else await replaceWith(change.path, previous, mode === undefined ? { create: 0o666 } : { create: mode, chmod: mode });
       } catch {
         // Keep rolling back the others.
       }

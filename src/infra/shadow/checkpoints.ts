@@ -18,6 +18,10 @@ export interface CheckpointMeta {
   step?: string;
   verdict?: string;
   skipped?: readonly SkippedFile[];
+  /** Files that differ from the previous snapshot, when the caller knows. */
+  filesChanged?: number;
+  /** The session is new (its branch cannot exist yet): saves a lookup. */
+  newSession?: boolean;
 }
 
 export interface Checkpoint {
@@ -47,11 +51,11 @@ export function validSessionId(session: string): boolean {
   return /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(session) && !session.includes('..') && !session.endsWith('.lock');
 }
 
-function commitMessage(meta: CheckpointMeta): string {
+function commitMessage(meta: CheckpointMeta, time: string): string {
   const trailers = [
     `Aide-Session: ${meta.session}`,
     // Commit times have whole seconds; this orders checkpoints taken within one second.
-    `Aide-Time: ${new Date().toISOString()}`,
+    `Aide-Time: ${time}`,
     `Aide-Reason: ${meta.reason}`,
     ...(meta.step === undefined ? [] : [`Aide-Step: ${meta.step}`]),
     ...(meta.verdict === undefined ? [] : [`Aide-Verdict: ${meta.verdict.replace(/\n/g, ' ')}`]),
@@ -104,14 +108,30 @@ export async function sessionHead(git: ShadowGit, session: string): Promise<stri
  */
 export async function createCheckpoint(git: ShadowGit, tree: string, meta: CheckpointMeta): Promise<{ checkpoint: Checkpoint; created: boolean }> {
   if (!validSessionId(meta.session)) throw new AideError('usage', `"${meta.session}" is not a valid session id`, { hint: 'Use letters, digits, ".", "_" and "-".' });
-  const parent = await sessionHead(git, meta.session);
+  const parent = meta.newSession === true ? null : await sessionHead(git, meta.session);
   if (parent !== null) {
     const parentTree = await git.text(['rev-parse', `${parent}^{tree}`]);
     if (parentTree === tree) return { checkpoint: await showCheckpoint(git, parent), created: false };
   }
-  const id = await git.text(['commit-tree', tree, ...(parent === null ? [] : ['-p', parent]), '-F', '-'], { input: commitMessage(meta) });
+  const time = new Date().toISOString();
+  const id = await git.text(['commit-tree', tree, ...(parent === null ? [] : ['-p', parent]), '-F', '-'], { input: commitMessage(meta, time) });
+  // The empty old value makes update-ref fail if the branch appeared meanwhile.
   await git.run(['update-ref', '-m', `aide: ${meta.reason}`, `${BRANCH_PREFIX}${meta.session}`, id, parent ?? '']);
-  return { checkpoint: await showCheckpoint(git, id), created: true };
+  const checkpoint: Checkpoint = {
+    id,
+    short: id.slice(0, SHORT),
+    tree,
+    parent,
+    time,
+    session: meta.session,
+    reason: meta.reason,
+    message: meta.message.replace(/\n/g, ' '),
+    step: meta.step ?? null,
+    verdict: meta.verdict ?? null,
+    skipped: (meta.skipped ?? []).map((f) => f.path),
+    filesChanged: meta.filesChanged ?? (parent === null ? 0 : await filesBetween(git, parent, id)),
+  };
+  return { checkpoint, created: true };
 }
 
 /** Resolves an id (full, abbreviated, or any revision) to a checkpoint commit. */

@@ -62,14 +62,16 @@ async function refuseHugeRoots(root: string, env: Env): Promise<void> {
 export async function describeWorkspace(root: string, env: Env): Promise<Workspace> {
   await refuseHugeRoots(root, env);
   const stateDir = join(root, STATE_DIR);
-  const output = await userGit(root, ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir'], env);
-  const [top, gitDir, common] = output?.split('\n') ?? [];
+  // One process when HEAD exists; an unborn HEAD makes the combined query fail, then ask again.
+  const output =
+    (await userGit(root, ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir', 'HEAD^{tree}'], env)) ??
+    (await userGit(root, ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir'], env));
+  const [top, gitDir, common, headTree] = output?.split('\n') ?? [];
   if (top === undefined || gitDir === undefined || common === undefined) return { root, stateDir, user: null };
   // Only the top of the user's work tree borrows from it; a subfolder workspace does not.
   if ((await realpath(top).catch(() => top)) !== root) return { root, stateDir, user: null };
   const commonDir = isAbsolute(common) ? common : resolve(root, common);
-  const headTree = (await userGit(root, ['rev-parse', '--verify', '-q', 'HEAD^{tree}'], env)) ?? null;
-  return { root, stateDir, user: { gitDir, commonDir, headTree: headTree === '' ? null : headTree } };
+  return { root, stateDir, user: { gitDir, commonDir, headTree: headTree === undefined || headTree === '' ? null : headTree } };
 }
 
 /** The user's effective global excludes file (core.excludesFile, or git's XDG default), if it exists. */
@@ -94,6 +96,25 @@ export async function ensureStateDir(workspace: Workspace): Promise<void> {
   await writeIfChanged(join(workspace.stateDir, '.gitignore'), '# aide runtime state: never committed\n*\n');
 }
 
+/** A value in git's config syntax: quoted, with backslashes and quotes escaped. */
+function configValue(value: string): string {
+  return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}
+
+function shadowConfig(workTree: string, excludesFile: string | undefined): string {
+  const lines = [
+    '# Written by aide: the shadow repository of this workspace. Edits here are overwritten.',
+    '[core]',
+    '\trepositoryformatversion = 0',
+    '\tfilemode = true',
+    '\tbare = false',
+    '\tlogallrefupdates = always',
+    `\tworktree = ${configValue(workTree)}`,
+    ...(excludesFile === undefined ? [] : [`\texcludesFile = ${configValue(excludesFile)}`]),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
 /** Creates the shadow repository if needed and brings its settings up to date. */
 export async function openShadow(workspace: Workspace, env: Env): Promise<ShadowGit> {
   const gitDir = join(workspace.stateDir, 'shadow.git');
@@ -103,16 +124,16 @@ export async function openShadow(workspace: Workspace, env: Env): Promise<Shadow
     await mkdir(gitDir, { recursive: true });
     await git.run(['init', '-q', '--initial-branch=aide/main']);
   }
-  await git.run(['config', 'core.worktree', workspace.root]);
-  await git.run(['config', 'core.bare', 'false']);
-  await git.run(['config', 'core.logAllRefUpdates', 'always']);
-  const excludesFile = await userExcludesFile(workspace, env);
-  if (excludesFile === undefined) await git.run(['config', '--unset-all', 'core.excludesFile'], { okCodes: [5] });
-  else await git.run(['config', 'core.excludesFile', excludesFile]);
+  // The shadow's config is aide's own file: written whole, it costs no git process per run.
+  await writeIfChanged(join(gitDir, 'config'), shadowConfig(workspace.root, await userExcludesFile(workspace, env)));
   await mkdir(join(gitDir, 'info'), { recursive: true });
   await mkdir(join(gitDir, 'objects', 'info'), { recursive: true });
   const userExclude = workspace.user === null ? '' : await readFile(join(workspace.user.commonDir, 'info', 'exclude'), 'utf8').catch(() => '');
   await writeIfChanged(join(gitDir, 'info', 'exclude'), `${userExclude}${userExclude.endsWith('\n') || userExclude === '' ? '' : '\n'}# aide's own runtime state is never captured\n/.aide/state/\n`);
+  // Checkpoints hold the bytes on disk: no end-of-line conversion, filter (git-lfs), ident or
+  // re-encoding from the user's .gitattributes, which info/attributes overrides. Else a CRLF
+  // file would be restored as LF.
+  await writeIfChanged(join(gitDir, 'info', 'attributes'), '* -text -crlf -ident -filter -working-tree-encoding\n');
   const alternates = workspace.user === null ? '' : `${join(workspace.user.commonDir, 'objects')}\n`;
   await writeIfChanged(join(gitDir, 'objects', 'info', 'alternates'), alternates);
   return git;

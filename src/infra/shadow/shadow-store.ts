@@ -175,7 +175,13 @@ export class ShadowStore extends ShadowReader implements Checkpointer {
   async checkpoint(request: CheckpointRequest): Promise<CheckpointResult> {
     const snap = await this.snapshot();
     const session = request.session ?? newSessionId(request.reason, new Date(), randomBytes(2).toString('hex'));
-    const { checkpoint, created } = await createCheckpoint(this.git, snap.tree, { ...request, session, skipped: snap.skipped });
+    const { checkpoint, created } = await createCheckpoint(this.git, snap.tree, {
+      ...request,
+      session,
+      skipped: snap.skipped,
+      filesChanged: snap.changed,
+      newSession: request.session === undefined,
+    });
     return { checkpoint, created, skipped: snap.skipped };
   }
 

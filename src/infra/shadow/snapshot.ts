@@ -29,6 +29,8 @@ export interface Snapshot {
   skipped: SkippedFile[];
   /** Nested repositories and submodules captured as files. */
   nested: string[];
+  /** Files that differ from the previous snapshot. */
+  changed: number;
 }
 
 interface RawEntry {
@@ -58,7 +60,25 @@ function parseStage(fields: string[]): RawEntry[] {
   });
 }
 
-/** Whether the user's index can seed ours: a plain index, not split and not sparse. */
+/** Attributes that make git store something other than the bytes on disk. */
+const CONVERTING_ATTRIBUTE = /(?:^|\s)[-!]?(?:text|eol|crlf|filter|ident|working-tree-encoding)\b/m;
+
+/**
+ * Whether the user's blobs may differ from the files on disk: autocrlf, or end-of-line, filter
+ * (git-lfs: the index holds pointers) or encoding attributes. A seeded entry whose stat matches
+ * is never re-hashed, so a CRLF file would be checkpointed (and restored) as LF, an LFS file
+ * as its pointer. Checks the repository's config and the top-level attribute files only.
+ */
+async function userBlobsMayDiffer(workspace: Workspace, config: string): Promise<boolean> {
+  if (/^\s*autocrlf\s*=\s*(?:true|input)\b/im.test(config)) return true;
+  const files = [join(workspace.root, '.gitattributes'), ...(workspace.user === null ? [] : [join(workspace.user.commonDir, 'info', 'attributes')])];
+  for (const file of files) {
+    if (CONVERTING_ATTRIBUTE.test(await readFile(file, 'utf8').catch(() => ''))) return true;
+  }
+  return false;
+}
+
+/** Whether the user's index can seed ours: a plain index, not split and not sparse, blobs as on disk. */
 async function seedableIndex(workspace: Workspace): Promise<string | undefined> {
   if (workspace.user === null) return undefined;
   const index = join(workspace.user.gitDir, 'index');
@@ -66,6 +86,7 @@ async function seedableIndex(workspace: Workspace): Promise<string | undefined> 
   if (info === undefined) return undefined;
   const config = await readFile(join(workspace.user.commonDir, 'config'), 'utf8').catch(() => '');
   if (/^\s*(?:splitIndex|sparseCheckout)\s*=\s*true/im.test(config)) return undefined;
+  if (await userBlobsMayDiffer(workspace, config)) return undefined;
   return index;
 }
 
@@ -173,9 +194,10 @@ export async function snapshot(git: ShadowGit, workspace: Workspace, options: Sn
   if (nested.length > 0) changes = await changesSince(git, base);
   const skipped = await dropLargeFiles(git, changes, options.maxFileBytes);
   const tree = await git.text(['write-tree']);
+  const changed = changes.length - skipped.filter((s) => changes.some((c) => c.path === s.path)).length;
   await writeFile(`${lastFile}.tmp`, `${tree}\n`);
   await rename(`${lastFile}.tmp`, lastFile);
-  return { tree, skipped, nested };
+  return { tree, skipped, nested, changed };
 }
 
 /** Forgets the shadow's index (the next snapshot starts from the user's index again). */

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { AideError, ExitCode } from '../../shared/errors.js';
+import { useColor, type CliIo } from '../io.js';
+import type { CommandSpec, RawArgv } from './spec.js';
+
+export const restoreOptionsSchema = z.object({
+  /** The checkpoint: its id, full or abbreviated (yargs may hand a numeric-looking id over as a number). */
+  id: z.union([z.string(), z.number()]).transform(String).pipe(z.string().min(1)),
+  yes: z.boolean().default(false),
+  dryRun: z.boolean().default(false),
+});
+export type RestoreOptions = z.infer<typeof restoreOptionsSchema>;
+
+export function restoreOptions(argv: RawArgv): RestoreOptions {
+  const parsed = restoreOptionsSchema.safeParse({ id: argv['id'], yes: argv['yes'], dryRun: argv['dryRun'] });
+  if (!parsed.success) {
+    throw new AideError('usage', 'aide restore needs a checkpoint id', { hint: 'List the checkpoints with `aide checkpoints`, then `aide restore <id>`.' });
+  }
+  return parsed.data;
+}
+
+/**
+ * Test-only: AIDE_TEST_PAUSE_AFTER_WRITES=N makes a restore stop for a minute after the Nth
+ * file change of a commit, saying so on stderr, so the crash tests can SIGKILL aide between
+ * two file writes. Never set it otherwise.
+ */
+function testPauseAfter(io: CliIo): ((done: number) => Promise<void>) | undefined {
+  const count = Number(io.env['AIDE_TEST_PAUSE_AFTER_WRITES'] ?? '');
+  if (!Number.isInteger(count) || count <= 0) return undefined;
+  return async (done) => {
+    if (done !== count) return;
+    io.stderr.write(`aide-test: paused after ${done} writes\n`);
+    await new Promise((resolve) => setTimeout(resolve, 60_000));
+  };
+}
+
+export const restoreCommand: CommandSpec = {
+  command: 'restore <id>',
+  describe: "Put the workspace's files back as a checkpoint had them (undoable)",
+  builder: (yargs) =>
+    yargs
+      .positional('id', { type: 'string', describe: 'The checkpoint, as `aide checkpoints` lists it (a prefix of its id is enough)' })
+      .option('yes', { alias: 'y', type: 'boolean', default: false, describe: 'Restore without asking' })
+      .option('dry-run', { type: 'boolean', default: false, describe: 'List what would change; write nothing' })
+      .example('$0 restore 3f9c2a71e0', 'show what changes, ask, then restore the files of checkpoint 3f9c2a71e0')
+      .example('$0 restore 3f9c2a --dry-run', 'only list the files that would be written or removed')
+      .example('$0 restore 3f9c2a --yes --json', 'restore without asking (scripts, CI) and report as JSON')
+      .epilog(
+        'Files only: your .git, branches, index and stash are never touched. Before writing, the current\n' +
+          'state is saved as a checkpoint, so a restore can itself be undone (the command to do so is printed).\n' +
+          'Files that differ are written back, files created since the checkpoint are removed, and folders\n' +
+          'that removal empties go too. Ignored files, files aide never captured and files over\n' +
+          'checkpoints.max_file_bytes are left alone. If a restore is interrupted, running it again finishes it.\n' +
+          'Exit codes: 0 restored or nothing to do, 2 unknown checkpoint or usage error, 4 no terminal to ask\n' +
+          'on and no --yes, 5 you said no, 6 workspace locked by another aide or changed during the restore.',
+      ),
+  run: async (argv, globals, io) => {
+    const options = restoreOptions(argv);
+    const { chooseApprover } = await import('../approver.js');
+    // Decided before any work: a run that cannot ask must not change anything (exit 4).
+    const approver = chooseApprover({ yes: options.yes, dryRun: options.dryRun, command: 'restore' }, io, () => ({
+      stdin: process.stdin,
+      stdout: globals.json ? process.stderr : process.stdout,
+    }));
+    const [{ restoreFlow }, { NodeFileSystem }, { findWorkspaceRoot }, { loadWorkspaceConfig }, { ShadowReader, ShadowStore }, { ShadowRestorer }, render, { makeStyle }] = await Promise.all([
+      import('../../core/flows/restore.js'),
+      import('../../infra/fs/node-file-system.js'),
+      import('../../infra/git/workspace-root.js'),
+      import('../../config/load-workspace.js'),
+      import('../../infra/shadow/shadow-store.js'),
+      import('../../infra/shadow/restore.js'),
+      import('../render/restore.js'),
+      import('../render/style.js'),
+    ]);
+    const root = await findWorkspaceRoot(globals.cwd, io.env);
+    const config = await loadWorkspaceConfig(root, io.env);
+    const style = makeStyle(useColor(io));
+    if ((await ShadowReader.openExisting(root, io.env)) === null) {
+      // Nothing to restore, and nothing to create for it.
+      throw new AideError('checkpoint_unknown', `no checkpoint "${options.id}": this workspace has none yet`, {
+        hint: '`aide checkpoints save` takes one; `aide apply` takes one before it writes.',
+      });
+    }
+    const store = await ShadowStore.open(root, io.env, { maxFileBytes: config.config.value.checkpoints.max_file_bytes, command: 'restore' });
+    try {
+      const afterChange = testPauseAfter(io);
+      const restorer = new ShadowRestorer(store, new NodeFileSystem(afterChange === undefined ? {} : { afterChange }));
+      const flow = restoreFlow(
+        { target: options.id, dryRun: options.dryRun },
+        { restorer, checkpointer: restorer, approver },
+      );
+      let step = await flow.next();
+      while (step.done !== true) {
+        if (!globals.json) io.stdout.write(render.renderRestoreEvent(step.value, style));
+        step = await flow.next();
+      }
+      const report = step.value;
+      io.stdout.write(globals.json ? render.restoreJson(report) : render.renderRestoreSummary(report, style));
+      return report.result === 'declined' ? ExitCode.aborted : ExitCode.ok;
+    } finally {
+      await store.close();
+    }
+  },
+};

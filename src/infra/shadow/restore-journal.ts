@@ -1,0 +1,78 @@
+/**
+ * The restore journal, `.aide/state/restore-journal.json`: written (durably) before a restore
+ * changes any file and removed after the last, so a restore killed half way is found by the
+ * next run, which can finish it or undo it. It names the target, the safety checkpoint taken
+ * just before, the checkpoint that undoes the whole restore, and the paths being written and
+ * removed (where a killed run's temp files are, which folders it may have left empty).
+ */
+import { randomBytes } from 'node:crypto';
+import { open, readFile, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { PendingRestore } from '../../core/ports.js';
+import { AideError } from '../../shared/errors.js';
+
+export const JOURNAL_FILE = 'restore-journal.json';
+
+const checkpointRef = z.object({ id: z.string().regex(/^[0-9a-f]{40,64}$/), short: z.string() });
+
+const journalSchema = z.object({
+  schema: z.literal('aide.restore-journal/1'),
+  target: checkpointRef,
+  safety: checkpointRef,
+  undo: checkpointRef,
+  pid: z.number().int(),
+  startedAt: z.string(),
+  /** Paths written, relative to the root (where a killed run's temp files are). */
+  writes: z.array(z.string()),
+  /** Paths removed, relative to the root (whose folders may be left empty). */
+  removes: z.array(z.string()),
+});
+export type RestoreJournal = z.infer<typeof journalSchema>;
+
+/** The journal of an interrupted restore in a workspace's state folder, or null. */
+export async function readRestoreJournal(stateDir: string): Promise<RestoreJournal | null> {
+  const path = join(stateDir, JOURNAL_FILE);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  const parsed = journalSchema.safeParse(JSON.parse(text) as unknown);
+  if (!parsed.success) {
+    throw new AideError('restore_failed', `the restore journal ${path} is not one aide wrote (${z.prettifyError(parsed.error).split('\n')[0] ?? ''})`, {
+      hint: 'If no restore was interrupted, delete the file; otherwise `aide checkpoints` lists the checkpoints to restore.',
+    });
+  }
+  return parsed.data;
+}
+
+/** Written durably (fsync, rename): it must exist before the first file changes. */
+export async function writeJournal(stateDir: string, journal: RestoreJournal): Promise<void> {
+  const path = join(stateDir, JOURNAL_FILE);
+  const temp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+  const handle = await open(temp, 'wx');
+  try {
+    await handle.writeFile(`${JSON.stringify(journal, null, 2)}\n`);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temp, path);
+}
+
+export async function removeJournal(stateDir: string): Promise<void> {
+  await rm(join(stateDir, JOURNAL_FILE), { force: true });
+}
+
+export function pendingFromJournal(journal: RestoreJournal): PendingRestore {
+  return { target: journal.target, safety: journal.safety, undo: journal.undo, startedAt: journal.startedAt, pid: journal.pid };
+}
+
+/** The restore a crash left half done in a workspace (its journal), or null. */
+export async function readPendingRestore(stateDir: string): Promise<PendingRestore | null> {
+  const journal = await readRestoreJournal(stateDir);
+  return journal === null ? null : pendingFromJournal(journal);
+}

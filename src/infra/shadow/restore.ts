@@ -1,0 +1,375 @@
+/**
+ * Restoring the workspace's files to a checkpoint, transactionally.
+ *
+ * The plan compares the current snapshot's tree with the checkpoint's (`diff-tree`): every
+ * path that differs is written back or removed, except what the shadow did not capture.
+ * Ignored files and files aide never saw are not in the current tree, so nothing removes
+ * them, and a write never lands on something that is on disk but not in the current tree
+ * (an ignored file, or a symlink in the way): its content would be in no checkpoint. Files
+ * over the size limit, now or when the checkpoint was taken, are left alone too. Peers
+ * restored with `git clean` + `reset --hard` and deleted exactly those (Roo #6209, Cline
+ * #14367).
+ *
+ * Applying: a journal naming the target and the safety checkpoint goes to
+ * `.aide/state/restore-journal.json` before any file changes and is removed after the last;
+ * the files are written through the FileSystem port's atomic commit (rolled back as a whole
+ * if one write fails). A run killed half way leaves the journal: the next `aide restore`
+ * reports it, removes the temp files it left, and running the same restore again finishes it.
+ */
+import { rmdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type {
+  CheckpointRecord,
+  CheckpointRef,
+  Checkpointer,
+  CheckpointRequest,
+  CheckpointResult,
+  FileSystem,
+  FileWrite,
+  PendingRestore,
+  RestoreChange,
+  RestoreOutcome,
+  RestorePlan,
+  Restorer,
+  RestoreSkip,
+} from '../../core/ports.js';
+import { AideError } from '../../shared/errors.js';
+import { sweepTempFiles } from '../fs/node-file-system.js';
+import type { ShadowGit } from './git.js';
+import { readPendingRestore, readRestoreJournal, removeJournal, writeJournal, type RestoreJournal } from './restore-journal.js';
+import type { ShadowStore } from './shadow-store.js';
+
+/** One line of `git diff-tree --raw`. A mode of 000000 means "absent on that side". */
+interface RawChange {
+  path: string;
+  /** The path's bytes are not UTF-8: its name as text would be another file's. */
+  undecodable: boolean;
+  oldMode: string;
+  newMode: string;
+  oldSha: string;
+  newSha: string;
+}
+
+const ABSENT = '000000';
+const BLOB_MODES: Record<string, RestoreChange['kind']> = { '100644': 'file', '100755': 'executable', '120000': 'symlink' };
+
+/** Splits -z output on NUL, keeping the bytes (paths need not be UTF-8). */
+function splitNul(out: Buffer): Buffer[] {
+  const parts: Buffer[] = [];
+  for (let at = 0; at < out.length; ) {
+    const end = out.indexOf(0, at);
+    parts.push(out.subarray(at, end === -1 ? out.length : end));
+    at = end === -1 ? out.length : end + 1;
+  }
+  return parts;
+}
+
+/** Parses `diff-tree -z --raw` output: ":old new oldsha newsha status", NUL, the path, NUL. */
+function parseRawDiff(out: Buffer): RawChange[] {
+  const fields = splitNul(out);
+  const changes: RawChange[] = [];
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const [oldMode = '', newMode = '', oldSha = '', newSha = ''] = (fields[i]?.toString('latin1') ?? '').slice(1).split(' ');
+    const bytes = fields[i + 1] ?? Buffer.alloc(0);
+    const path = bytes.toString('utf8');
+    changes.push({ path, undecodable: !Buffer.from(path, 'utf8').equals(bytes), oldMode, newMode, oldSha, newSha });
+  }
+  return changes;
+}
+
+/** The blobs named, read through one `git cat-file --batch` (binary-safe). */
+export async function readBlobs(git: ShadowGit, shas: Iterable<string>): Promise<Map<string, Buffer>> {
+  const wanted = [...new Set(shas)];
+  const blobs = new Map<string, Buffer>();
+  if (wanted.length === 0) return blobs;
+  const out = (await git.run(['cat-file', '--batch'], { input: wanted.map((sha) => `${sha}\n`).join('') })).stdout;
+  let at = 0;
+  for (const sha of wanted) {
+    const newline = out.indexOf(0x0a, at);
+    const header = out.subarray(at, newline === -1 ? out.length : newline).toString('utf8');
+    const [, type, size] = header.split(' ');
+    if (newline === -1 || type !== 'blob' || size === undefined) {
+      throw new AideError('shadow_failed', `the shadow repository cannot read object ${sha} (${header || 'no answer'})`, {
+        hint: 'The shadow repository (.aide/state/shadow.git) may be damaged; nothing was written.',
+      });
+    }
+    const start = newline + 1;
+    blobs.set(sha, out.subarray(start, start + Number(size)));
+    at = start + Number(size) + 1;
+  }
+  return blobs;
+}
+
+function isGitInternal(path: string): boolean {
+  return path.split('/').some((part) => part.toLowerCase() === '.git');
+}
+
+/** Parent folders of a relative path, shallowest first: a/b/c → a, a/b. */
+function parentsOf(path: string): string[] {
+  const parts = path.split('/');
+  return parts.slice(1).map((_, i) => parts.slice(0, i + 1).join('/'));
+}
+
+/** A change of the plan, with the diff line it comes from. */
+interface Planned {
+  change: RestoreChange;
+  raw: RawChange;
+  /** A write that waits for the plan's removals: a file or symlink is where its folder goes, or a folder where it goes. */
+  afterRemovals: boolean;
+}
+
+interface PlanDetail {
+  /** The tree the plan was computed from; the safety checkpoint must have the same. */
+  base: string;
+  removals: Planned[];
+  writes: Planned[];
+}
+
+function byPath(a: { path: string }, b: { path: string }): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}
+
+/** Decides, with lstat, whether a write can go ahead now, after the removals, or not at all. */
+async function placeWrite(
+  write: RawChange,
+  root: string,
+  fs: FileSystem,
+  removals: ReadonlySet<string>,
+  kinds: Map<string, string>,
+): Promise<'now' | 'after-removals' | 'not-captured'> {
+  const kindOf = async (path: string) => {
+    let kind = kinds.get(path);
+    if (kind === undefined) {
+      kind = (await fs.lstat(join(root, path)))?.kind ?? 'missing';
+      kinds.set(path, kind);
+    }
+    return kind;
+  };
+  let after = false;
+  for (const parent of parentsOf(write.path)) {
+    const kind = await kindOf(parent);
+    if (kind === 'missing') break;
+    if (kind === 'directory') continue;
+    // A file or symlink where a folder must go: only one the plan removes may be replaced.
+    if (!removals.has(parent)) return 'not-captured';
+    after = true;
+    break;
+  }
+  if (write.oldMode === ABSENT) {
+    const kind = await kindOf(write.path);
+    if (kind === 'directory') {
+      // A folder where the file goes: fine once the plan's removals have emptied it.
+      const prefix = `${write.path}/`;
+      if (![...removals].some((r) => r.startsWith(prefix))) return 'not-captured';
+      after = true;
+    } else if (kind !== 'missing' && !after) {
+      // On disk but not in the current snapshot: ignored or never seen, so in no checkpoint.
+      return 'not-captured';
+    }
+  }
+  return after ? 'after-removals' : 'now';
+}
+
+/** Why a path that differs must be left alone, or null when it may be restored. */
+function skipFor(raw: RawChange, skippedNow: ReadonlySet<string>, skippedThen: ReadonlySet<string>): RestoreSkip['reason'] | null {
+  if (raw.undecodable) return 'name-not-utf8';
+  if (isGitInternal(raw.path)) return 'git-internal';
+  if (skippedNow.has(raw.path)) return 'too-large-now';
+  if (skippedThen.has(raw.path)) return 'too-large-then';
+  if (raw.oldMode === '160000' || raw.newMode === '160000') return 'nested-link';
+  return null;
+}
+
+/** Computes what a restore from `base` (the current snapshot) to `target` changes. */
+export async function planFromTrees(
+  git: ShadowGit,
+  fs: FileSystem,
+  input: { root: string; base: string; target: CheckpointRecord & { tree: string }; skippedNow: readonly string[] },
+): Promise<{ plan: RestorePlan; detail: PlanDetail }> {
+  const raw = parseRawDiff((await git.run(['diff-tree', '-r', '-z', '--raw', '--no-renames', '--no-abbrev', input.base, input.target.tree])).stdout);
+  const skippedNow = new Set(input.skippedNow);
+  const skippedThen = new Set(input.target.skipped);
+  const leftAlone = new Map<string, RestoreSkip['reason']>();
+  for (const path of skippedNow) leftAlone.set(path, 'too-large-now');
+  for (const path of skippedThen) if (!leftAlone.has(path)) leftAlone.set(path, 'too-large-then');
+  const removals: Planned[] = [];
+  const candidates: RawChange[] = [];
+  for (const change of raw) {
+    const reason = skipFor(change, skippedNow, skippedThen);
+    if (reason !== null) leftAlone.set(change.path, reason);
+    else if (change.newMode === ABSENT) removals.push({ change: { path: change.path, action: 'remove', kind: null }, raw: change, afterRemovals: false });
+    else if (BLOB_MODES[change.newMode] === undefined) leftAlone.set(change.path, 'nested-link');
+    else candidates.push(change);
+  }
+  const removed = new Set(removals.map((r) => r.change.path));
+  const kinds = new Map<string, string>();
+  const writes: Planned[] = [];
+  for (const change of candidates) {
+    const place = await placeWrite(change, input.root, fs, removed, kinds);
+    if (place === 'not-captured') {
+      leftAlone.set(change.path, 'not-captured');
+      continue;
+    }
+    const action = change.oldMode === ABSENT ? 'create' : 'modify';
+    writes.push({ change: { path: change.path, action, kind: BLOB_MODES[change.newMode] ?? 'file' }, raw: change, afterRemovals: place === 'after-removals' });
+  }
+  removals.sort((a, b) => byPath(a.change, b.change));
+  writes.sort((a, b) => byPath(a.change, b.change));
+  const plan: RestorePlan = {
+    target: input.target,
+    changes: [...removals, ...writes].map((p) => p.change),
+    leftAlone: [...leftAlone].map(([path, reason]) => ({ path, reason })).sort(byPath),
+  };
+  return { plan, detail: { base: input.base, removals, writes } };
+}
+
+function previousOf(raw: RawChange, blobs: ReadonlyMap<string, Buffer>): Uint8Array | { symlink: string } | null {
+  if (raw.oldMode === ABSENT) return null;
+  const bytes = blobs.get(raw.oldSha) ?? Buffer.alloc(0);
+  return raw.oldMode === '120000' ? { symlink: bytes.toString('utf8') } : bytes;
+}
+
+function toFileWrite(root: string, planned: Planned, blobs: ReadonlyMap<string, Buffer>): FileWrite {
+  const { raw } = planned;
+  const path = join(root, raw.path);
+  const previous = previousOf(raw, blobs);
+  if (raw.newMode === ABSENT) return { kind: 'delete', path, previous: previous ?? new Uint8Array() };
+  const content = blobs.get(raw.newSha) ?? Buffer.alloc(0);
+  if (raw.newMode === '120000') return { kind: 'symlink', path, target: content.toString('utf8'), previous };
+  return { kind: 'write', path, content, previous, executable: raw.newMode === '100755' };
+}
+
+/**
+ * Removes the folders that removing `paths` left empty, deepest first, never the root. A
+ * folder that still holds anything (an ignored file, an empty folder of the user's) stays.
+ */
+export async function pruneEmptiedFolders(root: string, paths: readonly string[]): Promise<string[]> {
+  const folders = new Set(paths.flatMap(parentsOf));
+  const removed: string[] = [];
+  for (const folder of [...folders].sort((a, b) => b.split('/').length - a.split('/').length || byPath({ path: a }, { path: b }))) {
+    try {
+      await rmdir(join(root, folder));
+      removed.push(folder);
+    } catch {
+      // Not empty, not a folder, or gone: leave it.
+    }
+  }
+  return removed.sort();
+}
+
+function ref(checkpoint: { id: string; short: string }): CheckpointRef {
+  return { id: checkpoint.id, short: checkpoint.short };
+}
+
+/** The restore side of a workspace's shadow repository, over an open ShadowStore (which holds the lock). */
+export class ShadowRestorer implements Restorer, Checkpointer {
+  private readonly details = new WeakMap<RestorePlan, PlanDetail>();
+
+  constructor(
+    private readonly store: ShadowStore,
+    private readonly fs: FileSystem,
+  ) {}
+
+  private get root(): string {
+    return this.store.workspace.root;
+  }
+
+  private get stateDir(): string {
+    return this.store.workspace.stateDir;
+  }
+
+  pendingRestore(): Promise<PendingRestore | null> {
+    return readPendingRestore(this.stateDir);
+  }
+
+  async recover(pending: PendingRestore): Promise<number> {
+    const journal = await readRestoreJournal(this.stateDir);
+    if (journal === null || journal.safety.id !== pending.safety.id) return 0;
+    return (await sweepTempFiles(journal.writes.map((p) => join(this.root, p)), journal.pid)).length;
+  }
+
+  async planRestore(target: string): Promise<RestorePlan> {
+    const checkpoint = await this.store.show(target);
+    const current = await this.store.snapshot();
+    const { plan, detail } = await planFromTrees(this.store.git, this.fs, {
+      root: this.root,
+      base: current.tree,
+      target: checkpoint,
+      skippedNow: current.skipped.map((s) => s.path),
+    });
+    this.details.set(plan, detail);
+    return plan;
+  }
+
+  checkpoint(request: CheckpointRequest): Promise<CheckpointResult> {
+    return this.store.checkpoint(request);
+  }
+
+  async applyRestore(plan: RestorePlan, safety: CheckpointRecord, pending: PendingRestore | null): Promise<RestoreOutcome> {
+    const detail = this.details.get(plan);
+    if (detail === undefined) throw new Error('applyRestore: the plan was not made by this restorer');
+    const safetyTree = await this.store.git.text(['rev-parse', '--verify', `${safety.id}^{tree}`]);
+    if (safetyTree !== detail.base) {
+      throw new AideError('workspace_conflict', 'files changed in the workspace while the restore was being planned or approved; nothing was restored', {
+        hint: `The current state is saved as checkpoint ${safety.short}. Run the restore again to see the new plan.`,
+      });
+    }
+    const all = [...detail.removals, ...detail.writes];
+    const blobs = await readBlobs(this.store.git, all.flatMap((p) => [p.raw.oldSha, p.raw.newSha].filter((sha) => !/^0+$/.test(sha))));
+    const previous = await readRestoreJournal(this.stateDir);
+    const removes = detail.removals.map((r) => r.raw.path);
+    const journal: RestoreJournal = {
+      schema: 'aide.restore-journal/1',
+      target: ref(plan.target),
+      safety: ref(safety),
+      undo: pending !== null && pending.target.id === plan.target.id ? pending.undo : ref(safety),
+      pid: process.pid,
+      startedAt: new Date().toISOString(),
+      writes: detail.writes.map((w) => w.raw.path),
+      // An earlier interrupted run's removals too: the folders they emptied are pruned below.
+      removes: [...new Set([...removes, ...(previous?.removes ?? [])])],
+    };
+    await writeJournal(this.stateDir, journal);
+    const foldersRemoved = await this.writeFiles(detail, blobs, journal, previous);
+    await removeJournal(this.stateDir);
+    return { written: detail.writes.length, removed: removes.length, foldersRemoved };
+  }
+
+  /**
+   * Removals and the writes they do not block in one atomic commit; then the folders emptied;
+   * then the writes that needed a file or folder out of their way. Returns the folders removed.
+   */
+  private async writeFiles(detail: PlanDetail, blobs: ReadonlyMap<string, Buffer>, journal: RestoreJournal, previous: RestoreJournal | null): Promise<string[]> {
+    const first = [...detail.removals, ...detail.writes.filter((w) => !w.afterRemovals)].map((p) => toFileWrite(this.root, p, blobs));
+    const second = detail.writes.filter((w) => w.afterRemovals).map((p) => toFileWrite(this.root, p, blobs));
+    try {
+      await this.fs.commit(first);
+    } catch (error) {
+      // Rolled back: the workspace is as it was, so is the journal (an earlier run's, or none).
+      if (previous === null) await removeJournal(this.stateDir);
+      else await writeJournal(this.stateDir, previous);
+      throw new AideError('restore_failed', `restoring ${journal.target.short} failed, and every file was put back as it was: ${(error as Error).message}`, {
+        hint: 'Fix the cause (permissions, disk space) and run the restore again.',
+        cause: error,
+      });
+    }
+    const foldersRemoved = await pruneEmptiedFolders(this.root, journal.removes);
+    try {
+      await this.fs.commit(second);
+    } catch (error) {
+      throw new AideError('restore_failed', `restoring ${journal.target.short} stopped half way: ${(error as Error).message}`, {
+        hint: `Fix the cause and run \`aide restore ${journal.target.short}\` again to finish, or \`aide restore ${journal.undo.short}\` to go back.`,
+        cause: error,
+      });
+    }
+    return foldersRemoved;
+  }
+
+  async finishPending(pending: PendingRestore): Promise<RestoreOutcome> {
+    const journal = await readRestoreJournal(this.stateDir);
+    if (journal === null || journal.safety.id !== pending.safety.id) return { written: 0, removed: 0, foldersRemoved: [] };
+    const foldersRemoved = await pruneEmptiedFolders(this.root, journal.removes);
+    await removeJournal(this.stateDir);
+    return { written: 0, removed: 0, foldersRemoved };
+  }
+}
