@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { chmodSync, rmSync, symlinkSync } from 'node:fs';
+import { chmodSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { gitRepo, tempDir, testEnv, writeTree } from '../../../../test/helpers/sandbox.js';
@@ -69,4 +69,17 @@ test('a reader whose git died starts a new one on the next read', async (t) => {
   assert.equal((await objects.read(`${tree}:a.txt`))?.content.toString('utf8'), 'a\n');
   objects.close();
   assert.equal((await objects.read(`${tree}:a.txt`))?.content.toString('utf8'), 'a\n');
+});
+
+test('a changed file whose name is not UTF-8 is refused, never written under a mangled name', async (t) => {
+  const { root, store, objects } = await open(t, { 'a.txt': 'a\n' });
+  const odd = Buffer.concat([Buffer.from(`${root}/odd-`), Buffer.from([0xff]), Buffer.from('.txt')]);
+  writeFileSync(odd, 'one\n');
+  const first = (await store.snapshot()).tree;
+  writeTree(root, { 'a.txt': 'a2\n' });
+  const second = (await store.snapshot()).tree;
+  assert.deepEqual((await objects.changes(first, second)).map((c) => c.path), ['a.txt'], 'an unchanged odd name is no obstacle');
+  writeFileSync(odd, 'two\n');
+  const third = (await store.snapshot()).tree;
+  await assert.rejects(objects.changes(second, third), /is not UTF-8/);
 });

@@ -42,12 +42,16 @@ interface Waiter {
 }
 
 interface TreeEntry {
+  /** The name decoded as UTF-8. */
+  name: string;
   mode: string;
   id: string;
+  /** False when the name's bytes are not UTF-8 (its decoded name is not the file's name). */
+  utf8?: boolean;
 }
 
 const TREE_MODE = '40000';
-const ABSENT = { mode: '000000', id: '' };
+const ABSENT: TreeEntry = { name: '', mode: '000000', id: '' };
 
 /** One running `cat-file --batch` and what it has written that no read has taken yet. */
 class BatchProcess {
@@ -173,7 +177,7 @@ export class ObjectReader {
     return object?.type === 'tree' ? object.id : null;
   }
 
-  /** The entries of a tree by name. */
+  /** The entries of a tree, by their names' bytes. */
   async tree(id: string): Promise<Map<string, TreeEntry>> {
     const object = await this.read(id);
     if (object?.type !== 'tree') throw new Error(`${id} is not a tree`);
@@ -184,7 +188,12 @@ export class ObjectReader {
     while (at < content.length) {
       const space = content.indexOf(0x20, at);
       const nul = content.indexOf(0, space);
-      entries.set(content.toString('utf8', space + 1, nul), { mode: content.toString('latin1', at, space), id: content.toString('hex', nul + 1, nul + 1 + idBytes) });
+      const bytes = content.subarray(space + 1, nul);
+      const name = bytes.toString('utf8');
+      const entry: TreeEntry = { name, mode: content.toString('latin1', at, space), id: content.toString('hex', nul + 1, nul + 1 + idBytes) };
+      if (!Buffer.from(name, 'utf8').equals(bytes)) entry.utf8 = false;
+      // Keyed by the raw bytes: two names that are not UTF-8 may decode alike.
+      entries.set(bytes.toString('latin1'), entry);
       at = nul + 1 + idBytes;
     }
     return entries;
@@ -201,11 +210,13 @@ export class ObjectReader {
     if (from === to) return;
     const [before, after] = await Promise.all([from === null ? new Map<string, TreeEntry>() : this.tree(from), to === null ? new Map<string, TreeEntry>() : this.tree(to)]);
     const nested: Array<Promise<void>> = [];
-    for (const name of new Set([...before.keys(), ...after.keys()])) {
-      const a = before.get(name);
-      const b = after.get(name);
+    for (const key of new Set([...before.keys(), ...after.keys()])) {
+      const a = before.get(key);
+      const b = after.get(key);
       if (a !== undefined && b !== undefined && a.id === b.id && a.mode === b.mode) continue;
-      const path = `${prefix}${name}`;
+      const path = `${prefix}${a?.name ?? b?.name ?? ''}`;
+      // Writing a decoded name would create a different file: refuse rather than guess.
+      if (a?.utf8 === false || b?.utf8 === false) throw new Error(`cannot move the scratch: a name in "${prefix || '/'}" is not UTF-8 (${path})`);
       const aTree = a?.mode === TREE_MODE;
       const bTree = b?.mode === TREE_MODE;
       if (aTree || bTree) nested.push(this.compare(aTree ? (a?.id ?? null) : null, bTree ? (b?.id ?? null) : null, `${path}/`, out));

@@ -167,6 +167,25 @@ test('moving without sweep=false first sweeps up edits, new files included', asy
   assert.equal(readFileSync(join(scratch.path, 'dist/cache.js'), 'utf8'), 'ignored output\n', 'ignored outputs stay, like in a checkout');
 });
 
+test('ignored outputs stay across moves, but go when the ignore rules change', async (t) => {
+  const { root, store, scratches } = await setup(t, ['node_modules']);
+  const first = await store.snapshot();
+  const scratch = await scratches.open('s1', first.tree);
+  t.after(() => scratch.dispose());
+  writeTree(scratch.path, { 'dist/out.js': 'built\n' });
+  writeTree(root, { 'src/a.ts': 'export const a = 5;\n' });
+  const edited = await store.snapshot();
+  await scratch.moveTo(edited.tree, { sweep: false });
+  assert.equal(readFileSync(join(scratch.path, 'dist/out.js'), 'utf8'), 'built\n');
+  writeTree(root, { '.gitignore': 'node_modules/\n' });
+  rmSync(join(root, 'dist'), { recursive: true });
+  const unignored = await store.snapshot();
+  await scratch.moveTo(unignored.tree, { sweep: false });
+  assert.ok(!existsSync(join(scratch.path, 'dist')), 'no longer ignored: it would have been captured as an edit');
+  assert.ok(lstatSync(join(scratch.path, 'node_modules')).isSymbolicLink());
+  assert.deepEqual((await scratch.capture()).changes, []);
+});
+
 test('a tracked file that is also ignored survives a move and the next capture', async (t) => {
   const root = gitRepo(t, { '.gitignore': '*.log\n', 'keep.txt': 'k\n' });
   const store = await ShadowStore.open(root, testEnv(tempDir(t)), { maxFileBytes: 1 << 20, command: 'test' });
@@ -290,4 +309,19 @@ test('an unknown base is an error that names it, and an option-like one never re
   await assert.rejects(scratch.moveTo(`--output=${planted}`, { sweep: false }), /no snapshot or checkpoint/);
   await assert.rejects(scratch.moveTo('0123456789abcdef0123456789abcdef01234567', { sweep: false }), /no snapshot or checkpoint/);
   assert.ok(!existsSync(planted));
+});
+
+test('a workspace that is not a git repository gets a scratch too', async (t) => {
+  const root = tempDir(t);
+  writeTree(root, { 'main.py': 'print(1)\n', 'lib/util.py': 'x = 1\n' });
+  const store = await ShadowStore.open(root, testEnv(tempDir(t)), { maxFileBytes: 1 << 20, command: 'test' });
+  t.after(() => store.close());
+  const scratches = new ShadowScratches(store.git, store.workspace, { tempRoot: tempDir(t), links: ['node_modules'] });
+  const first = await store.snapshot();
+  const scratch = await scratches.open('s1', first.tree);
+  t.after(() => scratch.dispose());
+  assert.equal(describeTreeDifference(readTree(root, ['.aide']), scratchFiles(scratch)), undefined);
+  writeTree(root, { 'main.py': 'print(2)\n' });
+  await scratch.moveTo((await store.snapshot()).tree, { sweep: false });
+  assert.equal(readFileSync(join(scratch.path, 'main.py'), 'utf8'), 'print(2)\n');
 });

@@ -213,13 +213,23 @@ export class WorktreeScratch implements Scratch {
     if (this.disposed) throw new Error(`the scratch of session ${this.session} was disposed`);
   }
 
+  private get indexOptions() {
+    return { workTree: this.path, indexFile: this.indexFile };
+  }
+
+  /**
+   * Files a move wrote are not in the private index yet: give it their entries (tracked files
+   * that are also ignored would otherwise be dropped by `add -A`, or removed by `clean -X`).
+   */
+  private async syncIndex(): Promise<void> {
+    await updateIndexEntries(this.git, await this.objects.changes(this.indexTree, this.filesTree), this.indexOptions);
+    this.indexTree = this.filesTree;
+  }
+
   async capture(): Promise<ScratchCapture> {
     this.live();
-    const options = { workTree: this.path, indexFile: this.indexFile };
-    // Files a move wrote are not in the index yet: give it their entries (tracked files that
-    // are also ignored would otherwise be dropped by `add -A`).
-    await updateIndexEntries(this.git, await this.objects.changes(this.indexTree, this.filesTree), options);
-    this.indexTree = this.filesTree;
+    const options = this.indexOptions;
+    await this.syncIndex();
     await this.git.run(['add', '-A', '--', ':/', ...linkExcludes(this.linkState)], options);
     const tree = await this.git.text(['write-tree'], options);
     this.unknownFiles = false;
@@ -251,6 +261,7 @@ export class WorktreeScratch implements Scratch {
     if (tree === null) throw unknownBase(target);
     const changes = await this.objects.changes(from, tree);
     this.unknownFiles = true;
+    if (changes.some((c) => c.path === '.gitignore' || c.path.endsWith('/.gitignore'))) await this.removeIgnored();
     const { written, removed } = await applyTreeChanges(this.objects, this.path, changes);
     this.unknownFiles = false;
     this.filesTree = tree;
@@ -260,6 +271,17 @@ export class WorktreeScratch implements Scratch {
       await this.saveOwner();
     }
     return { from, to: tree, written, removed, swept };
+  }
+
+  /**
+   * Ignored files (build outputs, caches) stay across moves, except when the ignore rules
+   * change: a file the old rules ignored could be one the new rules do not, and the next capture
+   * would take it for an edit. Then everything the current rules ignore goes first (a walk of the
+   * scratch, only in such moves). Linked folders are left alone.
+   */
+  private async removeIgnored(): Promise<void> {
+    await this.syncIndex();
+    await this.git.run(['clean', '-ffdXq', '--', ':/', ...linkExcludes(this.linkState)], this.indexOptions);
   }
 
   async dispose(): Promise<void> {
