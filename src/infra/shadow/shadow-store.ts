@@ -18,6 +18,7 @@ import {
   type Checkpoint,
 } from './checkpoints.js';
 import { ShadowGit } from './git.js';
+import { objectsOnly } from './scratch/object-reader.js';
 import { acquireLock, type WorkspaceLock } from './lock.js';
 import { describeWorkspace, ensureStateDir, openShadow, type Env, type Workspace } from './shadow-repo.js';
 import { EMPTY_TREE, snapshot, type Snapshot } from './snapshot.js';
@@ -91,8 +92,8 @@ export class ShadowReader {
 
   /** Files that differ between two trees or commits, with line counts (null for binary files). */
   async changes(from: string, to: string): Promise<FileChangeSummary[]> {
-    const status = await this.git.fields(['diff-tree', '-r', '-z', '--no-renames', '--name-status', from, to]);
-    const counts = await this.git.fields(['diff-tree', '-r', '-z', '--no-renames', '--numstat', from, to]);
+    const status = await this.git.fields(['diff-tree', '-r', '-z', '--no-renames', '--name-status', from, to], objectsOnly(this.git));
+    const counts = await this.git.fields(['diff-tree', '-r', '-z', '--no-renames', '--numstat', from, to], objectsOnly(this.git));
     const lines = new Map<string, [number | null, number | null]>();
     for (const field of counts) {
       const [added = '-', removed = '-', path = ''] = field.split('\t');
