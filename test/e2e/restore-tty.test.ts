@@ -10,7 +10,11 @@ import { saveCheckpoint, workspaceState } from '../helpers/checkpoints.js';
 import { BIN } from '../helpers/cli.js';
 import { gitRepo, testEnv, testHome, writeTree, type Cleanup } from '../helpers/sandbox.js';
 
+// util-linux `script` gives the child a real pseudo-terminal; .ci/run installs it (bsdutils).
 const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
+const needScript = () => {
+  assert.ok(hasScript, 'these tests need util-linux `script` (Debian: apt-get install bsdutils)');
+};
 
 const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
 const plain = (text: string) => stripAnsi(text).replace(/\r/g, '');
@@ -43,7 +47,8 @@ async function setup(t: Cleanup) {
   return { root, id, checkpointed: workspaceState(root) };
 }
 
-test('on a terminal, answering y restores', { skip: hasScript ? false : 'util-linux script is not installed' }, async (t) => {
+test('on a terminal, answering y restores', async (t) => {
+  needScript();
   const { root, id } = await setup(t);
   const result = await restoreAnswering(root, id, 'y');
   assert.equal(result.code, 0, result.output);
@@ -53,7 +58,8 @@ test('on a terminal, answering y restores', { skip: hasScript ? false : 'util-li
   assert.deepEqual(Object.keys(workspaceState(root)).filter((p) => !p.startsWith('.')), ['a.txt']);
 });
 
-test('on a terminal, answering n exits 5 and writes nothing', { skip: hasScript ? false : 'util-linux script is not installed' }, async (t) => {
+test('on a terminal, answering n exits 5 and writes nothing', async (t) => {
+  needScript();
   const { root, id } = await setup(t);
   const before = workspaceState(root);
   const result = await restoreAnswering(root, id, 'n');
