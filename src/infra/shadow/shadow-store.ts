@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Checkpointer, CheckpointRequest, CheckpointResult } from '../../core/ports.js';
 import {
@@ -65,6 +65,20 @@ async function folderBytes(path: string): Promise<number> {
     else if (entry.isFile()) total += (await stat(full).catch(() => ({ size: 0 }))).size;
   }
   return total;
+}
+
+/**
+ * After taking over the lock of an aide that was killed, git's own lock files it left in the
+ * shadow (a killed `git add` leaves index.lock) would make every later call fail. With the
+ * workspace lock held no other aide can be using them.
+ */
+async function removeStaleGitLocks(gitDir: string): Promise<void> {
+  const folders = [gitDir, join(gitDir, 'aide-nested'), join(gitDir, 'refs', 'heads', 'aide')];
+  for (const folder of folders) {
+    for (const name of await readdir(folder).catch(() => [] as string[])) {
+      if (name.endsWith('.lock')) await rm(join(folder, name), { force: true });
+    }
+  }
 }
 
 /** Read-only access to a workspace's checkpoints: no lock, nothing created. */
@@ -157,6 +171,7 @@ export class ShadowStore extends ShadowReader implements Checkpointer {
     await ensureStateDir(workspace);
     const lock = await acquireLock(workspace.stateDir, options.command);
     try {
+      if (lock.tookOver !== null) await removeStaleGitLocks(join(workspace.stateDir, 'shadow.git'));
       const git = await openShadow(workspace, env);
       return new ShadowStore(workspace, git, lock, options);
     } catch (error) {
