@@ -76,10 +76,27 @@ async function removeStaleGitLocks(gitDir: string): Promise<void> {
   const folders = [gitDir, join(gitDir, 'aide-nested'), join(gitDir, 'refs', 'heads', 'aide')];
   for (const folder of folders) {
     for (const name of await readdir(folder).catch(() => [] as string[])) {
-      if (name.endsWith('.lock')) await rm(join(folder, name), { force: true });
+      if (name.endsWith('.lock')) await removeWhenIdle(join(folder, name));
     }
   }
 }
+
+/**
+ * A git process of the killed aide survives it and may still be finishing (its lock file is
+ * fresh): give it a few seconds to release the lock by itself before removing it.
+ */
+async function removeWhenIdle(lockFile: string): Promise<void> {
+  const deadline = Date.now() + STALE_GIT_GRACE_MS;
+  for (;;) {
+    const info = await stat(lockFile).catch(() => null);
+    if (info === null) return;
+    if (Date.now() - info.mtimeMs > STALE_GIT_GRACE_MS || Date.now() > deadline) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await rm(lockFile, { force: true });
+}
+
+const STALE_GIT_GRACE_MS = 5000;
 
 /** Read-only access to a workspace's checkpoints: no lock, nothing created. */
 export class ShadowReader {
