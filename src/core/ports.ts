@@ -55,8 +55,9 @@ export interface CheckpointRecord {
   message: string;
   step: string | null;
   verdict: string | null;
-  /** Paths left out (over the size limit). */
+  /** Paths left out of this checkpoint (too large); restore never touches them. */
   skipped: string[];
+  /** Files that differ from the previous checkpoint. */
   filesChanged: number;
 }
 

@@ -3,6 +3,7 @@
  * repository, with trailers that say what took them. Written with commit-tree and update-ref
  * (no second tree walk, no hooks, no auto-gc), and never anywhere in the user's repository.
  */
+import type { CheckpointRecord } from '../../core/ports.js';
 import { AideError } from '../../shared/errors.js';
 import type { ShadowGit } from './git.js';
 import type { SkippedFile } from './snapshot.js';
@@ -24,23 +25,11 @@ export interface CheckpointMeta {
   newSession?: boolean;
 }
 
-export interface Checkpoint {
-  id: string;
-  /** Abbreviated id, as printed. */
-  short: string;
+/** A checkpoint as the core sees it, plus what only the shadow needs. */
+export interface Checkpoint extends CheckpointRecord {
   tree: string;
+  /** The previous checkpoint of the same session; null for a session's first. */
   parent: string | null;
-  /** ISO 8601. */
-  time: string;
-  session: string;
-  reason: string;
-  message: string;
-  step: string | null;
-  verdict: string | null;
-  /** Paths left out of this checkpoint (too large); restore never touches them. */
-  skipped: string[];
-  /** Files that differ from the previous checkpoint (or from nothing, for the first). */
-  filesChanged: number;
 }
 
 const SHORT = 10;
