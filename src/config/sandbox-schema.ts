@@ -83,7 +83,12 @@ export const sandboxSchema = strictObject(
     max_attempts: positiveInt('attempts', 3)
       .default(3)
       .describe('Edit-and-verify attempts per plan step; the failing output tail goes back to the model between attempts.'),
-    output_tail_bytes: positiveInt('bytes', 2048).default(2048).describe('Bytes from the end of a failing command\'s output that go back to the model.'),
+    output_tail_bytes: positiveInt('bytes', 2048)
+      .default(2048)
+      .describe("Bytes from the end of a command's output (whole lines, colors stripped) shown in reports and given back to the model."),
+    output_log_bytes: positiveInt('bytes', 16777216)
+      .default(16777216)
+      .describe("Bytes of each command's output kept in its log file; the rest is read and dropped, and the log says how much."),
     env_allow: list(envVarName(), 'environment variable names')
       .default([])
       .describe('Environment variables passed through to verify commands; everything else is withheld (threat T5).'),

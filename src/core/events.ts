@@ -4,7 +4,8 @@
  */
 import type { BlockOutcome } from './edit/plan-edits.js';
 import type { ParseProblem } from './edit/types.js';
-import type { CheckpointResult, PendingRestore, RestoreOutcome, RestorePlan } from './ports.js';
+import type { CheckpointResult, IsolationReport, PendingRestore, RestoreOutcome, RestorePlan } from './ports.js';
+import type { CommandRunRecord, VerifyReport } from './verify/report.js';
 
 export interface ChangedFile {
   path: string;
@@ -26,7 +27,13 @@ export type AideEvent =
   | { type: 'approval_requested'; question: string; details: string[] }
   | { type: 'approval_decided'; approved: boolean }
   | ({ type: 'files_restored' } & RestoreOutcome)
-  | { type: 'restore_finished'; outcome: RestoreResult };
+  | { type: 'restore_finished'; outcome: RestoreResult }
+  // Verification: the commands about to run, each run of each command, the report.
+  | { type: 'verify_started'; commands: Array<{ name: string; run: readonly string[] | string }>; isolation: IsolationReport; withheldEnv: string[] }
+  | { type: 'command_started'; name: string; attempt: number; logPath: string; timeoutMs: number }
+  // rerun: the run failed and the flake guard runs the command again.
+  | { type: 'command_finished'; name: string; run: CommandRunRecord; tail: string; rerun: boolean }
+  | { type: 'verify_finished'; report: VerifyReport };
 
 /** How a restore ended. */
 export type RestoreResult = 'restored' | 'already-there' | 'dry-run' | 'declined';

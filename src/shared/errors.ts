@@ -20,6 +20,8 @@ export const ExitCode = {
   conflict: 6,
   /** a bug in aide */
   internal: 70,
+  /** stopped by Ctrl-C (SIGINT), as shells report it: 128 + 2 */
+  interrupted: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 

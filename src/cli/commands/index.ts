@@ -5,6 +5,7 @@ import { doctorCommand } from './doctor.js';
 import { initCommand } from './init.js';
 import { restoreCommand } from './restore.js';
 import type { CommandSpec } from './spec.js';
+import { verifyCommand } from './verify.js';
 
 /** Every registered command. Only commands that work are listed here. */
-export const commands: readonly CommandSpec[] = [initCommand, applyCommand, checkpointsCommand, restoreCommand, configCommand, doctorCommand];
+export const commands: readonly CommandSpec[] = [initCommand, applyCommand, verifyCommand, checkpointsCommand, restoreCommand, configCommand, doctorCommand];

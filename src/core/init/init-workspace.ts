@@ -38,7 +38,8 @@ export interface InitReport {
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
-async function readProject(fs: FileSystem, root: string): Promise<ProjectFiles> {
+/** The files command detection looks at, as text (absent ones left out). */
+export async function readProject(fs: FileSystem, root: string): Promise<ProjectFiles> {
   const files: ProjectFiles = {};
   for (const name of PROBED_FILES) {
     if ((await fs.lstat(join(root, name)))?.kind !== 'file') continue;

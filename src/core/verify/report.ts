@@ -29,6 +29,8 @@ export interface CommandRunRecord {
   cancelled: boolean;
   truncated: boolean;
   durationMs: number;
+  /** The time limit this run had: the command's timeout, or less when the total limit was near. */
+  timeoutMs: number;
   /** The full output of this run (capped), absolute. */
   logPath: string;
   tests: TestCounts | null;

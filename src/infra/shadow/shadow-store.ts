@@ -22,6 +22,8 @@ import { objectsOnly } from './scratch/object-reader.js';
 import { acquireLock, type WorkspaceLock } from './lock.js';
 import { describeWorkspace, ensureStateDir, openShadow, type Env, type Workspace } from './shadow-repo.js';
 import { EMPTY_TREE, snapshot, type Snapshot } from './snapshot.js';
+import { ShadowScratches, type ScratchOptions } from './scratch/worktree-scratch.js';
+import { refTree, stagedTree } from './verify-source.js';
 
 export { EMPTY_TREE };
 
@@ -178,6 +180,7 @@ export class ShadowStore extends ShadowReader implements Checkpointer {
     git: ShadowGit,
     private readonly lock: WorkspaceLock,
     private readonly options: ShadowOptions,
+    private readonly env: Env,
   ) {
     super(workspace, git);
   }
@@ -190,7 +193,7 @@ export class ShadowStore extends ShadowReader implements Checkpointer {
     try {
       if (lock.tookOver !== null) await removeStaleGitLocks(join(workspace.stateDir, 'shadow.git'));
       const git = await openShadow(workspace, env);
-      return new ShadowStore(workspace, git, lock, options);
+      return new ShadowStore(workspace, git, lock, options, env);
     } catch (error) {
       await lock.release();
       throw error;
@@ -203,6 +206,21 @@ export class ShadowStore extends ShadowReader implements Checkpointer {
 
   snapshot(): Promise<Snapshot> {
     return snapshot(this.git, this.workspace, { maxFileBytes: this.options.maxFileBytes });
+  }
+
+  /** The staged content (the index git would commit) as a tree; the working tree is not read. */
+  stagedTree(): Promise<string> {
+    return stagedTree(this.git, this.workspace, this.env);
+  }
+
+  /** A commit of the user's repository and its tree. */
+  refTree(rev: string): Promise<{ commit: string; tree: string }> {
+    return refTree(this.git, this.workspace, this.env, rev);
+  }
+
+  /** Scratch checkouts of this workspace's snapshots and checkpoints. */
+  scratches(options: ScratchOptions): ShadowScratches {
+    return new ShadowScratches(this.git, this.workspace, options);
   }
 
   async checkpoint(request: CheckpointRequest): Promise<CheckpointResult> {

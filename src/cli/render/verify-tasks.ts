@@ -1,0 +1,102 @@
+/**
+ * The live task list of `aide verify` on a terminal (listr2): one task per command, its elapsed
+ * time while it runs, then its time and tests counted. Driven by the same events as the plain
+ * lines; nothing here writes to stdout directly while the list is on screen (listr2 owns it).
+ */
+import { Listr, PRESET_TIMER, type ListrTaskWrapper } from 'listr2';
+import type { AideEvent } from '../../core/events.js';
+import type { CommandRunRecord } from '../../core/verify/report.js';
+import { isolationLine, seconds, testsText } from './verify.js';
+import type { Style } from './style.js';
+
+interface Outcome {
+  run: CommandRunRecord | null;
+}
+
+class Deferred<T> {
+  resolve!: (value: T) => void;
+  readonly promise = new Promise<T>((resolve) => {
+    this.resolve = resolve;
+  });
+}
+
+type Task = ListrTaskWrapper<unknown, typeof import('listr2').DefaultRenderer, typeof import('listr2').SimpleRenderer>;
+
+function outcomeError(name: string, run: CommandRunRecord): string {
+  if (run.startError !== null) return `${name} could not start (${run.startError})`;
+  if (run.timedOut) return `${name} timed out after ${seconds(run.timeoutMs)}`;
+  if (run.signal !== null) return `${name} was killed by ${run.signal}`;
+  const tests = testsText(run.tests);
+  return `${name} exited ${run.exitCode ?? '?'}${tests === '' ? '' : ` (${tests})`}`;
+}
+
+export class TaskListVerifyView {
+  private readonly outcomes = new Map<string, Deferred<Outcome>>();
+  private readonly attempts = new Map<string, number>();
+  private running: Promise<unknown> | null = null;
+
+  constructor(private readonly style: Style) {}
+
+  event(event: AideEvent): void {
+    switch (event.type) {
+      case 'verify_started':
+        for (const command of event.commands) this.outcomes.set(command.name, new Deferred());
+        this.running = this.start(event.commands.map((c) => c.name), isolationLine(event.isolation));
+        break;
+      case 'command_started':
+        this.attempts.set(event.name, event.attempt);
+        break;
+      case 'command_finished':
+        if (!event.rerun) this.outcomes.get(event.name)?.resolve({ run: event.run });
+        break;
+      case 'verify_finished':
+        this.settleAll();
+        break;
+      default:
+        break;
+    }
+  }
+
+  private start(names: string[], isolation: string): Promise<unknown> {
+    const tasks = names.map((name) => ({ title: name, task: (_: unknown, task: Task) => this.runTask(name, task) }));
+    const list = new Listr(
+      [{ title: this.style.dim(isolation), task: (_: unknown, task: Task) => task.newListr(tasks, { concurrent: false, exitOnError: false }) }],
+      { concurrent: false, exitOnError: false, registerSignalListeners: false, rendererOptions: { timer: PRESET_TIMER, collapseSubtasks: false, collapseErrors: false } },
+    );
+    return list.run().catch(() => undefined);
+  }
+
+  private async runTask(name: string, task: Task): Promise<void> {
+    const began = Date.now();
+    const tick = setInterval(() => {
+      const attempt = this.attempts.get(name) ?? 1;
+      task.title = `${name} ${this.style.dim(`${seconds(Date.now() - began)}${attempt > 1 ? ` · run ${attempt} (flake guard)` : ''}`)}`;
+    }, 250);
+    const outcome = await this.outcomes.get(name)?.promise;
+    clearInterval(tick);
+    const run = outcome?.run ?? null;
+    if (run === null) {
+      task.skip(`${name}: not run`);
+      return;
+    }
+    if (run.cancelled) {
+      task.skip(`${name}: interrupted`);
+      return;
+    }
+    const attempts = this.attempts.get(name) ?? 1;
+    if (run.exitCode !== 0 || run.timedOut) throw new Error(outcomeError(name, run));
+    const tests = testsText(run.tests);
+    const flaky = attempts > 1 ? this.style.yellow(' flaky: passed on run ' + String(attempts)) : '';
+    task.title = `${name} ${this.style.dim(seconds(Date.now() - began))}${tests === '' ? '' : `  ${tests}`}${flaky}`;
+  }
+
+  private settleAll(): void {
+    for (const deferred of this.outcomes.values()) deferred.resolve({ run: null });
+  }
+
+  /** Waits for the list to finish drawing; commands that never ran are shown as not run. */
+  async close(): Promise<void> {
+    this.settleAll();
+    await this.running;
+  }
+}

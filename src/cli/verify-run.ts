@@ -1,0 +1,155 @@
+/**
+ * `aide verify`, wired: the source tree (working tree, index or commit) in the shadow, a scratch
+ * copy of it, the isolated runner, the verify flow, and a view of its events. The workspace lock
+ * is held only while the snapshot and the scratch are made: a long test run does not block other
+ * aide commands, and nothing it does touches the workspace.
+ */
+import { randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { loadWorkspaceConfig } from '../config/load-workspace.js';
+import type { SandboxConfig } from '../config/sandbox-schema.js';
+import type { AideEvent } from '../core/events.js';
+import { verifyFlow, type VerifyCommand } from '../core/flows/verify.js';
+import { detectCommands } from '../core/init/detect-commands.js';
+import { readProject } from '../core/init/init-workspace.js';
+import type { CommandRunner, Scratch } from '../core/ports.js';
+import type { VerifyReport } from '../core/verify/report.js';
+import { selectCommands } from '../core/verify/select-commands.js';
+import { NodeFileSystem } from '../infra/fs/node-file-system.js';
+import { findWorkspaceRoot } from '../infra/git/workspace-root.js';
+import { newSessionId } from '../infra/shadow/checkpoints.js';
+import { ShadowStore } from '../infra/shadow/shadow-store.js';
+import { AideError, ExitCode } from '../shared/errors.js';
+import type { VerifyOptions } from './commands/verify.js';
+import { interruptExitCode, listenForInterrupt } from './interrupt.js';
+import { useColor, type CliIo, type GlobalOptions } from './io.js';
+import { openVerifyRunner } from './verify-runner.js';
+import { renderJunit } from './render/junit.js';
+import { makeStyle } from './render/style.js';
+import { PlainVerifyView, renderVerifyResult, verifyJson, type VerifyContext } from './render/verify.js';
+
+const SANDBOX_FILE = '.aide/sandbox.json';
+
+interface View {
+  event(event: AideEvent): void;
+  close(): Promise<void>;
+}
+
+function configuredCommands(sandbox: SandboxConfig): VerifyCommand[] {
+  return sandbox.commands.map((c) => ({ name: c.name, run: c.run, ...(c.timeout_ms === undefined ? {} : { timeoutMs: c.timeout_ms }), ...(c.env === undefined ? {} : { env: c.env }) }));
+}
+
+async function chooseCommands(root: string, sandbox: SandboxConfig, only: readonly string[] | undefined) {
+  const detected = sandbox.commands.length > 0 ? [] : detectCommands(await readProject(new NodeFileSystem(), root)).commands.map((c) => ({ name: c.name, run: c.run }));
+  return selectCommands(configuredCommands(sandbox), detected, only, SANDBOX_FILE);
+}
+
+/** The tree to verify, written into the shadow. */
+async function sourceTree(store: ShadowStore, options: VerifyOptions): Promise<{ source: VerifyContext['source']; skipped: VerifyContext['skipped'] }> {
+  if (options.staged) return { source: { kind: 'staged', ref: null, commit: null, tree: await store.stagedTree() }, skipped: [] };
+  if (options.ref !== undefined) {
+    const { commit, tree } = await store.refTree(options.ref);
+    return { source: { kind: 'ref', ref: options.ref, commit, tree }, skipped: [] };
+  }
+  const snap = await store.snapshot();
+  return { source: { kind: 'worktree', ref: null, commit: null, tree: snap.tree }, skipped: snap.skipped };
+}
+
+async function makeView(globals: GlobalOptions, io: CliIo, context: VerifyContext): Promise<View> {
+  const style = makeStyle(useColor(io));
+  if (!globals.json && io.stdout.isTTY === true && io.env['TERM'] !== 'dumb') {
+    const { TaskListVerifyView } = await import('./render/verify-tasks.js');
+    return new TaskListVerifyView(style);
+  }
+  // With --json, stdout carries only the report; progress goes to stderr.
+  return new PlainVerifyView(globals.json ? io.stderr : io.stdout, globals.json ? makeStyle(false) : style, context);
+}
+
+async function drive(flow: AsyncGenerator<AideEvent, VerifyReport>, view: View): Promise<VerifyReport> {
+  try {
+    let step = await flow.next();
+    while (step.done !== true) {
+      view.event(step.value);
+      step = await flow.next();
+    }
+    return step.value;
+  } finally {
+    await view.close();
+  }
+}
+
+interface Prepared {
+  store: ShadowStore;
+  scratch: Scratch;
+  context: VerifyContext;
+}
+
+/** Snapshot, scratch: under the workspace lock, released before the commands run. */
+async function prepare(root: string, io: CliIo, options: VerifyOptions, sandbox: SandboxConfig, maxFileBytes: number, commandSource: VerifyContext['commandSource']): Promise<Prepared> {
+  const store = await ShadowStore.open(root, io.env, { maxFileBytes, command: 'verify' });
+  try {
+    const { source, skipped } = await sourceTree(store, options);
+    const session = newSessionId('verify', new Date(), randomBytes(2).toString('hex'));
+    const scratch = await store.scratches({ tempRoot: tmpdir(), links: sandbox.link }).open(session, source.tree);
+    return { store, scratch, context: { root, session, source, commandSource, skipped } };
+  } finally {
+    await store.close();
+  }
+}
+
+export async function runVerify(options: VerifyOptions, globals: GlobalOptions, io: CliIo): Promise<number> {
+  const root = await findWorkspaceRoot(globals.cwd, io.env);
+  const { config, sandbox: loaded } = await loadWorkspaceConfig(root, io.env);
+  const sandbox = loaded.value;
+  const selection = await chooseCommands(root, sandbox, options.commands);
+  const runner: CommandRunner = await openVerifyRunner({ root, env: io.env, allowNetwork: sandbox.allow_network, isolate: options.isolation });
+  const interrupt = listenForInterrupt(() => io.stderr.write('\naide: interrupted; stopping the commands and removing the scratch copy…\n'));
+  let prepared: Prepared | undefined;
+  try {
+    prepared = await prepare(root, io, options, sandbox, config.value.checkpoints.max_file_bytes, selection.source);
+    const { scratch, store, context } = prepared;
+    const view = await makeView(globals, io, context);
+    const flow = verifyFlow(
+      {
+        cwd: scratch.path,
+        commands: selection.commands,
+        policy: {
+          timeoutMs: sandbox.timeout_ms,
+          totalTimeoutMs: sandbox.total_timeout_ms,
+          flakeReruns: sandbox.flake_reruns,
+          tailBytes: sandbox.output_tail_bytes,
+          maxLogBytes: sandbox.output_log_bytes,
+          envAllow: sandbox.env_allow,
+        },
+        userEnv: io.env,
+        logDir: join(store.workspace.stateDir, 'sessions', context.session, 'logs'),
+        signal: interrupt.signal,
+      },
+      { runner, now: () => performance.now() },
+    );
+    const report = await drive(flow, view);
+    await finish(report, context, options, globals, io);
+    const signal = interrupt.received();
+    if (report.verdict === 'cancelled' || signal !== null) return interruptExitCode(signal ?? 'SIGINT');
+    return report.verdict === 'passed' ? ExitCode.ok : ExitCode.failed;
+  } finally {
+    await prepared?.scratch.dispose();
+    interrupt.dispose();
+  }
+}
+
+async function finish(report: VerifyReport, context: VerifyContext, options: VerifyOptions, globals: GlobalOptions, io: CliIo): Promise<void> {
+  if (options.junit !== undefined) {
+    const file = resolve(globals.cwd, options.junit);
+    try {
+      await writeFile(file, renderJunit(report, { suiteName: 'aide verify', timestamp: new Date().toISOString() }));
+    } catch (error) {
+      throw new AideError('usage', `cannot write the JUnit report to ${options.junit}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, {
+        hint: 'Give a path in a folder that exists and is writable.',
+      });
+    }
+  }
+  io.stdout.write(globals.json ? verifyJson(report, context) : renderVerifyResult(report, context, makeStyle(useColor(io))));
+}

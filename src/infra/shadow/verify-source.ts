@@ -1,0 +1,81 @@
+/**
+ * The trees `aide verify` can check, written into the shadow's object store without touching
+ * the user's repository: the staged content (the index, exactly) and a commit. The working tree
+ * is a snapshot (snapshot.ts).
+ */
+import { execFile } from 'node:child_process';
+import { copyFile, rm } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
+import { AideError } from '../../shared/errors.js';
+import { gitQueryEnv } from '../git/workspace-root.js';
+import { GitCommandError, type ShadowGit } from './git.js';
+import { objectsOnly } from './scratch/object-reader.js';
+import type { Env, Workspace } from './shadow-repo.js';
+import { EMPTY_TREE } from './snapshot.js';
+
+function notARepository(what: string): AideError {
+  return new AideError('workspace_invalid', `${what} needs a git repository, and this workspace is not one`, {
+    hint: 'Run `aide verify` without --staged or --ref to check the files as they are.',
+  });
+}
+
+/**
+ * The index git would commit. Inside a pre-commit hook git names it in GIT_INDEX_FILE (for
+ * `git commit -a` or `git commit <paths>` it is a temporary index, not `.git/index`); the path
+ * may be relative to the top of the work tree.
+ */
+function userIndexFile(workspace: Workspace, env: Env): string {
+  if (workspace.user === null) throw notARepository('--staged');
+  const named = env['GIT_INDEX_FILE'];
+  if (named !== undefined && named !== '') return isAbsolute(named) ? named : resolve(workspace.root, named);
+  return join(workspace.user.gitDir, 'index');
+}
+
+/**
+ * The staged content as a tree. The user's index is copied and `write-tree` runs on the copy in
+ * the shadow: it reads no work-tree file, and the tree objects land in the shadow, never in the
+ * user's `.git` (the staged blobs are there already, borrowed through alternates).
+ */
+export async function stagedTree(git: ShadowGit, workspace: Workspace, env: Env): Promise<string> {
+  const source = userIndexFile(workspace, env);
+  const copy = join(git.location.gitDir, `aide-staged-index-${process.pid}`);
+  try {
+    await copyFile(source, copy);
+  } catch (error) {
+    // No index yet: nothing was ever staged in this repository.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return EMPTY_TREE;
+    throw error;
+  }
+  try {
+    return await git.text(['write-tree'], { ...objectsOnly(git), indexFile: copy });
+  } catch (error) {
+    if (error instanceof GitCommandError && /unmerged|not able to write|invalid object/i.test(error.stderr)) {
+      throw new AideError('workspace_invalid', `the staged content cannot be verified: ${error.stderr.trim().split('\n')[0] ?? 'git write-tree failed'}`, {
+        hint: 'Resolve merge conflicts and stage the result (`git add`), then run `aide verify --staged` again.',
+      });
+    }
+    throw error;
+  } finally {
+    await rm(copy, { force: true });
+  }
+}
+
+/** Resolves a revision in the user's repository (read-only, the user's own configuration). */
+function userRevParse(root: string, rev: string, env: Env): Promise<string | undefined> {
+  return new Promise((done) => {
+    execFile('git', ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], { cwd: root, env: gitQueryEnv(env), encoding: 'utf8', timeout: 30_000 }, (error, stdout) => {
+      done(error === null ? stdout.trim() : undefined);
+    });
+  });
+}
+
+/** A commit of the user's repository (any revision git understands) and its tree. */
+export async function refTree(git: ShadowGit, workspace: Workspace, env: Env, rev: string): Promise<{ commit: string; tree: string }> {
+  if (workspace.user === null) throw notARepository('--ref');
+  const commit = rev.startsWith('-') ? undefined : await userRevParse(workspace.root, rev, env);
+  if (commit === undefined || commit === '') {
+    throw new AideError('usage', `--ref ${rev}: no such commit in this repository`, { hint: 'Give a branch, tag or commit id (e.g. --ref HEAD~1); `git log --oneline` lists commits.' });
+  }
+  const tree = await git.text(['rev-parse', '--verify', `${commit}^{tree}`], objectsOnly(git));
+  return { commit, tree };
+}

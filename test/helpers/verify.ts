@@ -1,0 +1,91 @@
+/** Workspaces with a .aide/sandbox.json, and what a verify run left behind. */
+import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runAide, type CliResult } from './cli.js';
+import { gitRepo, type Cleanup } from './sandbox.js';
+
+export interface SandboxCommand {
+  name: string;
+  run: string[] | string;
+  timeout_ms?: number;
+  env?: Record<string, string>;
+}
+
+/** A git repository whose sandbox.json lists `commands` (plus any other settings). */
+export function verifyRepo(t: Cleanup, commands: SandboxCommand[], settings: Record<string, unknown> = {}, files: Record<string, string> = {}): string {
+  return gitRepo(t, { '.aide/sandbox.json': JSON.stringify({ commands, ...settings }, null, 2), ...files });
+}
+
+/** The JSON report of `aide verify --json` (parsed from stdout). */
+export interface VerifyJson {
+  schema: string;
+  ok: boolean;
+  verdict: string;
+  summary: string;
+  session: string;
+  source: { kind: string; ref: string | null; commit: string | null; tree: string };
+  commandSource: string;
+  isolation: { mechanism: string; network: string; workspaceReadOnly: boolean; processTree: string; detail: string | null };
+  withheldEnv: string[];
+  commands: Array<{
+    name: string;
+    status: string;
+    exitCode: number | null;
+    signal: string | null;
+    durationMs: number;
+    flaky: boolean;
+    logPath: string | null;
+    tail: string;
+    tests: { runner: string; passed: number; failed: number; skipped: number; total: number } | null;
+    runs: Array<{ attempt: number; exitCode: number | null; timedOut: boolean; truncated: boolean; logPath: string }>;
+  }>;
+}
+
+export async function verifyJson(root: string, args: string[] = [], env: Record<string, string> = {}): Promise<{ result: CliResult; report: VerifyJson }> {
+  const result = await runAide(['verify', '--json', ...args], { cwd: root, env });
+  let report: VerifyJson;
+  try {
+    report = JSON.parse(result.stdout) as VerifyJson;
+  } catch {
+    throw new Error(`aide verify --json printed no JSON (exit ${result.code}):\n${result.stdout}\n${result.stderr}`);
+  }
+  return { result, report };
+}
+
+/** Processes whose command line contains `marker` (e.g. a unique `sleep 41.37`), from the whole process table. */
+export function processesMatching(marker: string): string[] {
+  try {
+    return execFileSync('pgrep', ['-af', marker], { encoding: 'utf8' })
+      .split('\n')
+      .filter((line) => line.trim() !== '' && !line.includes('pgrep'));
+  } catch {
+    return [];
+  }
+}
+
+/** Session folders under the scratch home of any workspace (`<tmp>/aide-scratch/<hash>/<session>`). */
+export function scratchSessions(session: string): string[] {
+  const home = join(tmpdir(), 'aide-scratch');
+  let hashes: string[] = [];
+  try {
+    hashes = readdirSync(home);
+  } catch {
+    return [];
+  }
+  return hashes.flatMap((hash) => {
+    try {
+      return readdirSync(join(home, hash))
+        .filter((name) => name.startsWith(session))
+        .map((name) => join(home, hash, name));
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** A unique number for `sleep`, so a test can find its own processes in the process table. */
+export function uniqueSeconds(): string {
+  return `${60 + Math.floor(Math.random() * 900)}.${Math.floor(Math.random() * 1000)}`;
+}
