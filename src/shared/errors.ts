@@ -41,6 +41,7 @@ export type AideErrorCode =
   | 'shadow_failed'
   | 'restore_failed'
   | 'approval_needed'
+  | 'isolation_unavailable'
   | 'aborted';
 
 export interface AideErrorOptions {
@@ -83,6 +84,7 @@ function defaultExitCode(code: AideErrorCode): ExitCode {
     case 'workspace_invalid':
       return ExitCode.usage;
     case 'checkpoint_unknown':
+    case 'isolation_unavailable':
       return ExitCode.usage;
     case 'edits_failed':
     case 'no_edits':

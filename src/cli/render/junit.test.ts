@@ -74,7 +74,7 @@ const child = (element: XmlElement, name: string) => element.children.find((c) =
 // ---------------------------------------------------------------------------------------------
 
 function run(overrides: Partial<CommandRunRecord> = {}): CommandRunRecord {
-  return { attempt: 1, exitCode: 0, signal: null, timedOut: false, cancelled: false, truncated: false, durationMs: 1000, logPath: '/tmp/aide/logs/cmd-1.log', tests: null, startError: null, ...overrides };
+  return { attempt: 1, exitCode: 0, signal: null, timedOut: false, cancelled: false, truncated: false, durationMs: 1000, timeoutMs: 120000, logPath: '/tmp/aide/logs/cmd-1.log', tests: null, startError: null, ...overrides };
 }
 
 function command(name: string, overrides: Partial<CommandReport> = {}): CommandReport {

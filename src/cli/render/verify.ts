@@ -36,8 +36,8 @@ function sourceLabel(context: VerifyContext): string {
 
 /** What protected the commands, exactly as far as it was in force. */
 export function isolationLine(isolation: IsolationReport): string {
-  if (isolation.network === 'unavailable') return `network isolation: ${isolation.detail ?? 'unavailable'}`;
-  if (isolation.mechanism === 'none') return `isolation: none${isolation.detail === null ? '' : ` (${isolation.detail})`}`;
+  // Without a mechanism the detail is the whole story ("network isolation: unavailable because …").
+  if (isolation.mechanism === 'none') return isolation.detail ?? 'isolation: none';
   const parts = [isolation.network === 'off' ? 'no network' : 'network allowed'];
   parts.push(isolation.workspaceReadOnly ? 'workspace read-only' : 'workspace writable');
   if (isolation.processTree === 'namespace') parts.push('every process ends with its command');
