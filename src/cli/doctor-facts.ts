@@ -9,7 +9,8 @@ import { isLoopbackHost } from '../config/config-schema.js';
 import { loadWorkspaceConfig } from '../config/load-workspace.js';
 import type { DoctorFacts } from '../core/doctor/assess.js';
 import { findWorkspaceRoot } from '../infra/git/workspace-root.js';
-import { probeBubblewrap, probeNetworkNamespace } from '../infra/process/isolation-probe.js';
+import { probeBubblewrap } from '../infra/process/isolation-probe.js';
+import { prepareIsolation } from '../infra/process/isolation.js';
 import { probe } from '../infra/process/probe.js';
 import { detectOverlay } from '../infra/shadow/scratch/overlay.js';
 import { listScratches, scratchHome } from '../infra/shadow/scratch/registry.js';
@@ -76,13 +77,13 @@ export async function gatherDoctorFacts(cwd: string, env: Env): Promise<DoctorFa
   const root = await findWorkspaceRoot(cwd, env);
   const temp = tempRoot(env);
   const home = scratchHome(temp, root);
-  const [git, workspace, scratches, free, overlay, networkNamespace, bubblewrap, model] = await Promise.all([
+  const [git, workspace, scratches, free, overlay, verify, bubblewrap, model] = await Promise.all([
     gitVersion(env),
     workspaceFacts(root, env),
     listScratches(home),
     tempFree(temp),
     detectOverlay(temp, env),
-    probeNetworkNamespace(env),
+    prepareIsolation({ allowNetwork: false, readOnlyPaths: [root], env }).then((isolation) => isolation.report),
     probeBubblewrap(env),
     modelFacts(root, env),
   ]);
@@ -93,7 +94,7 @@ export async function gatherDoctorFacts(cwd: string, env: Env): Promise<DoctorFa
     git: { version: git },
     workspace,
     scratch: { home, active, stale: scratches.length - active, tempFree: free, overlay },
-    isolation: { networkNamespace, bubblewrap },
+    isolation: { verify, bubblewrap },
     model,
   };
 }

@@ -5,7 +5,8 @@
  */
 import type { CommandRunner } from '../core/ports.js';
 import { ProcessCommandRunner } from '../infra/process/command-runner.js';
-import { prepareIsolation, type Isolation } from '../infra/process/isolation.js';
+import type { Isolation } from '../infra/process/command-runner.js';
+import { prepareIsolation } from '../infra/process/isolation.js';
 import { AideError } from '../shared/errors.js';
 
 type Env = Readonly<Record<string, string | undefined>>;

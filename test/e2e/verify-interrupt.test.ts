@@ -30,7 +30,11 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const exited = new Promise<number | null>((resolve) => {
+      child.on('exit', (code) => {
+        resolve(code);
+      });
+    });
     await waitFor(mark, 20_000);
     const scratch = readFileSync(mark, 'utf8').trim();
     assert.ok(existsSync(scratch), 'the command ran in a scratch copy that exists');

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { runAide } from '../helpers/cli.js';
 import { fingerprint, git, gitRepo, tempDir, writeTree } from '../helpers/sandbox.js';
-import { processesMatching, uniqueSeconds, verifyJson, verifyRepo } from '../helpers/verify.js';
+import { processesMatching, uniqueSeconds, verifyJson, verifyRepo, withoutState } from '../helpers/verify.js';
 
 const NODE_TESTS = `import { test } from 'node:test';
 test('one', () => {});
@@ -204,10 +204,7 @@ test('the user\'s files and .git are untouched by a verify run', async (t) => {
   const before = fingerprint(root);
   const { result } = await verifyJson(root);
   assert.equal(result.code, 0, result.stderr);
-  const after = fingerprint(root);
-  for (const path of Object.keys(after)) if (path.startsWith('.aide/state/')) delete after[path];
-  for (const path of Object.keys(before)) if (path.startsWith('.aide/state/')) delete before[path];
-  assert.deepEqual(after, before);
+  assert.deepEqual(withoutState(fingerprint(root)), withoutState(before));
   assert.equal(existsSync(join(root, 'junk.txt')), false);
 });
 

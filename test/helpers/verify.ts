@@ -89,3 +89,8 @@ export function scratchSessions(session: string): string[] {
 export function uniqueSeconds(): string {
   return `${60 + Math.floor(Math.random() * 900)}.${Math.floor(Math.random() * 1000)}`;
 }
+
+/** A fingerprint without aide's runtime state (logs and the shadow change on every run). */
+export function withoutState(print: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(print).filter(([path]) => !path.startsWith('.aide/state/')));
+}

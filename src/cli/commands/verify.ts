@@ -30,7 +30,7 @@ function asList(value: unknown): string[] | undefined {
 export function verifyOptions(argv: RawArgv): VerifyOptions {
   const parsed = verifyOptionsSchema.safeParse({
     staged: argv['staged'],
-    ref: argv['ref'] === undefined ? undefined : String(argv['ref'] as string | number),
+    ref: typeof argv['ref'] === 'number' ? String(argv['ref']) : argv['ref'],
     commands: asList(argv['commands']),
     junit: argv['junit'],
     isolation: argv['isolation'],

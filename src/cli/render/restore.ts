@@ -69,13 +69,7 @@ export function renderRestoreEvent(event: AideEvent, style: Style): string {
     case 'checkpoint_created':
       lines.push(`Saved the current state as checkpoint ${style.bold(event.result.checkpoint.short)}.`);
       break;
-    case 'edits_parsed':
-    case 'block_planned':
-    case 'patch_applied':
-    case 'approval_requested':
-    case 'approval_decided':
-    case 'files_restored':
-    case 'restore_finished':
+    default:
       break;
   }
   return lines.length === 0 ? '' : `${lines.join('\n')}\n`;

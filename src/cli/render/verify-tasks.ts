@@ -3,7 +3,7 @@
  * time while it runs, then its time and tests counted. Driven by the same events as the plain
  * lines; nothing here writes to stdout directly while the list is on screen (listr2 owns it).
  */
-import { Listr, PRESET_TIMER, type ListrTaskWrapper } from 'listr2';
+import { Listr, PRESET_TIMER, type DefaultRenderer, type ListrTaskWrapper, type SimpleRenderer } from 'listr2';
 import type { AideEvent } from '../../core/events.js';
 import type { CommandRunRecord } from '../../core/verify/report.js';
 import { isolationLine, seconds, testsText } from './verify.js';
@@ -20,7 +20,7 @@ class Deferred<T> {
   });
 }
 
-type Task = ListrTaskWrapper<unknown, typeof import('listr2').DefaultRenderer, typeof import('listr2').SimpleRenderer>;
+type Task = ListrTaskWrapper<unknown, typeof DefaultRenderer, typeof SimpleRenderer>;
 
 function outcomeError(name: string, run: CommandRunRecord): string {
   if (run.startError !== null) return `${name} could not start (${run.startError})`;
@@ -87,7 +87,8 @@ export class TaskListVerifyView {
     if (run.exitCode !== 0 || run.timedOut) throw new Error(outcomeError(name, run));
     const tests = testsText(run.tests);
     const flaky = attempts > 1 ? this.style.yellow(' flaky: passed on run ' + String(attempts)) : '';
-    task.title = `${name} ${this.style.dim(seconds(Date.now() - began))}${tests === '' ? '' : `  ${tests}`}${flaky}`;
+    // listr2's timer shows the time after the title.
+    task.title = `${name}${tests === '' ? '' : `  ${tests}`}${flaky}`;
   }
 
   private settleAll(): void {

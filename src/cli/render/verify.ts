@@ -121,8 +121,8 @@ export function renderVerifyResult(report: VerifyReport, context: VerifyContext,
   }
   if (context.skipped.length > 0) lines.push(style.yellow(`left out (over checkpoints.max_file_bytes): ${context.skipped.map((s) => s.path).join(', ')}`));
   if (report.isolation.network === 'unavailable' || report.isolation.mechanism === 'none') lines.push(style.yellow(isolationLine(report.isolation)));
-  const color = report.verdict === 'passed' ? style.green : report.verdict === 'failed' ? style.red : style.yellow;
-  lines.push(color(style.bold(report.summary)));
+  const summary = style.bold(report.summary);
+  lines.push(report.verdict === 'passed' ? style.green(summary) : report.verdict === 'failed' ? style.red(summary) : style.yellow(summary));
   return `${lines.join('\n')}\n`;
 }
 

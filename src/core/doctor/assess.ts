@@ -3,6 +3,7 @@
  * probes, the workspace's state). Pure: facts in, checks out. A check fails only when aide
  * cannot do its job without the fix; everything else is a warning or a note.
  */
+import type { IsolationReport } from '../ports.js';
 
 /** Oldest git with everything aide runs: `worktree add`, `--pathspec-from-file` (2.26), `init --initial-branch` (2.28). */
 export const MIN_GIT = '2.28.0';
@@ -29,7 +30,8 @@ export interface DoctorFacts {
     overlay: { available: boolean; detail: string };
   };
   isolation: {
-    networkNamespace: { available: boolean; detail: string };
+    /** What `aide verify` would run its commands under here, with network off (as probed for real). */
+    verify: IsolationReport;
     bubblewrap: { present: boolean; version: string | null };
   };
   /** From .aide/config.json; `error` when the file is invalid. */
@@ -142,15 +144,21 @@ function scratchCheck(facts: DoctorFacts, choice: ScratchChoice): DoctorCheck {
 }
 
 function networkCheck({ isolation, platform }: DoctorFacts): DoctorCheck {
-  const { networkNamespace: ns, bubblewrap } = isolation;
+  const { verify, bubblewrap } = isolation;
   const bwrap = bubblewrap.present ? `bubblewrap ${bubblewrap.version ?? ''} installed`.replace(/ {2}/, ' ').trim() : 'bubblewrap not installed';
-  const details = [`unshare -rn: ${ns.available ? 'works' : `fails (${ns.detail})`}`, bwrap];
-  if (ns.available) return check('network', 'ok', 'verify commands can run without network access (user + network namespace)', details);
+  const details = [
+    `mechanism: ${verify.mechanism}`,
+    `workspace read-only for verify commands: ${verify.workspaceReadOnly ? 'yes' : 'no'}`,
+    `processes a command leaves behind: ${verify.processTree === 'namespace' ? 'all killed with it (PID namespace)' : 'killed through its process group (a setsid daemon can survive)'}`,
+    bwrap,
+    ...(verify.detail === null ? [] : [verify.detail]),
+  ];
+  if (verify.network === 'off') return check('network', 'ok', `verify commands run without network access (${verify.mechanism})`, details);
   const fix =
     platform === 'linux'
       ? 'Allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 also kernel.apparmor_restrict_unprivileged_userns=0), or run verify in a container without network.'
       : 'Network isolation of verify commands needs Linux namespaces; on this system they run with network access.';
-  return check('network', 'warn', 'verify commands would run with network access: no network namespace available', details, fix);
+  return check('network', 'warn', 'no network isolation here: `aide verify` refuses to run unless allow_network or --no-isolation accepts that', details, fix);
 }
 
 function modelCheck({ model }: DoctorFacts): DoctorCheck {

@@ -116,7 +116,9 @@ async function* runCommand(input: VerifyInput, deps: VerifyDeps, index: number, 
       logFile: logPath,
       maxLogBytes: policy.maxLogBytes,
       tailBytes: policy.tailBytes,
-      onLine: (line) => counter.push(line),
+      onLine: (line) => {
+        counter.push(line);
+      },
       ...(input.signal === undefined ? {} : { signal: input.signal }),
     });
     const run = record(attempt, timeoutMs, logPath, result, counter.result());

@@ -194,6 +194,10 @@ test("git's repository-redirecting variables are dropped, even when allowed, and
     GIT_COMMON_DIR: '/z',
     GIT_NAMESPACE: 'ns',
     GIT_PREFIX: 'src/',
+    GIT_CONFIG_PARAMETERS: "'http.extraheader'='Authorization: Bearer canary'",
+    GIT_CONFIG_COUNT: '1',
+    GIT_CONFIG_KEY_0: 'http.extraHeader',
+    GIT_CONFIG_VALUE_0: 'Authorization: Bearer canary',
     git_dir: '/windows/ignores/case',
   };
   const { env, withheld } = childEnvironment({ ...git, GIT_AUTHOR_NAME: 'Dev', GIT_EDITOR: 'vi' }, { allow: Object.keys(git) });

@@ -45,7 +45,14 @@ const GIT_REDIRECTS = new Set([
   'GIT_COMMON_DIR',
   'GIT_NAMESPACE',
   'GIT_PREFIX',
+  // A parent git's `-c` settings (git sets these for hooks and aliases); they can carry a token
+  // (`-c http.extraHeader=Authorization: …`) and would reconfigure the scratch's git.
+  'GIT_CONFIG_PARAMETERS',
+  'GIT_CONFIG_COUNT',
 ]);
+
+/** GIT_CONFIG_KEY_<n> / GIT_CONFIG_VALUE_<n>: the numbered form of the settings above. */
+const GIT_CONFIG_PAIR = /^GIT_CONFIG_(KEY|VALUE)_\d+$/;
 
 /**
  * Credentials whose names the rules below miss or that grant access without holding a secret:
@@ -121,7 +128,7 @@ export function childEnvironment(userEnv: Readonly<Record<string, string | undef
   for (const [name, value] of Object.entries(userEnv)) {
     if (value === undefined) continue;
     const upper = name.toUpperCase();
-    if (GIT_REDIRECTS.has(upper) || upper.startsWith('AIDE_')) continue;
+    if (GIT_REDIRECTS.has(upper) || GIT_CONFIG_PAIR.test(upper) || upper.startsWith('AIDE_')) continue;
     if (!allow.has(name) && looksLikeCredential(name, value)) {
       if (!Object.hasOwn(set, name)) withheld.push(name);
       continue;
