@@ -24,6 +24,7 @@ test('a missing sandbox.json means every default', () => {
     flake_reruns: 1,
     max_attempts: 3,
     output_tail_bytes: 2048,
+    output_log_bytes: 16777216,
     env_allow: [],
     allowed_commands: [],
   });
