@@ -3,11 +3,12 @@
  * timeouts, the source trees (working tree, --staged, --ref) and the user's files untouched.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runAide } from '../helpers/cli.js';
-import { fingerprint, git, gitRepo, tempDir, writeTree } from '../helpers/sandbox.js';
+import { fingerprint, git, gitRepo, tempDir, testEnv, writeTree } from '../helpers/sandbox.js';
 import { processesMatching, uniqueSeconds, verifyJson, verifyRepo, withoutState } from '../helpers/verify.js';
 
 const NODE_TESTS = `import { test } from 'node:test';
@@ -129,6 +130,18 @@ test('--staged verifies exactly the index; unstaged edits stay byte for byte, th
   assert.deepEqual(fingerprint(root, '.git'), before);
   const worktree = await verifyJson(root);
   assert.equal(worktree.result.code, 1, 'the working tree holds "unstaged", so the same check fails there');
+});
+
+test('--staged inside a git hook verifies the index git names in GIT_INDEX_FILE', async (t) => {
+  const root = verifyRepo(t, [{ name: 'check', run: 'test "$(cat value.txt)" = partial-commit' }], { flake_reruns: 0 }, { 'value.txt': 'committed' });
+  // `git commit <paths>` hands hooks a temporary index; here one built the same way.
+  writeTree(root, { 'value.txt': 'partial-commit' });
+  execFileSync('git', ['add', 'value.txt'], { cwd: root, env: { ...testEnv(), GIT_INDEX_FILE: join(root, '.git/alt-index') } });
+  writeTree(root, { 'value.txt': 'unstaged' });
+  const inHook = await verifyJson(root, ['--staged'], { GIT_INDEX_FILE: '.git/alt-index' });
+  assert.equal(inHook.result.code, 0, inHook.result.stderr);
+  const plain = await verifyJson(root, ['--staged']);
+  assert.equal(plain.result.code, 1, 'the default index still holds "committed"');
 });
 
 test('--ref verifies a commit; an unknown ref is a usage error', async (t) => {
