@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { loadWorkspaceConfig } from '../config/load-workspace.js';
 import type { SandboxConfig } from '../config/sandbox-schema.js';
 import type { AideEvent } from '../core/events.js';
-import { verifyFlow, type VerifyCommand } from '../core/flows/verify.js';
+import { verifyFlow, type VerifyCommand, type VerifyPolicy } from '../core/flows/verify.js';
 import { detectCommands } from '../core/init/detect-commands.js';
 import { readProject } from '../core/init/init-workspace.js';
 import type { CommandRunner, Scratch } from '../core/ports.js';
@@ -41,9 +41,22 @@ function configuredCommands(sandbox: SandboxConfig): VerifyCommand[] {
   return sandbox.commands.map((c) => ({ name: c.name, run: c.run, ...(c.timeout_ms === undefined ? {} : { timeoutMs: c.timeout_ms }), ...(c.env === undefined ? {} : { env: c.env }) }));
 }
 
-async function chooseCommands(root: string, sandbox: SandboxConfig, only: readonly string[] | undefined) {
+/** The commands to verify with: sandbox.json's, or the detected ones when it lists none. */
+export async function chooseCommands(root: string, sandbox: SandboxConfig, only: readonly string[] | undefined) {
   const detected = sandbox.commands.length > 0 ? [] : detectCommands(await readProject(new NodeFileSystem(), root)).commands.map((c) => ({ name: c.name, run: c.run }));
   return selectCommands(configuredCommands(sandbox), detected, only, SANDBOX_FILE);
+}
+
+/** sandbox.json's limits, as the verify flow takes them. */
+export function verifyPolicy(sandbox: SandboxConfig): VerifyPolicy {
+  return {
+    timeoutMs: sandbox.timeout_ms,
+    totalTimeoutMs: sandbox.total_timeout_ms,
+    flakeReruns: sandbox.flake_reruns,
+    tailBytes: sandbox.output_tail_bytes,
+    maxLogBytes: sandbox.output_log_bytes,
+    envAllow: sandbox.env_allow,
+  };
 }
 
 /** The tree to verify, written into the shadow. */
@@ -115,14 +128,7 @@ export async function runVerify(options: VerifyOptions, globals: GlobalOptions, 
       {
         cwd: scratch.path,
         commands: selection.commands,
-        policy: {
-          timeoutMs: sandbox.timeout_ms,
-          totalTimeoutMs: sandbox.total_timeout_ms,
-          flakeReruns: sandbox.flake_reruns,
-          tailBytes: sandbox.output_tail_bytes,
-          maxLogBytes: sandbox.output_log_bytes,
-          envAllow: sandbox.env_allow,
-        },
+        policy: verifyPolicy(sandbox),
         userEnv: io.env,
         logDir: join(store.workspace.stateDir, 'sessions', context.session, 'logs'),
         signal: interrupt.signal,

@@ -5,6 +5,7 @@
 import type { BlockOutcome } from './edit/plan-edits.js';
 import type { ParseProblem } from './edit/types.js';
 import type { CheckpointResult, IsolationReport, PendingRestore, RestoreOutcome, RestorePlan } from './ports.js';
+import type { ActReport, StepReport } from './flows/act.js';
 import type { CommandRunRecord, VerifyReport } from './verify/report.js';
 
 export interface ChangedFile {
@@ -33,7 +34,11 @@ export type AideEvent =
   | { type: 'command_started'; name: string; attempt: number; logPath: string; timeoutMs: number }
   // rerun: the run failed and the flake guard runs the command again.
   | { type: 'command_finished'; name: string; run: CommandRunRecord; tail: string; rerun: boolean }
-  | { type: 'verify_finished'; report: VerifyReport };
+  | { type: 'verify_finished'; report: VerifyReport }
+  // aide act: each step of a plan, then the session's outcome.
+  | { type: 'step_started'; step: number; title: string }
+  | { type: 'step_finished'; report: StepReport }
+  | { type: 'session_finished'; report: ActReport };
 
 /** How a restore ended. */
 export type RestoreResult = 'restored' | 'already-there' | 'dry-run' | 'declined';

@@ -324,3 +324,25 @@ export interface CommandRunner {
   readonly isolation: IsolationReport;
   run(command: CommandRun): Promise<CommandResult>;
 }
+
+/** Why a verified step could not be written into the workspace. */
+export interface WriteBackConflict {
+  path: string;
+  /** changed / deleted: not what the step started from; created: the step adds it, but it exists now; outside: a path that leads out of the workspace. */
+  reason: 'changed' | 'created' | 'deleted' | 'outside';
+}
+
+/** The shadow and workspace side of one act session. */
+export interface SessionRecorder {
+  /** Records a scratch's captured tree as the session's next checkpoint (branch aide/<session>). */
+  checkpointTree(tree: string, meta: { step: string; verdict: string; message: string }): Promise<CheckpointRecord>;
+  /**
+   * Writes a step's changes into the workspace, each file atomically and only if every file is
+   * still what the step started from; otherwise writes nothing and returns the conflicts.
+   */
+  writeBack(changes: readonly ScratchChange[]): Promise<{ written: number; conflicts: WriteBackConflict[] }>;
+  /** A unified diff between two trees or checkpoints of the shadow. */
+  diff(from: string, to: string): Promise<string>;
+  /** Saves a file (a patch) in the session's folder; returns its absolute path. */
+  saveFile(name: string, content: string): Promise<string>;
+}

@@ -1,0 +1,91 @@
+/** Text and JSON lines for `aide act`. */
+import type { AideEvent } from '../../core/events.js';
+import type { ActReport, StepReport } from '../../core/flows/act.js';
+import { plural } from '../../shared/text.js';
+import type { OutputStream } from '../io.js';
+import type { Style } from './style.js';
+import { isolationLine, seconds, testsText } from './verify.js';
+
+/** `--json`: one object per line, every event as the audit log has it (schema aide.act.event/1). */
+export function actEventJson(event: AideEvent): string {
+  return `${JSON.stringify({ schema: 'aide.act.event/1', ...event })}\n`;
+}
+
+function stepLine(report: StepReport, style: Style): string {
+  const files = report.files.map((f) => `${f.path} +${f.added} -${f.removed}`).join(', ');
+  switch (report.status) {
+    case 'applied':
+      return `  ${style.green('✓')} written: ${files}`;
+    case 'verified':
+      return `  ${style.green('✓')} verified, not written (dry run): ${files}`;
+    case 'skipped':
+      return `  ${style.yellow('-')} skipped: ${report.reason ?? ''}`;
+    case 'conflict':
+      return `  ${style.red('✗')} not written: ${report.reason ?? ''}${report.patchFile === null ? '' : `\n    the verified patch is saved in ${report.patchFile}`}`;
+    case 'failed': {
+      const reason = (report.reason ?? '').replace(/\n/g, '\n    ');
+      return `  ${style.red('✗')} ${reason.startsWith('failed') ? reason : `failed: ${reason}`}`;
+    }
+    case 'cancelled':
+      return `  ${style.yellow('-')} interrupted`;
+    case 'not_run':
+      return `  ${style.dim('-')} not run`;
+  }
+}
+
+/** Plain lines as the steps run (logs, CI, pipes). */
+export class PlainActView {
+  private isolationShown = false;
+
+  constructor(
+    private readonly out: OutputStream,
+    private readonly style: Style,
+  ) {}
+
+  event(event: AideEvent): void {
+    const { style } = this;
+    switch (event.type) {
+      case 'step_started':
+        this.out.write(`${style.bold(`Step ${event.step}: ${event.title}`)}\n`);
+        break;
+      case 'verify_started':
+        // The same for every step: said once.
+        if (!this.isolationShown) this.out.write(`  ${style.dim(isolationLine(event.isolation))}\n`);
+        this.isolationShown = true;
+        break;
+      case 'command_finished': {
+        const ok = event.run.exitCode === 0 && !event.run.timedOut;
+        const tests = testsText(event.run.tests);
+        this.out.write(`  ${ok ? style.green('✓') : style.red('✗')} ${event.name}  ${seconds(event.run.durationMs)}${tests === '' ? '' : `  ${tests}`}${event.rerun ? style.yellow('  (running it again: flake guard)') : ''}\n`);
+        if (!ok && !event.rerun && event.tail.trim() !== '') this.out.write(`${event.tail.trimEnd().split('\n').map((l) => `    ${style.dim('│')} ${l}`).join('\n')}\n`);
+        break;
+      }
+      case 'verify_finished':
+        // A failure is said by the step's own line.
+        if (event.report.verdict === 'passed') this.out.write(`  ${style.green(event.report.summary)}\n`);
+        break;
+      case 'checkpoint_created':
+        this.out.write(`  checkpoint ${event.result.checkpoint.short}\n`);
+        break;
+      case 'step_finished':
+        this.out.write(`${stepLine(event.report, style)}\n`);
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+/** The end: how many steps did what, and how to undo. */
+export function renderActSummary(report: ActReport, style: Style): string {
+  const count = (status: StepReport['status']) => report.steps.filter((s) => s.status === status).length;
+  const parts = [
+    report.dryRun ? `${plural(count('verified'), 'step')} verified (dry run: nothing written)` : `${plural(count('applied'), 'step')} applied`,
+    `${count('skipped')} skipped`,
+    `${count('failed') + count('conflict')} failed`,
+    ...(count('not_run') > 0 ? [`${count('not_run')} not run`] : []),
+  ];
+  const lines = ['', style.bold(parts.join(', '))];
+  if (!report.dryRun && count('applied') > 0) lines.push(`Undo with \`aide restore ${report.base.slice(0, 10)}\` (the files as they were before this session).`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,243 @@
+/**
+ * aide act without a model (DESIGN.md, "The act step"): each step of a plan whose edits are
+ * written down is carried out in the scratch copy — its Run commands, its edits, the verify
+ * commands — and only a verified step is shown for approval, checkpointed on the session's
+ * branch and written into the workspace (unless a dry run). The first step that fails stops
+ * the run; a skipped step leaves the scratch as it was before it.
+ */
+import type { AideEvent, ChangedFile } from '../events.js';
+import type { Approver, CommandRunner, FileSystem, Scratch, ScratchCapture, SessionRecorder } from '../ports.js';
+import { diffStat } from '../edit/unified-diff.js';
+import { resolveTemplates } from '../plan/templates.js';
+import { childEnvironment } from '../security/secret-env.js';
+import type { VerifyReport } from '../verify/report.js';
+import { applyFlow } from './apply.js';
+import { verifyFlow, type VerifyCommand, type VerifyPolicy } from './verify.js';
+
+/** The part of a plan step act carries out. */
+export interface ActStep {
+  number: number;
+  title: string;
+  run: ReadonlyArray<string | readonly string[]>;
+  /** The edit blocks, verbatim (the formats `aide apply` accepts); '' when none. */
+  edits: string;
+}
+
+export type StepStatus = 'applied' | 'verified' | 'skipped' | 'failed' | 'conflict' | 'not_run' | 'cancelled';
+
+export interface StepReport {
+  number: number;
+  title: string;
+  status: StepStatus;
+  /** Why it failed, was skipped or conflicted; null when applied. */
+  reason: string | null;
+  files: ChangedFile[];
+  verify: VerifyReport | null;
+  /** The checkpoint recording the step; null when none was taken. */
+  checkpoint: string | null;
+  /** Where the verified patch was saved when it could not be written (conflict). */
+  patchFile: string | null;
+}
+
+export interface ActReport {
+  session: string;
+  dryRun: boolean;
+  steps: StepReport[];
+  /** The checkpoint the session started from (undo target) and the last one. */
+  base: string;
+  head: string;
+  /** A unified diff of every verified step (dry runs: what would be written). */
+  patch: string;
+}
+
+export interface ActInput {
+  session: string;
+  steps: readonly ActStep[];
+  /** The session's first checkpoint: the workspace as it was. */
+  base: string;
+  dryRun: boolean;
+  commands: readonly VerifyCommand[];
+  policy: VerifyPolicy;
+  /** sandbox.json allowed_commands: the only command lines a Run: may execute, exactly as written. */
+  allowedCommands: readonly string[];
+  userEnv: Readonly<Record<string, string | undefined>>;
+  /** Folder for a step's logs: `<session>/logs/step-<n>`. */
+  logDir: (step: number) => string;
+  signal?: AbortSignal;
+}
+
+export interface ActDeps {
+  scratch: Scratch;
+  runner: CommandRunner;
+  /** Writes files inside the scratch (the edits). */
+  fs: FileSystem;
+  approver: Approver;
+  recorder: SessionRecorder;
+  now: () => number;
+}
+
+/** A Run command as written in the plan, the way allowed_commands lists it. */
+export function commandText(run: string | readonly string[]): string {
+  return typeof run === 'string' ? run : JSON.stringify(run);
+}
+
+function report(step: ActStep, status: StepStatus, reason: string | null, extra: Partial<StepReport> = {}): StepReport {
+  return { number: step.number, title: step.title, status, reason, files: [], verify: null, checkpoint: null, patchFile: null, ...extra };
+}
+
+interface Context {
+  input: ActInput;
+  deps: ActDeps;
+  /** The output of each step's Run commands, for `{{ steps.N.output }}` and `{{ last.output }}`. */
+  outputs: Map<number, string>;
+  /** The session's latest checkpoint: where the next step starts. */
+  head: string;
+}
+
+type Outcome<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+/** Templates in one Run command, element by element for an argv. */
+function resolveRun(run: string | readonly string[], ctx: Context, step: number): Outcome<string | string[]> {
+  const parts = typeof run === 'string' ? [run] : [...run];
+  const resolved: string[] = [];
+  for (const part of parts) {
+    const result = resolveTemplates(part, ctx.outputs, step);
+    if (!result.ok) return { ok: false, reason: result.message };
+    resolved.push(result.text);
+  }
+  return { ok: true, value: typeof run === 'string' ? (resolved[0] ?? '') : resolved };
+}
+
+/** The step's Run commands, in the scratch, each allowed by sandbox.json; their output joined. */
+async function runCommands(step: ActStep, ctx: Context): Promise<Outcome<string>> {
+  const { input, deps } = ctx;
+  const outputs: string[] = [];
+  for (const [index, run] of step.run.entries()) {
+    const text = commandText(run);
+    if (!input.allowedCommands.includes(text)) {
+      return { ok: false, reason: `Run: ${text} is not allowed; add it, exactly as written, to "allowed_commands" in .aide/sandbox.json` };
+    }
+    const resolved = resolveRun(run, ctx, step.number);
+    if (!resolved.ok) return resolved;
+    const result = await deps.runner.run({
+      name: `run-${index + 1}`,
+      run: resolved.value,
+      cwd: deps.scratch.path,
+      env: runEnvironment(input, deps.runner),
+      timeoutMs: input.policy.timeoutMs,
+      logFile: `${input.logDir(step.number)}/run-${index + 1}.log`,
+      maxLogBytes: input.policy.maxLogBytes,
+      // The output flows into later steps' templates: keep more than a verify tail.
+      tailBytes: RUN_OUTPUT_BYTES,
+      ...(input.signal === undefined ? {} : { signal: input.signal }),
+    });
+    if (result.cancelled) return { ok: false, reason: 'interrupted' };
+    if (result.exitCode !== 0 || result.timedOut) {
+      const why = result.startError ?? (result.timedOut ? 'timed out' : `exited ${result.exitCode ?? result.signal ?? '?'}`);
+      return { ok: false, reason: `Run: ${text} ${why}${result.tail.trim() === '' ? '' : `:\n${result.tail.trimEnd()}`}` };
+    }
+    outputs.push(result.tail.trim());
+  }
+  return { ok: true, value: outputs.join('\n') };
+}
+
+/** At most this much of a Run command's output is kept as the step's output. */
+const RUN_OUTPUT_BYTES = 64 * 1024;
+
+function runEnvironment(input: ActInput, runner: CommandRunner): Record<string, string> {
+  const set: Record<string, string> = runner.isolation.network === 'off' ? { AIDE_SANDBOX_NETWORK_DISABLED: '1' } : {};
+  return childEnvironment(input.userEnv, { allow: input.policy.envAllow, set }).env;
+}
+
+/** The step's edits, templates resolved, applied in the scratch (all or nothing). */
+async function applyEdits(step: ActStep, ctx: Context): Promise<Outcome<null>> {
+  if (step.edits.trim() === '') return { ok: true, value: null };
+  const resolved = resolveTemplates(step.edits, ctx.outputs, step.number);
+  if (!resolved.ok) return { ok: false, reason: resolved.message };
+  // The apply flow's own events describe writes into the scratch; the step's events say what matters.
+  const flow = applyFlow({ response: resolved.text, root: ctx.deps.scratch.path, dryRun: false }, { fs: ctx.deps.fs });
+  let next = await flow.next();
+  while (next.done !== true) next = await flow.next();
+  const applied = next.value;
+  if (!applied.ok) return { ok: false, reason: `the edits did not apply:\n${applied.forModel.trim()}` };
+  return { ok: true, value: null };
+}
+
+/** One ChangedFile per file of a `git diff` (the scratch's capture against its base). */
+export function changedFiles(diff: string): ChangedFile[] {
+  const parts = diff.split(/^(?=diff --git )/m).filter((part) => part.startsWith('diff --git '));
+  return parts.map((part) => {
+    const path = /^\+\+\+ b\/(.+)$/m.exec(part)?.[1] ?? /^--- a\/(.+)$/m.exec(part)?.[1] ?? /^diff --git a\/(.+?) b\//.exec(part)?.[1] ?? '';
+    const action = /^new file mode/m.test(part) ? 'created' : /^deleted file mode/m.test(part) ? 'deleted' : 'modified';
+    return { path, action, ...diffStat(part), diff: part };
+  });
+}
+
+/** Verified and approved: recorded, then written (or, in a dry run, only recorded). */
+async function* record(step: ActStep, ctx: Context, capture: ScratchCapture, files: ChangedFile[], verify: VerifyReport): AsyncGenerator<AideEvent, StepReport> {
+  const { recorder } = ctx.deps;
+  const checkpoint = await recorder.checkpointTree(capture.tree, { step: String(step.number), verdict: verify.summary, message: `step ${step.number}: ${step.title}` });
+  yield { type: 'checkpoint_created', result: { checkpoint, created: true, skipped: [] } };
+  ctx.head = checkpoint.id;
+  if (ctx.input.dryRun) return report(step, 'verified', null, { files, verify, checkpoint: checkpoint.id });
+  const written = await recorder.writeBack(capture.changes);
+  if (written.conflicts.length > 0) {
+    const patchFile = await recorder.saveFile(`step-${step.number}.patch`, await recorder.diff(capture.base, capture.tree));
+    const paths = written.conflicts.map((c) => `${c.path} (${c.reason})`).join(', ');
+    return report(step, 'conflict', `files changed under aide since the step started: ${paths}`, { files, verify, checkpoint: checkpoint.id, patchFile });
+  }
+  yield { type: 'patch_applied', files, written: true };
+  return report(step, 'applied', null, { files, verify, checkpoint: checkpoint.id });
+}
+
+/** Asks whether to write a verified step; dry runs write nothing, so they never ask. */
+async function* approve(step: ActStep, ctx: Context, files: ChangedFile[], verify: VerifyReport): AsyncGenerator<AideEvent, boolean> {
+  if (ctx.input.dryRun) return true;
+  const question = `Write step ${step.number} (${step.title}) into your files?`;
+  const details = [verify.summary, ...files.map((f) => `${f.action === 'created' ? 'A' : f.action === 'deleted' ? 'D' : 'M'} ${f.path} +${f.added} -${f.removed}`)];
+  yield { type: 'approval_requested', question, details };
+  const approved = (await ctx.deps.approver.confirm(question, details)) === 'yes';
+  yield { type: 'approval_decided', approved };
+  return approved;
+}
+
+/** One step, start to end; never throws for a step that fails (the report says why). */
+async function* actStep(step: ActStep, ctx: Context): AsyncGenerator<AideEvent, StepReport> {
+  const { deps, input } = ctx;
+  // Back to the session head: whatever a failed or skipped step left in the scratch is dropped.
+  await deps.scratch.moveTo(ctx.head);
+  const ran = await runCommands(step, ctx);
+  if (!ran.ok) return report(step, ran.reason === 'interrupted' ? 'cancelled' : 'failed', ran.reason);
+  ctx.outputs.set(step.number, ran.value);
+  const edited = await applyEdits(step, ctx);
+  if (!edited.ok) return report(step, 'failed', edited.reason);
+  const capture = await deps.scratch.capture();
+  if (capture.changes.length === 0) return report(step, 'skipped', 'the step changes no file');
+  const files = changedFiles(await deps.scratch.diff(capture));
+  const verify = yield* verifyFlow({ cwd: deps.scratch.path, commands: input.commands, policy: input.policy, userEnv: input.userEnv, logDir: input.logDir(step.number), ...(input.signal === undefined ? {} : { signal: input.signal }) }, { runner: deps.runner, now: deps.now });
+  if (verify.verdict !== 'passed') return report(step, verify.verdict === 'cancelled' ? 'cancelled' : 'failed', verify.summary, { files, verify });
+  if (!(yield* approve(step, ctx, files, verify))) return report(step, 'skipped', 'not approved', { files, verify });
+  return yield* record(step, ctx, capture, files, verify);
+}
+
+/** Carries out the steps in order; stops at the first that fails, conflicts or is interrupted. */
+export async function* actFlow(input: ActInput, deps: ActDeps): AsyncGenerator<AideEvent, ActReport> {
+  const ctx: Context = { input, deps, outputs: new Map(), head: input.base };
+  const steps: StepReport[] = [];
+  let stopped = false;
+  for (const step of input.steps) {
+    if (stopped || input.signal?.aborted === true) {
+      steps.push(report(step, input.signal?.aborted === true ? 'cancelled' : 'not_run', null));
+      continue;
+    }
+    yield { type: 'step_started', step: step.number, title: step.title };
+    const done = yield* actStep(step, ctx);
+    steps.push(done);
+    yield { type: 'step_finished', report: done };
+    stopped = done.status === 'failed' || done.status === 'conflict' || done.status === 'cancelled';
+  }
+  const patch = ctx.head === input.base ? '' : await deps.recorder.diff(input.base, ctx.head);
+  const result: ActReport = { session: input.session, dryRun: input.dryRun, steps, base: input.base, head: ctx.head, patch };
+  yield { type: 'session_finished', report: result };
+  return result;
+}
