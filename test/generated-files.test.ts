@@ -1,11 +1,12 @@
-// The JSON Schemas in schemas/ and the configuration reference in README.md are generated from
-// the zod schemas by `npm run schemas`. This fails when a committed copy drifts from them.
+// The JSON Schemas in schemas/ and the configuration and plan format references in README.md are
+// generated from the zod schemas by `npm run schemas`. This fails when a committed copy drifts.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { REFERENCE_END, REFERENCE_START, schemaFiles, withConfigReference } from '../src/config/reference.js';
+import { PLAN_REFERENCE_START, withPlanReference } from '../src/core/plan/reference.js';
 
 /** dist/test/generated-files.test.js → the repository root. */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -21,4 +22,10 @@ test("the README's configuration reference matches the zod schemas", () => {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   assert.ok(readme.includes(REFERENCE_START) && readme.includes(REFERENCE_END), `README.md lacks the config-reference markers. ${FIX}`);
   assert.equal(readme, withConfigReference(readme), `README.md's configuration reference is out of date. ${FIX}`);
+});
+
+// The README documents only what works: its plan section (with the markers) comes with `aide plan`.
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+test("the README's plan format reference matches the plan schema", { skip: !README.includes(PLAN_REFERENCE_START) && 'README.md has no plan-format markers yet' }, () => {
+  assert.equal(README, withPlanReference(README), `README.md's plan format reference is out of date. ${FIX}`);
 });
