@@ -206,11 +206,12 @@ async function* actStep(step: ActStep, ctx: Context): AsyncGenerator<AideEvent, 
   const { deps, input } = ctx;
   // Back to the session head: whatever a failed or skipped step left in the scratch is dropped.
   await deps.scratch.moveTo(ctx.head);
+  // Edits first, then Run commands (a generator regenerates from what the edits changed), then verify.
+  const edited = await applyEdits(step, ctx);
+  if (!edited.ok) return report(step, 'failed', edited.reason);
   const ran = await runCommands(step, ctx);
   if (!ran.ok) return report(step, ran.reason === 'interrupted' ? 'cancelled' : 'failed', ran.reason);
   ctx.outputs.set(step.number, ran.value);
-  const edited = await applyEdits(step, ctx);
-  if (!edited.ok) return report(step, 'failed', edited.reason);
   const capture = await deps.scratch.capture();
   if (capture.changes.length === 0) return report(step, 'skipped', 'the step changes no file');
   const files = changedFiles(await deps.scratch.diff(capture));
