@@ -297,16 +297,22 @@ function makeSuiteRepo(clone: string, options: Options, env: Env): string[] {
   return argv;
 }
 
-/** The top-level tests a run failed, from its log (node:test's TAP), else the end of its output. */
-function failedTests(run: AideRun): string {
+/** Top-level tests that failed in node:test's TAP output. */
+function notOk(output: string): string[] {
+  return [...output.matchAll(/^not ok \d+ - (.*)$/gm)].map((m) => m[1] ?? '');
+}
+
+/** The tests a run failed that passed directly, from its log; else the end of its output. */
+function failedTests(run: AideRun, direct: Exit | undefined): string {
   let log = run.tail;
   try {
     if (run.logPath !== null) log = readFileSync(run.logPath, 'utf8');
   } catch {
     // the tail will do
   }
-  const names = [...log.matchAll(/^not ok \d+ - (.*)$/gm)].map((m) => `  - ${m[1] ?? ''}`);
-  return names.length > 0 ? names.join('\n') : log.split('\n').slice(-12).join('\n');
+  const failedDirectly = new Set(notOk(direct?.stdout ?? ''));
+  const names = notOk(log).filter((name) => !failedDirectly.has(name));
+  return names.length > 0 ? names.map((name) => `  - ${name}`).join('\n') : log.split('\n').slice(-12).join('\n');
 }
 
 async function suite(options: Options, root: string, env: Env, verdicts: string[]): Promise<void> {
@@ -331,7 +337,7 @@ async function suite(options: Options, root: string, env: Env, verdicts: string[
   let measured = await measureWith(variant);
   if (measured.refused !== undefined) {
     const { run, reason } = measured.refused;
-    notes.push(`note: isolated, the suite ${reason}, so it was measured with --no-isolation (log: ${run.logPath ?? 'none'}; --keep keeps it). Failing isolated:\n${failedTests(run)}`);
+    notes.push(`note: isolated, the suite ${reason}, so it was measured with --no-isolation (log: ${run.logPath ?? 'none'}; --keep keeps it). Failing only isolated:\n${failedTests(run, measured.directExit)}`);
     variant = 'unconfined';
     measured = await measureWith(variant);
   }
