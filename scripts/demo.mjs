@@ -1,6 +1,8 @@
 // `npm run demo`: aide's main job on the bundled example, with no model server.
-// Copies examples/inventory into a temp git repository, previews a recorded model reply with
-// `aide apply --dry-run`, applies it, and runs the example's own tests on the result.
+// Copies examples/inventory into a temp git repository and carries out its hand-written plan
+// (.aide/plans/add-remove.md) with `aide act`: first as a dry run, then for real with --yes.
+// Every step is edited and verified with the project's own tests in a scratch copy before it
+// is written.
 // Pass --keep to keep the temp repository for a look around.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
@@ -10,7 +12,6 @@ import { fileURLToPath } from 'node:url';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const example = join(root, 'examples', 'inventory');
-const reply = join(example, 'replies', 'add-remove.md');
 const bin = join(root, 'dist', 'src', 'bin.js');
 const keep = process.argv.includes('--keep');
 
@@ -44,12 +45,12 @@ try {
   spawnSync('git', ['add', '-A'], { cwd: work, env });
   spawnSync('git', ['commit', '-q', '-m', 'inventory example'], { cwd: work, env });
   console.log(`aide demo: the example project is in ${work}`);
-  console.log('The recorded model reply: examples/inventory/replies/add-remove.md');
-  run('aide apply --dry-run add-remove.md', process.execPath, [bin, 'apply', '--dry-run', reply], work);
-  run('aide apply add-remove.md', process.execPath, [bin, 'apply', reply], work);
-  run("npm test   (the example project's own tests, on the edited files)", process.execPath, ['--test', '--test-reporter=spec', 'test/'], work);
+  console.log('The plan: examples/inventory/.aide/plans/add-remove.md (3 steps, edits written down)');
+  run('aide act --dry-run   (verify every step in a scratch copy; write nothing)', process.execPath, [bin, 'act', '--dry-run'], work);
+  run('aide act --yes       (verify each step again, then write it and checkpoint it)', process.execPath, [bin, 'act', '--yes'], work);
+  run('aide status', process.execPath, [bin, 'status'], work);
   run('git status --short', 'git', ['status', '--short'], work);
-  console.log('\naide demo: done. Every edit applied, and the project\'s tests pass.');
+  console.log("\naide demo: done. Every step passed the project's tests before it was written.");
 } finally {
   if (keep) console.log(`kept ${work}`);
   else rmSync(work, { recursive: true, force: true });

@@ -5,12 +5,14 @@ import { test } from 'node:test';
 
 const demo = fileURLToPath(new URL('../../../scripts/demo.mjs', import.meta.url));
 
-test('the README quickstart demo applies the recorded reply and the example tests pass', () => {
+test('the README quickstart demo carries out the example plan: dry run, then every step verified and written', () => {
   const result = spawnSync(process.execPath, [demo], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
   assert.equal(result.status, 0, result.stdout + result.stderr);
-  assert.match(result.stdout, /3 edits would change 3 files \(dry run: nothing written\)/);
-  assert.match(result.stdout, /M src\/inventory\.js .*block 1 \(indentation\)/);
-  assert.match(result.stdout, /A test\/remove\.test\.js/);
-  assert.match(result.stdout, /pass 5/);
+  assert.match(result.stdout, /3 steps verified \(dry run: nothing written\)/);
+  assert.match(result.stdout, /Step 3: Test remove\(\) and the sorted report[\s\S]*verified: 1 command, 5 tests passed/);
+  assert.match(result.stdout, /3 steps applied, 0 skipped, 0 failed/);
+  assert.match(result.stdout, /step 3: applied/);
+  assert.match(result.stdout, / M src\/inventory\.js\n M src\/format\.js|M src\/format\.js\n M src\/inventory\.js/);
+  assert.match(result.stdout, /\?\? test\/remove\.test\.js/);
   assert.match(result.stdout, /aide demo: done/);
 });
