@@ -33,10 +33,8 @@ export const actCommand: CommandSpec = {
       .example('$0 act .aide/plans/add-remove.md --yes', 'write every step that passes verification')
       .example('$0 act --dry-run --patch-out aide.patch', 'for CI: verify every step, write only the combined patch')
       .epilog(
-        'A step is written only after its edits pass the commands in .aide/sandbox.json, and only if the files it\n' +
-          'touches are still as they were; each written step is a checkpoint (`aide restore` undoes it).\n' +
-          'Exit codes: 0 done, 1 a step failed, 2 usage or invalid plan, 4 approval needed but no terminal and no\n' +
-          '--yes, 6 files changed under aide (the verified patch is saved), 130 interrupted.',
+        'A step is written only after its edits pass the commands in .aide/sandbox.json, and only if the files it touches are still as they were. Each written step is a checkpoint: `aide restore` undoes it.\n\n' +
+          'Exit codes: 0 done, 1 a step failed, 2 usage error or invalid plan, 4 approval needed but no terminal and no --yes, 6 files changed under aide (the verified patch is saved), 130 interrupted.',
       ),
   run: async (argv, globals, io) => {
     const options = actOptions(argv);
