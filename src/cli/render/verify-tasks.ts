@@ -6,7 +6,7 @@
 import { Listr, PRESET_TIMER, type DefaultRenderer, type ListrTaskWrapper, type SimpleRenderer } from 'listr2';
 import type { AideEvent } from '../../core/events.js';
 import type { CommandRunRecord } from '../../core/verify/report.js';
-import { isolationLine, seconds, testsText } from './verify.js';
+import { isolationLine, runOutcome, seconds, testsText } from './verify.js';
 import type { Style } from './style.js';
 
 interface Outcome {
@@ -23,11 +23,8 @@ class Deferred<T> {
 type Task = ListrTaskWrapper<unknown, typeof DefaultRenderer, typeof SimpleRenderer>;
 
 function outcomeError(name: string, run: CommandRunRecord): string {
-  if (run.startError !== null) return `${name} could not start (${run.startError})`;
-  if (run.timedOut) return `${name} timed out after ${seconds(run.timeoutMs)}`;
-  if (run.signal !== null) return `${name} was killed by ${run.signal}`;
   const tests = testsText(run.tests);
-  return `${name} exited ${run.exitCode ?? '?'}${tests === '' ? '' : ` (${tests})`}`;
+  return `${name} ${runOutcome(run)}${tests === '' ? '' : ` (${tests})`}`;
 }
 
 export class TaskListVerifyView {

@@ -52,7 +52,8 @@ export function testsText(tests: TestCounts | null): string {
   return `${failed}${plural(tests.passed, 'test')} passed${skipped}`;
 }
 
-function runOutcome(run: CommandRunRecord): string {
+/** How one run ended, e.g. "passed", "exited 1", "timed out after 2.0 s". */
+export function runOutcome(run: CommandRunRecord): string {
   if (run.cancelled) return 'interrupted';
   if (run.startError !== null) return `could not start (${run.startError})`;
   if (run.timedOut) return `timed out after ${seconds(run.timeoutMs)}`;

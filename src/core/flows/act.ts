@@ -9,10 +9,9 @@ import type { AideEvent, ChangedFile } from '../events.js';
 import type { Approver, CommandRunner, FileSystem, Scratch, ScratchCapture, SessionRecorder } from '../ports.js';
 import { diffStat } from '../edit/unified-diff.js';
 import { resolveTemplates } from '../plan/templates.js';
-import { childEnvironment } from '../security/secret-env.js';
 import type { VerifyReport } from '../verify/report.js';
 import { applyFlow } from './apply.js';
-import { verifyFlow, type VerifyCommand, type VerifyPolicy } from './verify.js';
+import { commandEnvironment, verifyFlow, type VerifyCommand, type VerifyPolicy } from './verify.js';
 
 /** The part of a plan step act carries out. */
 export interface ActStep {
@@ -123,7 +122,7 @@ async function runCommands(step: ActStep, ctx: Context): Promise<Outcome<string>
       name: `run-${index + 1}`,
       run: resolved.value,
       cwd: deps.scratch.path,
-      env: runEnvironment(input, deps.runner),
+      env: commandEnvironment(input.userEnv, input.policy.envAllow, deps.runner),
       timeoutMs: input.policy.timeoutMs,
       logFile: `${input.logDir(step.number)}/run-${index + 1}.log`,
       maxLogBytes: input.policy.maxLogBytes,
@@ -143,11 +142,6 @@ async function runCommands(step: ActStep, ctx: Context): Promise<Outcome<string>
 
 /** At most this much of a Run command's output is kept as the step's output. */
 const RUN_OUTPUT_BYTES = 64 * 1024;
-
-function runEnvironment(input: ActInput, runner: CommandRunner): Record<string, string> {
-  const set: Record<string, string> = runner.isolation.network === 'off' ? { AIDE_SANDBOX_NETWORK_DISABLED: '1' } : {};
-  return childEnvironment(input.userEnv, { allow: input.policy.envAllow, set }).env;
-}
 
 /** The step's edits, templates resolved, applied in the scratch (all or nothing). */
 async function applyEdits(step: ActStep, ctx: Context): Promise<Outcome<null>> {

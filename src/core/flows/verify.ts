@@ -97,7 +97,7 @@ function report(command: VerifyCommand, runs: CommandRunRecord[], tail: string):
 /** Runs one command, with flake-guard reruns, within the time left. */
 async function* runCommand(input: VerifyInput, deps: VerifyDeps, index: number, command: VerifyCommand, deadline: number): AsyncGenerator<AideEvent, CommandReport> {
   const { policy } = input;
-  const { env } = childEnvironment(input.userEnv, { allow: policy.envAllow, set: { ...command.env, ...networkFlag(deps.runner) } });
+  const env = commandEnvironment(input.userEnv, policy.envAllow, deps.runner, command.env);
   const runs: CommandRunRecord[] = [];
   let tail = '';
   for (let attempt = 1; attempt <= 1 + policy.flakeReruns; attempt++) {
@@ -131,8 +131,13 @@ async function* runCommand(input: VerifyInput, deps: VerifyDeps, index: number, 
   return runs.length === 0 ? notRun(command) : report(command, runs, tail);
 }
 
-function networkFlag(runner: CommandRunner): Record<string, string> {
-  return runner.isolation.network === 'off' ? { AIDE_SANDBOX_NETWORK_DISABLED: '1' } : {};
+/**
+ * What a command run in the sandbox gets: the user's environment without credentials, the
+ * command's own variables, and AIDE_SANDBOX_NETWORK_DISABLED=1 when its network is off.
+ */
+export function commandEnvironment(userEnv: VerifyInput['userEnv'], envAllow: readonly string[], runner: CommandRunner, own: Readonly<Record<string, string>> = {}): Record<string, string> {
+  const network: Record<string, string> = runner.isolation.network === 'off' ? { AIDE_SANDBOX_NETWORK_DISABLED: '1' } : {};
+  return childEnvironment(userEnv, { allow: envAllow, set: { ...own, ...network } }).env;
 }
 
 /** Runs the commands; yields verify_started, command_started/finished per run, verify_finished. */
