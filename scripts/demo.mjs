@@ -1,6 +1,6 @@
 // `npm run demo`: aide's main job on the bundled example, with no model server.
 // Copies examples/inventory into a temp git repository and carries out its hand-written plan
-// (.aide/plans/add-remove.md) with `aide act`: first as a dry run, then for real with --yes.
+// (.aide/plans/add-remove.md) with `aide act`: first as a dry run, then for real with --yes --allow-protected (step 3 adds a test file).
 // Every step is edited and verified with the project's own tests in a scratch copy before it
 // is written.
 // Pass --keep to keep the temp repository for a look around.
@@ -47,7 +47,8 @@ try {
   console.log(`aide demo: the example project is in ${work}`);
   console.log('The plan: examples/inventory/.aide/plans/add-remove.md (3 steps, edits written down)');
   run('aide act --dry-run   (verify every step in a scratch copy; write nothing)', process.execPath, [bin, 'act', '--dry-run'], work);
-  run('aide act --yes       (verify each step again, then write it and checkpoint it)', process.execPath, [bin, 'act', '--yes'], work);
+  // Step 3 adds a test file: tests are protected paths, which --yes alone does not write.
+  run('aide act --yes --allow-protected   (verify each step again, then write it and checkpoint it)', process.execPath, [bin, 'act', '--yes', '--allow-protected'], work);
   run('aide status', process.execPath, [bin, 'status'], work);
   run('git status --short', 'git', ['status', '--short'], work);
   console.log("\naide demo: done. Every step passed the project's tests before it was written.");

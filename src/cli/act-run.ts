@@ -69,6 +69,8 @@ interface View {
 function exitCodeOf(report: ActReport, interrupted: NodeJS.Signals | null): number {
   if (interrupted !== null || report.steps.some((s) => s.status === 'cancelled')) return interruptExitCode(interrupted ?? 'SIGINT');
   if (report.steps.some((s) => s.status === 'conflict')) return ExitCode.conflict;
+  if (report.steps.some((s) => s.status === 'aborted')) return ExitCode.aborted;
+  if (report.steps.some((s) => s.status === 'refused')) return ExitCode.approvalNeeded;
   if (report.steps.some((s) => s.status === 'failed')) return ExitCode.failed;
   return ExitCode.ok;
 }
@@ -79,7 +81,7 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
   const sandbox = loaded.value;
   const planFile = await findPlan(root, globals.cwd, options.plan);
   const plan = await loadPlan(planFile, root);
-  const approver = chooseApprover({ yes: options.yes, dryRun: options.dryRun, command: 'aide act' }, io, () => ({ stdin: process.stdin, stdout: globals.json ? process.stderr : process.stdout }));
+  const approver = chooseApprover({ yes: options.yes, allowProtected: options.allowProtected, dryRun: options.dryRun, command: 'aide act' }, io, () => ({ stdin: process.stdin, stdout: globals.json ? process.stderr : process.stdout }));
   const selection = await chooseCommands(root, sandbox, undefined);
   const runner = await openVerifyRunner({ root, env: io.env, allowNetwork: sandbox.allow_network, isolate: options.isolation });
   const store = await ShadowStore.open(root, io.env, { maxFileBytes: config.value.checkpoints.max_file_bytes, command: 'act' });
@@ -102,6 +104,7 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
         commands: selection.commands,
         policy: verifyPolicy(sandbox),
         allowedCommands: sandbox.allowed_commands,
+        protectedPaths: config.value.protected_paths,
         userEnv: io.env,
         logDir: (step) => join(files.logs, `step-${step}`),
         signal: interrupt.signal,

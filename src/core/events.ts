@@ -4,7 +4,7 @@
  */
 import type { BlockOutcome } from './edit/plan-edits.js';
 import type { ParseProblem } from './edit/types.js';
-import type { CheckpointResult, IsolationReport, PendingRestore, RestoreOutcome, RestorePlan } from './ports.js';
+import type { CheckpointResult, IsolationReport, PendingRestore, RestoreOutcome, RestorePlan, StepDecision } from './ports.js';
 import type { ActReport, StepReport } from './flows/act.js';
 import type { CommandRunRecord, VerifyReport } from './verify/report.js';
 
@@ -26,7 +26,8 @@ export type AideEvent =
   | { type: 'restore_pending'; pending: PendingRestore; tempFilesRemoved: number }
   | { type: 'restore_planned'; plan: RestorePlan; dryRun: boolean }
   | { type: 'approval_requested'; question: string; details: string[] }
-  | { type: 'approval_decided'; approved: boolean }
+  // decision: what a step review chose (aide act); absent for a yes/no question.
+  | { type: 'approval_decided'; approved: boolean; decision?: StepDecision['kind'] }
   | ({ type: 'files_restored' } & RestoreOutcome)
   | { type: 'restore_finished'; outcome: RestoreResult }
   // Verification: the commands about to run, each run of each command, the report.

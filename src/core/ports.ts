@@ -2,6 +2,7 @@
  * The ports: what the core needs from the outside world. infra/ implements them; tests use
  * the real implementations against temp directories.
  */
+import type { ChangedFile } from './events.js';
 
 export interface FileStat {
   kind: 'file' | 'directory' | 'symlink' | 'other';
@@ -167,10 +168,35 @@ export interface Restorer {
 
 export type Approval = 'yes' | 'no';
 
+/** A changed file a `protected_paths` rule covers, with the rule (as configured) that matched. */
+export interface ProtectedChange {
+  path: string;
+  rule: string;
+}
+
+/** A verified step, as it is shown for approval. */
+export interface StepReview {
+  step: number;
+  title: string;
+  /** One line: "verified: 3 commands, 41 tests passed". */
+  verdict: string;
+  files: ChangedFile[];
+  /** The changed files protected_paths covers: writing them takes a second, explicit yes. */
+  protectedFiles: ProtectedChange[];
+}
+
+/**
+ * What to do with a verified step. `refuse`: the approver may not decide it (--yes and a
+ * protected file without --allow-protected); the reason says what would.
+ */
+export type StepDecision = { kind: 'approve' } | { kind: 'skip' } | { kind: 'abort' } | { kind: 'refuse'; reason: string };
+
 /** Asks the person at the keyboard, or answers for them (--yes). Flows never know which. */
 export interface Approver {
   /** `details` are short lines shown above the question. */
   confirm(question: string, details: readonly string[]): Promise<Approval>;
+  /** Whether to write a verified step into the workspace. */
+  reviewStep(review: StepReview): Promise<StepDecision>;
 }
 
 /** One path that differs between a scratch's base and its captured state. */
@@ -345,4 +371,6 @@ export interface SessionRecorder {
   diff(from: string, to: string): Promise<string>;
   /** Saves a file (a patch) in the session's folder; returns its absolute path. */
   saveFile(name: string, content: string): Promise<string>;
+  /** The bytes of a blob of the shadow's object store (a ScratchChange's oldBlob or newBlob). */
+  readBlob(id: string): Promise<Uint8Array>;
 }

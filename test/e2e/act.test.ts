@@ -18,7 +18,8 @@ const read = (root: string, path: string) => readFileSync(join(root, path), 'utf
 
 test('every step passes: each is verified, written and checkpointed; the summary says how to undo', async (t) => {
   const root = actRepo(t, planDoc('Add sub', [{ title: 'Add sub', edits: ADD_SUB }, { title: 'Test sub', edits: TEST_SUB }]));
-  const result = await runAide(['act', '--yes'], { cwd: root });
+  // Step 2 edits a test: a protected path.
+  const result = await runAide(['act', '--yes', '--allow-protected'], { cwd: root });
   assert.equal(result.code, 0, result.stdout + result.stderr);
   assert.match(read(root, 'src/calc.js'), /export function sub/);
   assert.match(read(root, 'test/calc.test.js'), /test\('sub'/);

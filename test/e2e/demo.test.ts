@@ -9,6 +9,8 @@ test('the README quickstart demo carries out the example plan: dry run, then eve
   const result = spawnSync(process.execPath, [demo], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
   assert.equal(result.status, 0, result.stdout + result.stderr);
   assert.match(result.stdout, /3 steps verified \(dry run: nothing written\)/);
+  // Step 3 adds a test: a protected path, named in the dry run and written only with --allow-protected.
+  assert.match(result.stdout, /! changes protected files: test\/remove\.test\.js \(rule \*\*\/test\/\*\*\)/);
   assert.match(result.stdout, /Step 3: Test remove\(\) and the sorted report[\s\S]*verified: 1 command, 5 tests passed/);
   assert.match(result.stdout, /3 steps applied, 0 skipped, 0 failed/);
   assert.match(result.stdout, /step 3: applied/);

@@ -6,6 +6,8 @@ export const actOptionsSchema = z.object({
   /** The plan document; omitted: the newest under .aide/plans/. */
   plan: z.string().min(1).optional(),
   yes: z.boolean().default(false),
+  /** With --yes: approve steps that change protected files too. */
+  allowProtected: z.boolean().default(false),
   dryRun: z.boolean().default(false),
   patchOut: z.string().min(1, { error: '--patch-out needs a file name, e.g. --patch-out aide.patch' }).optional(),
   /** false with --no-isolation. */
@@ -14,7 +16,7 @@ export const actOptionsSchema = z.object({
 export type ActOptions = z.infer<typeof actOptionsSchema>;
 
 export function actOptions(argv: RawArgv): ActOptions {
-  const parsed = actOptionsSchema.safeParse({ plan: argv['plan'], yes: argv['yes'], dryRun: argv['dryRun'], patchOut: argv['patchOut'], isolation: argv['isolation'] });
+  const parsed = actOptionsSchema.safeParse({ plan: argv['plan'], yes: argv['yes'], allowProtected: argv['allowProtected'], dryRun: argv['dryRun'], patchOut: argv['patchOut'], isolation: argv['isolation'] });
   if (!parsed.success) throw new AideError('usage', parsed.error.issues[0]?.message ?? 'invalid options', { hint: 'See `aide act --help`.' });
   return parsed.data;
 }
@@ -26,15 +28,22 @@ export const actCommand: CommandSpec = {
     yargs
       .positional('plan', { type: 'string', describe: 'The plan document (default: the newest in .aide/plans/)' })
       .option('yes', { alias: 'y', type: 'boolean', default: false, describe: 'Write every verified step without asking' })
+      .option('allow-protected', {
+        type: 'boolean',
+        default: false,
+        describe: 'With --yes: also write steps that change protected files (config.json protected_paths: tests, lockfiles, CI, hooks, package scripts)',
+      })
       .option('dry-run', { type: 'boolean', default: false, describe: 'Verify every step, write nothing: steps build on each other in the scratch copy' })
       .option('patch-out', { type: 'string', requiresArg: true, describe: 'Write the combined verified patch to this file (with --dry-run: the CI job)' })
       .option('isolation', { type: 'boolean', default: true, describe: 'Run commands without network and with the workspace read-only; --no-isolation runs them unconfined' })
       .example('$0 act', 'carry out the newest plan, asking before each verified step is written')
       .example('$0 act .aide/plans/add-remove.md --yes', 'write every step that passes verification')
+      .example('$0 act --yes --allow-protected', 'the same, including steps that change tests, lockfiles or other protected files')
       .example('$0 act --dry-run --patch-out aide.patch', 'for CI: verify every step, write only the combined patch')
       .epilog(
         'A step is written only after its edits pass the commands in .aide/sandbox.json, and only if the files it touches are still as they were. Each written step is a checkpoint: `aide restore` undoes it.\n\n' +
-          'Exit codes: 0 done, 1 a step failed, 2 usage error or invalid plan, 4 approval needed but no terminal and no --yes, 6 files changed under aide (the verified patch is saved), 130 interrupted.',
+          'A step that changes a protected file (protected_paths in .aide/config.json) needs a second, explicit yes at the terminal; --yes refuses it unless --allow-protected is given too.\n\n' +
+          'Exit codes: 0 done, 1 a step failed, 2 usage error or invalid plan, 4 approval needed (no terminal and no --yes, or a protected step without --allow-protected), 5 you aborted, 6 files changed under aide (the verified patch is saved), 130 interrupted.',
       ),
   run: async (argv, globals, io) => {
     const options = actOptions(argv);

@@ -1,10 +1,16 @@
 /** Text and JSON lines for `aide act`. */
 import type { AideEvent } from '../../core/events.js';
 import type { ActReport, StepReport } from '../../core/flows/act.js';
+import type { ProtectedChange } from '../../core/ports.js';
 import { plural } from '../../shared/text.js';
 import type { OutputStream } from '../io.js';
 import type { Style } from './style.js';
 import { isolationLine, seconds, testsText } from './verify.js';
+
+/** How protected files are named in a message: `test/a.test.js (rule **\/test/**)`. */
+export function protectedList(files: readonly ProtectedChange[]): string {
+  return files.map((f) => `${f.path} (rule ${f.rule})`).join(', ');
+}
 
 /** `--json`: one object per line, every event as the audit log has it (schema aide.act.event/1). */
 export function actEventJson(event: AideEvent): string {
@@ -20,6 +26,10 @@ function stepLine(report: StepReport, style: Style): string {
       return `  ${style.green('✓')} verified, not written (dry run): ${files}`;
     case 'skipped':
       return `  ${style.yellow('-')} skipped: ${report.reason ?? ''}`;
+    case 'refused':
+      return `  ${style.red('✗')} not written: ${report.reason ?? ''}`;
+    case 'aborted':
+      return `  ${style.yellow('-')} aborted: ${report.reason ?? ''}`;
     case 'conflict':
       return `  ${style.red('✗')} not written: ${report.reason ?? ''}${report.patchFile === null ? '' : `\n    the verified patch is saved in ${report.patchFile}`}`;
     case 'failed': {
@@ -68,6 +78,10 @@ export class PlainActView {
         this.out.write(`  checkpoint ${event.result.checkpoint.short}\n`);
         break;
       case 'step_finished':
+        // Said whatever happened to the step: a dry run in CI shows it too.
+        if (event.report.protectedFiles.length > 0 && event.report.status !== 'refused') {
+          this.out.write(`  ${style.yellow('!')} changes protected files: ${protectedList(event.report.protectedFiles)}\n`);
+        }
         this.out.write(`${stepLine(event.report, style)}\n`);
         break;
       default:
@@ -82,7 +96,8 @@ export function renderActSummary(report: ActReport, style: Style): string {
   const parts = [
     report.dryRun ? `${plural(count('verified'), 'step')} verified (dry run: nothing written)` : `${plural(count('applied'), 'step')} applied`,
     `${count('skipped')} skipped`,
-    `${count('failed') + count('conflict')} failed`,
+    `${count('failed') + count('conflict') + count('refused')} failed`,
+    ...(count('aborted') > 0 ? ['aborted'] : []),
     ...(count('not_run') > 0 ? [`${count('not_run')} not run`] : []),
   ];
   const lines = ['', style.bold(parts.join(', '))];

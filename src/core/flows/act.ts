@@ -6,9 +6,10 @@
  * the run; a skipped step leaves the scratch as it was before it.
  */
 import type { AideEvent, ChangedFile } from '../events.js';
-import type { Approver, CommandRunner, FileSystem, Scratch, ScratchCapture, SessionRecorder } from '../ports.js';
+import type { Approver, CommandRunner, FileSystem, ProtectedChange, Scratch, ScratchCapture, SessionRecorder, StepDecision } from '../ports.js';
 import { diffStat } from '../edit/unified-diff.js';
 import { resolveTemplates } from '../plan/templates.js';
+import { findProtected } from '../security/protected-paths.js';
 import type { VerifyReport } from '../verify/report.js';
 import { applyFlow } from './apply.js';
 import { commandEnvironment, verifyFlow, type VerifyCommand, type VerifyPolicy } from './verify.js';
@@ -22,7 +23,11 @@ export interface ActStep {
   edits: string;
 }
 
-export type StepStatus = 'applied' | 'verified' | 'skipped' | 'failed' | 'conflict' | 'not_run' | 'cancelled';
+/**
+ * refused: verified, but the approver could not approve it (--yes and a protected file);
+ * aborted: the user stopped the session at this step.
+ */
+export type StepStatus = 'applied' | 'verified' | 'skipped' | 'failed' | 'conflict' | 'refused' | 'aborted' | 'not_run' | 'cancelled';
 
 export interface StepReport {
   number: number;
@@ -31,6 +36,8 @@ export interface StepReport {
   /** Why it failed, was skipped or conflicted; null when applied. */
   reason: string | null;
   files: ChangedFile[];
+  /** The changed files protected_paths covers (known once the step is verified). */
+  protectedFiles: ProtectedChange[];
   verify: VerifyReport | null;
   /** The checkpoint recording the step; null when none was taken. */
   checkpoint: string | null;
@@ -59,6 +66,8 @@ export interface ActInput {
   policy: VerifyPolicy;
   /** sandbox.json allowed_commands: the only command lines a Run: may execute, exactly as written. */
   allowedCommands: readonly string[];
+  /** config.json protected_paths: globs, or `glob#/pointer` for one value of a JSON file. */
+  protectedPaths: readonly string[];
   userEnv: Readonly<Record<string, string | undefined>>;
   /** Folder for a step's logs: `<session>/logs/step-<n>`. */
   logDir: (step: number) => string;
@@ -81,7 +90,7 @@ export function commandText(run: string | readonly string[]): string {
 }
 
 function report(step: ActStep, status: StepStatus, reason: string | null, extra: Partial<StepReport> = {}): StepReport {
-  return { number: step.number, title: step.title, status, reason, files: [], verify: null, checkpoint: null, patchFile: null, ...extra };
+  return { number: step.number, title: step.title, status, reason, files: [], protectedFiles: [], verify: null, checkpoint: null, patchFile: null, ...extra };
 }
 
 interface Context {
@@ -167,32 +176,67 @@ export function changedFiles(diff: string): ChangedFile[] {
   });
 }
 
-/** Verified and approved: recorded, then written (or, in a dry run, only recorded). */
-async function* record(step: ActStep, ctx: Context, capture: ScratchCapture, files: ChangedFile[], verify: VerifyReport): AsyncGenerator<AideEvent, StepReport> {
+/** What a verified step is known by from here on: its files, the protected ones among them, its verification. */
+interface Verified {
+  files: ChangedFile[];
+  protectedFiles: ProtectedChange[];
+  verify: VerifyReport;
+}
+
+/** The changed files protected_paths covers; a `#/pointer` rule reads the file's content on both sides. */
+function protectedChanges(capture: ScratchCapture, ctx: Context): Promise<ProtectedChange[]> {
   const { recorder } = ctx.deps;
+  const read = (blob: string | null) => () => (blob === null ? Promise.resolve(null) : recorder.readBlob(blob));
+  return findProtected(
+    ctx.input.protectedPaths,
+    capture.changes.map((change) => ({ path: change.path, before: read(change.oldBlob), after: read(change.newBlob) })),
+  );
+}
+
+/** Verified and approved: recorded, then written (or, in a dry run, only recorded). */
+async function* record(step: ActStep, ctx: Context, capture: ScratchCapture, verified: Verified): AsyncGenerator<AideEvent, StepReport> {
+  const { recorder } = ctx.deps;
+  const { verify } = verified;
   const checkpoint = await recorder.checkpointTree(capture.tree, { step: String(step.number), verdict: verify.summary, message: `step ${step.number}: ${step.title}` });
   yield { type: 'checkpoint_created', result: { checkpoint, created: true, skipped: [] } };
   ctx.head = checkpoint.id;
-  if (ctx.input.dryRun) return report(step, 'verified', null, { files, verify, checkpoint: checkpoint.id });
+  if (ctx.input.dryRun) return report(step, 'verified', null, { ...verified, checkpoint: checkpoint.id });
   const written = await recorder.writeBack(capture.changes);
   if (written.conflicts.length > 0) {
     const patchFile = await recorder.saveFile(`step-${step.number}.patch`, await recorder.diff(capture.base, capture.tree));
     const paths = written.conflicts.map((c) => `${c.path} (${c.reason})`).join(', ');
-    return report(step, 'conflict', `files changed under aide since the step started: ${paths}`, { files, verify, checkpoint: checkpoint.id, patchFile });
+    return report(step, 'conflict', `files changed under aide since the step started: ${paths}`, { ...verified, checkpoint: checkpoint.id, patchFile });
   }
-  yield { type: 'patch_applied', files, written: true };
-  return report(step, 'applied', null, { files, verify, checkpoint: checkpoint.id });
+  yield { type: 'patch_applied', files: verified.files, written: true };
+  return report(step, 'applied', null, { ...verified, checkpoint: checkpoint.id });
 }
 
 /** Asks whether to write a verified step; dry runs write nothing, so they never ask. */
-async function* approve(step: ActStep, ctx: Context, files: ChangedFile[], verify: VerifyReport): AsyncGenerator<AideEvent, boolean> {
-  if (ctx.input.dryRun) return true;
+async function* approve(step: ActStep, ctx: Context, verified: Verified): AsyncGenerator<AideEvent, StepDecision> {
+  if (ctx.input.dryRun) return { kind: 'approve' };
+  const { files, protectedFiles, verify } = verified;
   const question = `Write step ${step.number} (${step.title}) into your files?`;
-  const details = [verify.summary, ...files.map((f) => `${f.action === 'created' ? 'A' : f.action === 'deleted' ? 'D' : 'M'} ${f.path} +${f.added} -${f.removed}`)];
+  const details = [
+    verify.summary,
+    ...files.map((f) => `${f.action === 'created' ? 'A' : f.action === 'deleted' ? 'D' : 'M'} ${f.path} +${f.added} -${f.removed}`),
+    ...protectedFiles.map((p) => `protected: ${p.path} (${p.rule})`),
+  ];
   yield { type: 'approval_requested', question, details };
-  const approved = (await ctx.deps.approver.confirm(question, details)) === 'yes';
-  yield { type: 'approval_decided', approved };
-  return approved;
+  const decision = await ctx.deps.approver.reviewStep({ step: step.number, title: step.title, verdict: verify.summary, files, protectedFiles });
+  yield { type: 'approval_decided', approved: decision.kind === 'approve', decision: decision.kind };
+  return decision;
+}
+
+/** The step's report for a decision other than approve. */
+function declined(step: ActStep, decision: Exclude<StepDecision, { kind: 'approve' }>, verified: Verified): StepReport {
+  switch (decision.kind) {
+    case 'skip':
+      return report(step, 'skipped', 'not approved', verified);
+    case 'abort':
+      return report(step, 'aborted', 'you stopped the session here; nothing of this step was written', verified);
+    case 'refuse':
+      return report(step, 'refused', decision.reason, verified);
+  }
 }
 
 /** One step, start to end; never throws for a step that fails (the report says why). */
@@ -209,13 +253,18 @@ async function* actStep(step: ActStep, ctx: Context): AsyncGenerator<AideEvent, 
   const capture = await deps.scratch.capture();
   if (capture.changes.length === 0) return report(step, 'skipped', 'the step changes no file');
   const files = changedFiles(await deps.scratch.diff(capture));
-  const verify = yield* verifyFlow({ cwd: deps.scratch.path, commands: input.commands, policy: input.policy, userEnv: input.userEnv, logDir: input.logDir(step.number), ...(input.signal === undefined ? {} : { signal: input.signal }) }, { runner: deps.runner, now: deps.now });
+  const verify: VerifyReport = yield* verifyFlow({ cwd: deps.scratch.path, commands: input.commands, policy: input.policy, userEnv: input.userEnv, logDir: input.logDir(step.number), ...(input.signal === undefined ? {} : { signal: input.signal }) }, { runner: deps.runner, now: deps.now });
   if (verify.verdict !== 'passed') return report(step, verify.verdict === 'cancelled' ? 'cancelled' : 'failed', verify.summary, { files, verify });
-  if (!(yield* approve(step, ctx, files, verify))) return report(step, 'skipped', 'not approved', { files, verify });
-  return yield* record(step, ctx, capture, files, verify);
+  const verified: Verified = { files, protectedFiles: await protectedChanges(capture, ctx), verify };
+  const decision = yield* approve(step, ctx, verified);
+  if (decision.kind !== 'approve') return declined(step, decision, verified);
+  return yield* record(step, ctx, capture, verified);
 }
 
-/** Carries out the steps in order; stops at the first that fails, conflicts or is interrupted. */
+/** The statuses that end a session: later steps are not run. */
+const STOPS: ReadonlySet<StepStatus> = new Set(['failed', 'conflict', 'refused', 'aborted', 'cancelled']);
+
+/** Carries out the steps in order; stops at the first that fails, conflicts, is refused, aborted or interrupted. */
 export async function* actFlow(input: ActInput, deps: ActDeps): AsyncGenerator<AideEvent, ActReport> {
   const ctx: Context = { input, deps, outputs: new Map(), head: input.base };
   const steps: StepReport[] = [];
@@ -229,7 +278,7 @@ export async function* actFlow(input: ActInput, deps: ActDeps): AsyncGenerator<A
     const done = yield* actStep(step, ctx);
     steps.push(done);
     yield { type: 'step_finished', report: done };
-    stopped = done.status === 'failed' || done.status === 'conflict' || done.status === 'cancelled';
+    stopped = STOPS.has(done.status);
   }
   const patch = ctx.head === input.base ? '' : await deps.recorder.diff(input.base, ctx.head);
   const result: ActReport = { session: input.session, dryRun: input.dryRun, steps, base: input.base, head: ctx.head, patch };

@@ -58,6 +58,7 @@ function approver(answer: Approval, calls: string[]) {
       calls.push(`ask: ${question}`);
       return Promise.resolve(answer);
     },
+    reviewStep: () => Promise.reject(new Error('restore never reviews a step')),
   };
 }
 

@@ -48,4 +48,15 @@ export class ShadowSessionRecorder implements SessionRecorder {
   saveFile(name: string, content: string): Promise<string> {
     return this.files.save(name, content);
   }
+
+  async readBlob(id: string): Promise<Uint8Array> {
+    const objects = new ObjectReader(this.store.git);
+    try {
+      const object = await objects.read(id);
+      if (object?.type !== 'blob') throw new Error(`${id} is not a blob of the shadow repository`);
+      return object.content;
+    } finally {
+      objects.close();
+    }
+  }
 }

@@ -1,0 +1,81 @@
+/**
+ * Protected paths (threats T6 and T7): files a change may not write without the user's second,
+ * explicit yes — tests and snapshots (editing them can make verification pass without fixing
+ * anything), lockfiles, CI workflows, hooks, package scripts (code that runs later on someone's
+ * machine), `.aide/` itself. Rules are globs relative to the workspace root; `glob#/pointer`
+ * protects one value inside a JSON file, so a dependency bump in package.json stays an
+ * ordinary edit while a change to its `scripts` does not.
+ */
+import picomatch from 'picomatch';
+import type { ProtectedChange } from '../ports.js';
+
+/** A changed file, with lazy access to its bytes before and after (null: absent on that side). */
+export interface ProtectedCandidate {
+  path: string;
+  before: () => Promise<Uint8Array | null>;
+  after: () => Promise<Uint8Array | null>;
+}
+
+interface Rule {
+  text: string;
+  matches: (path: string) => boolean;
+  /** RFC 6901 pointer into a JSON file, without the leading '#'; null: the whole file. */
+  pointer: string | null;
+}
+
+function compile(text: string): Rule {
+  const hash = text.indexOf('#');
+  const glob = hash === -1 ? text : text.slice(0, hash);
+  // dot: `.github/workflows/**` and `**/test/**` must match dotted names too.
+  return { text, matches: picomatch(glob, { dot: true }), pointer: hash === -1 ? null : text.slice(hash + 1) };
+}
+
+/** The value a JSON pointer names, or undefined when the document has none there. */
+export function jsonPointerValue(document: unknown, pointer: string): unknown {
+  if (pointer === '') return document;
+  let value: unknown = document;
+  for (const raw of pointer.slice(1).split('/')) {
+    const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
+const UNREADABLE = Symbol('unreadable');
+
+/** The value at `pointer` in a JSON file's bytes; UNREADABLE when they are not JSON. */
+function valueIn(bytes: Uint8Array | null, pointer: string): unknown {
+  if (bytes === null) return undefined;
+  try {
+    return jsonPointerValue(JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)), pointer);
+  } catch {
+    return UNREADABLE;
+  }
+}
+
+/** Whether a change alters the value a pointer names; a side that is not JSON counts as a change. */
+async function pointerChanged(candidate: ProtectedCandidate, pointer: string): Promise<boolean> {
+  const before = valueIn(await candidate.before(), pointer);
+  const after = valueIn(await candidate.after(), pointer);
+  if (before === UNREADABLE || after === UNREADABLE) return true;
+  return JSON.stringify(before) !== JSON.stringify(after);
+}
+
+/**
+ * The changed files a rule covers, each with the first rule that matched. A `#/pointer` rule
+ * covers a file only when the value it names changed (added, removed or edited).
+ */
+export async function findProtected(rules: readonly string[], candidates: readonly ProtectedCandidate[]): Promise<ProtectedChange[]> {
+  const compiled = rules.map(compile);
+  const found: ProtectedChange[] = [];
+  for (const candidate of candidates) {
+    for (const rule of compiled) {
+      if (!rule.matches(candidate.path)) continue;
+      if (rule.pointer !== null && !(await pointerChanged(candidate, rule.pointer))) continue;
+      found.push({ path: candidate.path, rule: rule.text });
+      break;
+    }
+  }
+  return found;
+}
