@@ -11,7 +11,7 @@ import { join, relative, resolve } from 'node:path';
 import { loadWorkspaceConfig } from '../config/load-workspace.js';
 import type { AideEvent } from '../core/events.js';
 import { actFlow, type ActReport } from '../core/flows/act.js';
-import { formatPlanProblem, parsePlan } from '../core/plan/parse.js';
+import { formatPlanProblem, parsePlan, type PlanLines } from '../core/plan/parse.js';
 import type { Plan } from '../core/plan/schema.js';
 import type { Scratch } from '../core/ports.js';
 import { NodeFileSystem } from '../infra/fs/node-file-system.js';
@@ -27,7 +27,8 @@ import { interruptExitCode, listenForInterrupt } from './interrupt.js';
 import { useColor, type CliIo, type GlobalOptions } from './io.js';
 import { actEventJson, PlainActView, renderActSummary } from './render/act.js';
 import { makeStyle } from './render/style.js';
-import { chooseCommands, verifyPolicy } from './verify-run.js';
+import { planCommands } from './act-steps.js';
+import { verifyPolicy } from './verify-run.js';
 import { openVerifyRunner } from './verify-runner.js';
 
 const PLANS_DIR = '.aide/plans';
@@ -45,7 +46,7 @@ async function findPlan(root: string, cwd: string, named: string | undefined): P
   return newest.path;
 }
 
-async function loadPlan(file: string, root: string): Promise<Plan> {
+async function loadPlan(file: string, root: string): Promise<{ plan: Plan; lines: PlanLines }> {
   const shown = relative(root, file) || file;
   let text: string;
   try {
@@ -54,7 +55,7 @@ async function loadPlan(file: string, root: string): Promise<Plan> {
     throw new AideError('input_unreadable', `cannot read the plan ${shown}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { hint: 'Give the path of a plan document.' });
   }
   const parsed = parsePlan(text, shown);
-  if (parsed.ok) return parsed.plan;
+  if (parsed.ok) return parsed;
   throw new AideError('config_invalid', `${shown} is not a valid plan (${parsed.problems.length} problem${parsed.problems.length === 1 ? '' : 's'})`, {
     details: parsed.problems.flatMap((p) => [formatPlanProblem(p), ...(p.hint === '' ? [] : [`  hint: ${p.hint}`])]),
     hint: 'Fix the plan, then run `aide act` again. The plan format is described in the README.',
@@ -78,9 +79,10 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
   const { config, sandbox: loaded } = await loadWorkspaceConfig(root, io.env);
   const sandbox = loaded.value;
   const planFile = await findPlan(root, globals.cwd, options.plan);
-  const plan = await loadPlan(planFile, root);
+  const { plan, lines } = await loadPlan(planFile, root);
+  const shownPlan = relative(root, planFile) || planFile;
+  const selection = await planCommands(root, sandbox, plan, lines, shownPlan);
   const approver = chooseApprover({ yes: options.yes, dryRun: options.dryRun, command: 'aide act' }, io, () => ({ stdin: process.stdin, stdout: globals.json ? process.stderr : process.stdout }));
-  const selection = await chooseCommands(root, sandbox, undefined);
   const runner = await openVerifyRunner({ root, env: io.env, allowNetwork: sandbox.allow_network, isolate: options.isolation });
   const store = await ShadowStore.open(root, io.env, { maxFileBytes: config.value.checkpoints.max_file_bytes, command: 'act' });
   const interrupt = listenForInterrupt(() => io.stderr.write('\naide: interrupted; stopping the running command and removing the scratch copy…\n'));

@@ -10,6 +10,7 @@ import type { Approver, CommandRunner, FileSystem, Scratch, ScratchCapture, Sess
 import { diffStat } from '../edit/unified-diff.js';
 import { resolveTemplates } from '../plan/templates.js';
 import type { VerifyReport } from '../verify/report.js';
+import { stepCommands } from '../verify/select-commands.js';
 import { applyFlow } from './apply.js';
 import { commandEnvironment, verifyFlow, type VerifyCommand, type VerifyPolicy } from './verify.js';
 
@@ -20,6 +21,8 @@ export interface ActStep {
   run: ReadonlyArray<string | readonly string[]>;
   /** The edit blocks, verbatim (the formats `aide apply` accepts); '' when none. */
   edits: string;
+  /** The step's Verify: names: optional commands it asks for, in addition to the others. */
+  verify?: readonly string[];
 }
 
 export type StepStatus = 'applied' | 'verified' | 'skipped' | 'failed' | 'conflict' | 'not_run' | 'cancelled';
@@ -55,6 +58,7 @@ export interface ActInput {
   /** The session's first checkpoint: the workspace as it was. */
   base: string;
   dryRun: boolean;
+  /** Every verify command, optional ones included: a step runs those not optional and those its Verify: names. */
   commands: readonly VerifyCommand[];
   policy: VerifyPolicy;
   /** sandbox.json allowed_commands: the only command lines a Run: may execute, exactly as written. */
@@ -209,7 +213,7 @@ async function* actStep(step: ActStep, ctx: Context): AsyncGenerator<AideEvent, 
   const capture = await deps.scratch.capture();
   if (capture.changes.length === 0) return report(step, 'skipped', 'the step changes no file');
   const files = changedFiles(await deps.scratch.diff(capture));
-  const verify = yield* verifyFlow({ cwd: deps.scratch.path, commands: input.commands, policy: input.policy, userEnv: input.userEnv, logDir: input.logDir(step.number), ...(input.signal === undefined ? {} : { signal: input.signal }) }, { runner: deps.runner, now: deps.now });
+  const verify = yield* verifyFlow({ cwd: deps.scratch.path, commands: stepCommands(input.commands, step.verify ?? []), policy: input.policy, userEnv: input.userEnv, logDir: input.logDir(step.number), ...(input.signal === undefined ? {} : { signal: input.signal }) }, { runner: deps.runner, now: deps.now });
   if (verify.verdict !== 'passed') return report(step, verify.verdict === 'cancelled' ? 'cancelled' : 'failed', verify.summary, { files, verify });
   if (!(yield* approve(step, ctx, files, verify))) return report(step, 'skipped', 'not approved', { files, verify });
   return yield* record(step, ctx, capture, files, verify);
