@@ -25,10 +25,11 @@ import { chooseApprover } from './approver.js';
 import type { ActOptions } from './commands/act.js';
 import { interruptExitCode, listenForInterrupt } from './interrupt.js';
 import { useColor, type CliIo, type GlobalOptions } from './io.js';
+import { renderActJunit } from './render/act-junit.js';
 import { actEventJson, PlainActView, renderActSummary } from './render/act.js';
 import { makeStyle } from './render/style.js';
-import { planCommands } from './act-steps.js';
-import { verifyPolicy } from './verify-run.js';
+import { planCommands, stepsToRun } from './act-steps.js';
+import { verifyPolicy, writeReportFile } from './verify-run.js';
 import { openVerifyRunner } from './verify-runner.js';
 
 const PLANS_DIR = '.aide/plans';
@@ -81,6 +82,7 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
   const planFile = await findPlan(root, globals.cwd, options.plan);
   const { plan, lines } = await loadPlan(planFile, root);
   const shownPlan = relative(root, planFile) || planFile;
+  const steps = stepsToRun(plan, options.step, shownPlan);
   const selection = await planCommands(root, sandbox, plan, lines, shownPlan);
   const approver = chooseApprover({ yes: options.yes, dryRun: options.dryRun, command: 'aide act' }, io, () => ({ stdin: process.stdin, stdout: globals.json ? process.stderr : process.stdout }));
   const runner = await openVerifyRunner({ root, env: io.env, allowNetwork: sandbox.allow_network, isolate: options.isolation });
@@ -88,6 +90,7 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
   const interrupt = listenForInterrupt(() => io.stderr.write('\naide: interrupted; stopping the running command and removing the scratch copy…\n'));
   let scratch: Scratch | undefined;
   try {
+    const startedAt = new Date().toISOString();
     const session = newSessionId('act', new Date(), randomBytes(2).toString('hex'));
     const files = await SessionFiles.create(store.workspace.stateDir, session);
     const base = await store.checkpoint({ session, reason: 'act', message: `before aide act: ${plan.title}` });
@@ -98,10 +101,11 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
     const flow = actFlow(
       {
         session,
-        steps: plan.steps,
+        steps,
         base: base.checkpoint.id,
         dryRun: options.dryRun,
         commands: selection.commands,
+        alone: options.step !== undefined,
         policy: verifyPolicy(sandbox),
         allowedCommands: sandbox.allowed_commands,
         userEnv: io.env,
@@ -130,6 +134,10 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
     const code = exitCodeOf(report, interrupt.received());
     await files.writeState({ ...state, status: code === 0 ? 'finished' : code >= 128 ? 'interrupted' : 'stopped', head: report.head });
     if (options.patchOut !== undefined) await writeFile(resolve(globals.cwd, options.patchOut), report.patch);
+    if (options.junit !== undefined) {
+      const xml = renderActJunit(report, { suiteName: plan.title, timestamp: startedAt, plan: shownPlan });
+      await writeReportFile(resolve(globals.cwd, options.junit), options.junit, xml, 'the JUnit report');
+    }
     if (!globals.json) io.stdout.write(renderActSummary(report, style));
     return code;
   } finally {

@@ -161,16 +161,20 @@ export async function runVerify(options: VerifyOptions, globals: GlobalOptions, 
   }
 }
 
+/** A report file the user asked for (`--junit`); a path that cannot be written is a usage error. */
+export async function writeReportFile(file: string, shown: string, content: string, what: string): Promise<void> {
+  try {
+    await writeFile(file, content);
+  } catch (error) {
+    throw new AideError('usage', `cannot write ${what} to ${shown}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, {
+      hint: 'Give a path in a folder that exists and is writable.',
+    });
+  }
+}
+
 async function finish(report: VerifyReport, context: VerifyContext, options: VerifyOptions, globals: GlobalOptions, io: CliIo): Promise<void> {
   if (options.junit !== undefined) {
-    const file = resolve(globals.cwd, options.junit);
-    try {
-      await writeFile(file, renderJunit(report, { suiteName: 'aide verify', timestamp: new Date().toISOString() }));
-    } catch (error) {
-      throw new AideError('usage', `cannot write the JUnit report to ${options.junit}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, {
-        hint: 'Give a path in a folder that exists and is writable.',
-      });
-    }
+    await writeReportFile(resolve(globals.cwd, options.junit), options.junit, renderJunit(report, { suiteName: 'aide verify', timestamp: new Date().toISOString() }), 'the JUnit report');
   }
   io.stdout.write(globals.json ? verifyJson(report, context) : renderVerifyResult(report, context, makeStyle(useColor(io))));
 }

@@ -8,7 +8,7 @@
 import type { AideEvent, ChangedFile } from '../events.js';
 import type { Approver, CommandRunner, FileSystem, Scratch, ScratchCapture, SessionRecorder } from '../ports.js';
 import { diffStat } from '../edit/unified-diff.js';
-import { resolveTemplates } from '../plan/templates.js';
+import { aloneTemplateProblem, resolveTemplates } from '../plan/templates.js';
 import type { VerifyReport } from '../verify/report.js';
 import { stepCommands } from '../verify/select-commands.js';
 import { applyFlow } from './apply.js';
@@ -60,6 +60,8 @@ export interface ActInput {
   dryRun: boolean;
   /** Every verify command, optional ones included: a step runs those not optional and those its Verify: names. */
   commands: readonly VerifyCommand[];
+  /** `--step N`: the one step runs without the steps before it, so it has no earlier output for its templates. */
+  alone?: boolean;
   policy: VerifyPolicy;
   /** sandbox.json allowed_commands: the only command lines a Run: may execute, exactly as written. */
   allowedCommands: readonly string[];
@@ -202,6 +204,8 @@ async function* approve(step: ActStep, ctx: Context, files: ChangedFile[], verif
 /** One step, start to end; never throws for a step that fails (the report says why). */
 async function* actStep(step: ActStep, ctx: Context): AsyncGenerator<AideEvent, StepReport> {
   const { deps, input } = ctx;
+  const alone = input.alone === true ? aloneTemplateProblem([...step.run.flat(), step.edits], step.number) : undefined;
+  if (alone !== undefined) return report(step, 'failed', alone);
   // Back to the session head: whatever a failed or skipped step left in the scratch is dropped.
   await deps.scratch.moveTo(ctx.head);
   // Edits first, then Run commands (a generator regenerates from what the edits changed), then verify.
