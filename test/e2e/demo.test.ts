@@ -9,6 +9,10 @@ test('the README quickstart demo carries out the example plan: dry run, then eve
   const result = spawnSync(process.execPath, [demo], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
   assert.equal(result.status, 0, result.stdout + result.stderr);
   assert.match(result.stdout, /3 steps verified \(dry run: nothing written\)/);
+  // The optional "report" command runs for step 2, whose Verify: line names it, and only there.
+  const withReport = result.stdout.split(/^(?=Step \d+: )/m).filter((part) => part.includes('✓ report '));
+  assert.deepEqual(withReport.map((part) => part.slice(0, 'Step 2'.length)), ['Step 2', 'Step 2'], 'the dry run and the real run');
+  assert.match(withReport[0] ?? '', /verified: 2 commands/);
   assert.match(result.stdout, /Step 3: Test remove\(\) and the sorted report[\s\S]*verified: 1 command, 5 tests passed/);
   assert.match(result.stdout, /3 steps applied, 0 skipped, 0 failed/);
   assert.match(result.stdout, /step 3: applied/);
