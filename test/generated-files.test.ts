@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { REFERENCE_END, REFERENCE_START, schemaFiles, withConfigReference } from '../src/config/reference.js';
-import { PLAN_REFERENCE_START, withPlanReference } from '../src/core/plan/reference.js';
+import { EXAMPLE_PLAN_FILE, PLAN_REFERENCE_START, withPlanReference } from '../src/core/plan/reference.js';
 
 /** dist/test/generated-files.test.js → the repository root. */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -27,5 +27,6 @@ test("the README's configuration reference matches the zod schemas", () => {
 // The README documents only what works: its plan section (with the markers) comes with `aide plan`.
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 test("the README's plan format reference matches the plan schema", { skip: !README.includes(PLAN_REFERENCE_START) && 'README.md has no plan-format markers yet' }, () => {
-  assert.equal(README, withPlanReference(README), `README.md's plan format reference is out of date. ${FIX}`);
+  const example = readFileSync(join(ROOT, EXAMPLE_PLAN_FILE), 'utf8');
+  assert.equal(README, withPlanReference(README, example), `README.md's plan format reference is out of date. ${FIX}`);
 });

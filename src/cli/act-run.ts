@@ -11,7 +11,7 @@ import { join, relative, resolve } from 'node:path';
 import { loadWorkspaceConfig } from '../config/load-workspace.js';
 import type { AideEvent } from '../core/events.js';
 import { actFlow, type ActReport } from '../core/flows/act.js';
-import { formatPlanProblem, parsePlan } from '../core/plan/parse.js';
+import { formatPlanProblem, parsePlan, type PlanLines } from '../core/plan/parse.js';
 import type { Plan } from '../core/plan/schema.js';
 import type { Scratch } from '../core/ports.js';
 import { NodeFileSystem } from '../infra/fs/node-file-system.js';
@@ -25,9 +25,11 @@ import { chooseApprover } from './approver.js';
 import type { ActOptions } from './commands/act.js';
 import { interruptExitCode, listenForInterrupt } from './interrupt.js';
 import { useColor, type CliIo, type GlobalOptions } from './io.js';
+import { renderActJunit } from './render/act-junit.js';
 import { actEventJson, PlainActView, renderActSummary } from './render/act.js';
 import { makeStyle } from './render/style.js';
-import { chooseCommands, verifyPolicy } from './verify-run.js';
+import { planCommands, stepsToRun } from './act-steps.js';
+import { verifyPolicy, writeReportFile } from './verify-run.js';
 import { openVerifyRunner } from './verify-runner.js';
 
 const PLANS_DIR = '.aide/plans';
@@ -45,7 +47,7 @@ async function findPlan(root: string, cwd: string, named: string | undefined): P
   return newest.path;
 }
 
-async function loadPlan(file: string, root: string): Promise<Plan> {
+async function loadPlan(file: string, root: string): Promise<{ plan: Plan; lines: PlanLines }> {
   const shown = relative(root, file) || file;
   let text: string;
   try {
@@ -54,7 +56,7 @@ async function loadPlan(file: string, root: string): Promise<Plan> {
     throw new AideError('input_unreadable', `cannot read the plan ${shown}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { hint: 'Give the path of a plan document.' });
   }
   const parsed = parsePlan(text, shown);
-  if (parsed.ok) return parsed.plan;
+  if (parsed.ok) return parsed;
   throw new AideError('config_invalid', `${shown} is not a valid plan (${parsed.problems.length} problem${parsed.problems.length === 1 ? '' : 's'})`, {
     details: parsed.problems.flatMap((p) => [formatPlanProblem(p), ...(p.hint === '' ? [] : [`  hint: ${p.hint}`])]),
     hint: 'Fix the plan, then run `aide act` again. The plan format is described in the README.',
@@ -80,14 +82,17 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
   const { config, sandbox: loaded } = await loadWorkspaceConfig(root, io.env);
   const sandbox = loaded.value;
   const planFile = await findPlan(root, globals.cwd, options.plan);
-  const plan = await loadPlan(planFile, root);
+  const { plan, lines } = await loadPlan(planFile, root);
+  const shownPlan = relative(root, planFile) || planFile;
+  const steps = stepsToRun(plan, options.step, shownPlan);
+  const selection = await planCommands(root, sandbox, plan, lines, shownPlan);
   const approver = chooseApprover({ yes: options.yes, allowProtected: options.allowProtected, dryRun: options.dryRun, command: 'aide act' }, io, () => ({ stdin: process.stdin, stdout: globals.json ? process.stderr : process.stdout }));
-  const selection = await chooseCommands(root, sandbox, undefined);
   const runner = await openVerifyRunner({ root, env: io.env, allowNetwork: sandbox.allow_network, isolate: options.isolation });
   const store = await ShadowStore.open(root, io.env, { maxFileBytes: config.value.checkpoints.max_file_bytes, command: 'act' });
   const interrupt = listenForInterrupt(() => io.stderr.write('\naide: interrupted; stopping the running command and removing the scratch copy…\n'));
   let scratch: Scratch | undefined;
   try {
+    const startedAt = new Date().toISOString();
     const session = newSessionId('act', new Date(), randomBytes(2).toString('hex'));
     const files = await SessionFiles.create(store.workspace.stateDir, session);
     const base = await store.checkpoint({ session, reason: 'act', message: `before aide act: ${plan.title}` });
@@ -98,10 +103,11 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
     const flow = actFlow(
       {
         session,
-        steps: plan.steps,
+        steps,
         base: base.checkpoint.id,
         dryRun: options.dryRun,
         commands: selection.commands,
+        alone: options.step !== undefined,
         policy: verifyPolicy(sandbox),
         allowedCommands: sandbox.allowed_commands,
         protectedPaths: config.value.protected_paths,
@@ -131,6 +137,10 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
     const code = exitCodeOf(report, interrupt.received());
     await files.writeState({ ...state, status: code === 0 ? 'finished' : code >= 128 ? 'interrupted' : 'stopped', head: report.head });
     if (options.patchOut !== undefined) await writeFile(resolve(globals.cwd, options.patchOut), report.patch);
+    if (options.junit !== undefined) {
+      const xml = renderActJunit(report, { suiteName: plan.title, timestamp: startedAt, plan: shownPlan });
+      await writeReportFile(resolve(globals.cwd, options.junit), options.junit, xml, 'the JUnit report');
+    }
     if (!globals.json) io.stdout.write(renderActSummary(report, style));
     return code;
   } finally {

@@ -16,7 +16,7 @@ import { detectCommands } from '../core/init/detect-commands.js';
 import { readProject } from '../core/init/init-workspace.js';
 import type { CommandRunner, Scratch } from '../core/ports.js';
 import type { VerifyReport } from '../core/verify/report.js';
-import { selectCommands } from '../core/verify/select-commands.js';
+import { availableCommands, selectCommands, type CommandSelection } from '../core/verify/select-commands.js';
 import { NodeFileSystem } from '../infra/fs/node-file-system.js';
 import { findWorkspaceRoot } from '../infra/git/workspace-root.js';
 import { newSessionId } from '../infra/shadow/checkpoints.js';
@@ -38,13 +38,28 @@ interface View {
 }
 
 function configuredCommands(sandbox: SandboxConfig): VerifyCommand[] {
-  return sandbox.commands.map((c) => ({ name: c.name, run: c.run, ...(c.timeout_ms === undefined ? {} : { timeoutMs: c.timeout_ms }), ...(c.env === undefined ? {} : { env: c.env }) }));
+  return sandbox.commands.map((c) => ({
+    name: c.name,
+    run: c.run,
+    ...(c.timeout_ms === undefined ? {} : { timeoutMs: c.timeout_ms }),
+    ...(c.env === undefined ? {} : { env: c.env }),
+    ...(c.optional ? { optional: true } : {}),
+  }));
 }
 
-/** The commands to verify with: sandbox.json's, or the detected ones when it lists none. */
-export async function chooseCommands(root: string, sandbox: SandboxConfig, only: readonly string[] | undefined) {
-  const detected = sandbox.commands.length > 0 ? [] : detectCommands(await readProject(new NodeFileSystem(), root)).commands.map((c) => ({ name: c.name, run: c.run }));
-  return selectCommands(configuredCommands(sandbox), detected, only, SANDBOX_FILE);
+async function detectedCommands(root: string, sandbox: SandboxConfig): Promise<VerifyCommand[]> {
+  if (sandbox.commands.length > 0) return [];
+  return detectCommands(await readProject(new NodeFileSystem(), root)).commands.map((c) => ({ name: c.name, run: c.run }));
+}
+
+/** The commands to verify with: sandbox.json's (optional ones only when named), or the detected ones when it lists none. */
+export async function chooseCommands(root: string, sandbox: SandboxConfig, only: readonly string[] | undefined): Promise<CommandSelection> {
+  return selectCommands(configuredCommands(sandbox), await detectedCommands(root, sandbox), only, SANDBOX_FILE);
+}
+
+/** Every command there is, optional ones included: a plan step picks its own (`aide act`). */
+export async function everyCommand(root: string, sandbox: SandboxConfig): Promise<CommandSelection> {
+  return availableCommands(configuredCommands(sandbox), await detectedCommands(root, sandbox), SANDBOX_FILE);
 }
 
 /** sandbox.json's limits, as the verify flow takes them. */
@@ -100,13 +115,13 @@ interface Prepared {
 }
 
 /** Snapshot, scratch: under the workspace lock, released before the commands run. */
-async function prepare(root: string, io: CliIo, options: VerifyOptions, sandbox: SandboxConfig, maxFileBytes: number, commandSource: VerifyContext['commandSource']): Promise<Prepared> {
+async function prepare(root: string, io: CliIo, options: VerifyOptions, sandbox: SandboxConfig, maxFileBytes: number, selection: CommandSelection): Promise<Prepared> {
   const store = await ShadowStore.open(root, io.env, { maxFileBytes, command: 'verify' });
   try {
     const { source, skipped } = await sourceTree(store, options);
     const session = newSessionId('verify', new Date(), randomBytes(2).toString('hex'));
     const scratch = await store.scratches({ tempRoot: tmpdir(), links: sandbox.link }).open(session, source.tree);
-    return { store, scratch, context: { root, session, source, commandSource, skipped } };
+    return { store, scratch, context: { root, session, source, commandSource: selection.source, skipped, optionalNotRun: selection.optionalNotRun } };
   } finally {
     await store.close();
   }
@@ -121,7 +136,7 @@ export async function runVerify(options: VerifyOptions, globals: GlobalOptions, 
   const interrupt = listenForInterrupt(() => io.stderr.write('\naide: interrupted; stopping the commands and removing the scratch copy…\n'));
   let prepared: Prepared | undefined;
   try {
-    prepared = await prepare(root, io, options, sandbox, config.value.checkpoints.max_file_bytes, selection.source);
+    prepared = await prepare(root, io, options, sandbox, config.value.checkpoints.max_file_bytes, selection);
     const { scratch, store, context } = prepared;
     const view = await makeView(globals, io, context);
     const flow = verifyFlow(
@@ -146,16 +161,20 @@ export async function runVerify(options: VerifyOptions, globals: GlobalOptions, 
   }
 }
 
+/** A report file the user asked for (`--junit`); a path that cannot be written is a usage error. */
+export async function writeReportFile(file: string, shown: string, content: string, what: string): Promise<void> {
+  try {
+    await writeFile(file, content);
+  } catch (error) {
+    throw new AideError('usage', `cannot write ${what} to ${shown}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, {
+      hint: 'Give a path in a folder that exists and is writable.',
+    });
+  }
+}
+
 async function finish(report: VerifyReport, context: VerifyContext, options: VerifyOptions, globals: GlobalOptions, io: CliIo): Promise<void> {
   if (options.junit !== undefined) {
-    const file = resolve(globals.cwd, options.junit);
-    try {
-      await writeFile(file, renderJunit(report, { suiteName: 'aide verify', timestamp: new Date().toISOString() }));
-    } catch (error) {
-      throw new AideError('usage', `cannot write the JUnit report to ${options.junit}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, {
-        hint: 'Give a path in a folder that exists and is writable.',
-      });
-    }
+    await writeReportFile(resolve(globals.cwd, options.junit), options.junit, renderJunit(report, { suiteName: 'aide verify', timestamp: new Date().toISOString() }), 'the JUnit report');
   }
   io.stdout.write(globals.json ? verifyJson(report, context) : renderVerifyResult(report, context, makeStyle(useColor(io))));
 }

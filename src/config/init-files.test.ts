@@ -11,7 +11,7 @@ test('the files init writes are valid and equal to the defaults where they speak
   assert.deepEqual(config.loaded.value, defaults.loaded.value);
   const sandbox = parseSandboxFile(initialSandboxText([{ name: 'test', run: ['npm', 'test'] }], '../node_modules/aide/schemas'));
   assert.ok(sandbox.ok);
-  assert.deepEqual(sandbox.loaded.value.commands, [{ name: 'test', run: ['npm', 'test'] }]);
+  assert.deepEqual(sandbox.loaded.value.commands, [{ name: 'test', run: ['npm', 'test'], optional: false }]);
 });
 
 test('$schema points at the installed schemas, or is left out', () => {

@@ -39,3 +39,13 @@ test('without markers, a Configuration section is added at the end', () => {
   assert.ok(updated.startsWith(`# x\n\n## Configuration\n\n${REFERENCE_START}\n`));
   assert.ok(updated.endsWith(`${REFERENCE_END}\n`));
 });
+
+test('an optional command is described in the JSON Schema and the reference: a boolean, false by default', () => {
+  const schema = JSON.parse(schemaFiles()['schemas/sandbox.schema.json'] ?? '{}') as { properties: { commands: { items: { properties: Record<string, Record<string, unknown>>; required: string[] } } } };
+  const optional = schema.properties.commands.items.properties['optional'];
+  assert.equal(optional?.['type'], 'boolean');
+  assert.equal(optional?.['default'], false);
+  assert.match(String(optional?.['description']), /^Run only when asked for: by a plan step's Verify: line or `aide verify --commands`/);
+  assert.deepEqual(schema.properties.commands.items.required, ['name', 'run']);
+  assert.match(configReference(), /\| `commands\[\]\.optional` \| boolean \| `false` \| Run only when asked for: by a plan step's Verify: line or `aide verify --commands`\. \|/);
+});

@@ -40,9 +40,25 @@ test('commands take an argv array or a shell string, with optional timeout and e
     }),
   );
   assert.deepEqual(commands, [
-    { name: 'lint', run: ['npm', 'run', 'lint'] },
-    { name: 'test', run: 'make test', timeout_ms: 30000, env: { CI: '1' } },
+    { name: 'lint', run: ['npm', 'run', 'lint'], optional: false },
+    { name: 'test', run: 'make test', timeout_ms: 30000, env: { CI: '1' }, optional: false },
   ]);
+});
+
+test('a command is optional only when it says so', () => {
+  const { commands } = value(JSON.stringify({ commands: [{ name: 'test', run: 'npm test' }, { name: 'e2e', run: 'npm run e2e', optional: true }] }));
+  assert.deepEqual(
+    commands.map((c) => [c.name, c.optional]),
+    [
+      ['test', false],
+      ['e2e', true],
+    ],
+  );
+});
+
+test('"optional" must be true or false', () => {
+  const text = '{\n  "commands": [\n    { "name": "e2e", "run": "npm run e2e", "optional": "yes" }\n  ]\n}';
+  assert.deepEqual(problems(parseSandboxFile(text)), ['.aide/sandbox.json:3:44: commands[0].optional: expected true or false, got "yes"']);
 });
 
 test('an unknown key inside a command names the file, the JSON path, line:column and a did-you-mean', () => {

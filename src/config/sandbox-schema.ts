@@ -34,6 +34,9 @@ const commandSchema = strictObject(
       })
       .optional()
       .describe('Environment variables set for this command only (in addition to env_allow).'),
+    optional: bool()
+      .default(false)
+      .describe("Run only when asked for: by a plan step's Verify: line or `aide verify --commands`."),
   },
   'a command with "name" and "run"',
 );
@@ -68,7 +71,7 @@ export const sandboxSchema = strictObject(
     commands: list(commandSchema, 'commands')
       .superRefine(checkUniqueNames, { when: () => true })
       .default([])
-      .describe('Verify commands, run in this order on a scratch copy of the workspace; a change is verified when all of them pass.'),
+      .describe('Verify commands, run in this order on a scratch copy of the workspace; a change is verified when all of them pass (optional ones run only when asked for).'),
     timeout_ms: positiveInt('milliseconds', 120000)
       .default(120000)
       .describe("Milliseconds before a command's whole process group is killed, unless the command sets its own."),

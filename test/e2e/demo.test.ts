@@ -11,6 +11,10 @@ test('the README quickstart demo carries out the example plan: dry run, then eve
   assert.match(result.stdout, /3 steps verified \(dry run: nothing written\)/);
   // Step 3 adds a test: a protected path, named in the dry run and written only with --allow-protected.
   assert.match(result.stdout, /! changes protected files: test\/remove\.test\.js \(rule \*\*\/test\/\*\*\)/);
+  // The optional "report" command runs for step 2, whose Verify: line names it, and only there.
+  const withReport = result.stdout.split(/^(?=Step \d+: )/m).filter((part) => part.includes('✓ report '));
+  assert.deepEqual(withReport.map((part) => part.slice(0, 'Step 2'.length)), ['Step 2', 'Step 2'], 'the dry run and the real run');
+  assert.match(withReport[0] ?? '', /verified: 2 commands/);
   assert.match(result.stdout, /Step 3: Test remove\(\) and the sorted report[\s\S]*verified: 1 command, 5 tests passed/);
   assert.match(result.stdout, /3 steps applied, 0 skipped, 0 failed/);
   assert.match(result.stdout, /step 3: applied/);

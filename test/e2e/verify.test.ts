@@ -172,6 +172,22 @@ test('--commands runs a subset in the configured order; an unknown name is a usa
   assert.match(typo.stderr, /no command named "tset" \(did you mean "test"\?\)/);
 });
 
+test('an optional command is skipped unless --commands names it', async (t) => {
+  const root = verifyRepo(t, [
+    { name: 'lint', run: 'echo lint' },
+    { name: 'e2e', run: 'echo e2e', optional: true },
+    { name: 'test', run: 'echo test' },
+  ]);
+  const plain = await runAide(['verify'], { cwd: root });
+  assert.equal(plain.code, 0, plain.stderr);
+  assert.match(plain.stdout, /^aide verify: .*, 2 commands$/m);
+  assert.doesNotMatch(plain.stdout, /→ e2e/);
+  assert.match(plain.stdout, /optional, not run: e2e \(name them with --commands to run them\)/);
+  const { result, report } = await verifyJson(root, ['--commands', 'test,e2e']);
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(report.commands.map((c) => [c.name, c.status]), [['e2e', 'passed'], ['test', 'passed']]);
+});
+
 test('no commands anywhere: exit 2 naming the file and what to write', async (t) => {
   const root = gitRepo(t, { 'README.md': 'nothing to run\n' });
   const result = await runAide(['verify'], { cwd: root });

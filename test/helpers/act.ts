@@ -20,13 +20,15 @@ export interface StepSpec {
   title: string;
   intent?: string;
   run?: string[];
+  /** Names for the step's Verify: line. */
+  verify?: string[];
   edits?: string;
 }
 
 export function planDoc(title: string, steps: StepSpec[]): string {
   const head = `---\naide_plan: 1\ntitle: ${title}\ncreated: 2026-11-30T10:00:00.000Z\n---\n\nA plan for the tests.\n`;
   const body = steps.map((s, i) => {
-    const keys = (s.run ?? []).map((r) => `Run: ${r}`).join('\n');
+    const keys = [...(s.run ?? []).map((r) => `Run: ${r}`), ...(s.verify === undefined ? [] : [`Verify: ${s.verify.join(', ')}`])].join('\n');
     return `\n## Step ${i + 1}: ${s.title}\n\n${s.intent ?? 'Do it.'}\n${keys === '' ? '' : `\n${keys}\n`}${s.edits === undefined ? '' : `\n### Edits\n\n${s.edits}`}`;
   });
   return `${head}${body.join('')}`;

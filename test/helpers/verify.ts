@@ -11,6 +11,7 @@ export interface SandboxCommand {
   run: string[] | string;
   timeout_ms?: number;
   env?: Record<string, string>;
+  optional?: boolean;
 }
 
 /** A git repository whose sandbox.json lists `commands` (plus any other settings). */

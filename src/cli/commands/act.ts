@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { AideError } from '../../shared/errors.js';
 import type { CommandSpec, RawArgv } from './spec.js';
 
+const STEP_ERROR = '--step needs the number of a step of the plan, e.g. --step 2';
+
 export const actOptionsSchema = z.object({
   /** The plan document; omitted: the newest under .aide/plans/. */
   plan: z.string().min(1).optional(),
@@ -10,13 +12,16 @@ export const actOptionsSchema = z.object({
   allowProtected: z.boolean().default(false),
   dryRun: z.boolean().default(false),
   patchOut: z.string().min(1, { error: '--patch-out needs a file name, e.g. --patch-out aide.patch' }).optional(),
+  /** `--step N`: carry out only step N. */
+  step: z.number({ error: STEP_ERROR }).int({ error: STEP_ERROR }).positive({ error: STEP_ERROR }).optional(),
+  junit: z.string().min(1, { error: '--junit needs a file name, e.g. --junit act.xml' }).optional(),
   /** false with --no-isolation. */
   isolation: z.boolean().default(true),
 });
 export type ActOptions = z.infer<typeof actOptionsSchema>;
 
 export function actOptions(argv: RawArgv): ActOptions {
-  const parsed = actOptionsSchema.safeParse({ plan: argv['plan'], yes: argv['yes'], allowProtected: argv['allowProtected'], dryRun: argv['dryRun'], patchOut: argv['patchOut'], isolation: argv['isolation'] });
+  const parsed = actOptionsSchema.safeParse({ plan: argv['plan'], yes: argv['yes'], allowProtected: argv['allowProtected'], dryRun: argv['dryRun'], patchOut: argv['patchOut'], step: argv['step'], junit: argv['junit'], isolation: argv['isolation'] });
   if (!parsed.success) throw new AideError('usage', parsed.error.issues[0]?.message ?? 'invalid options', { hint: 'See `aide act --help`.' });
   return parsed.data;
 }
@@ -35,15 +40,20 @@ export const actCommand: CommandSpec = {
       })
       .option('dry-run', { type: 'boolean', default: false, describe: 'Verify every step, write nothing: steps build on each other in the scratch copy' })
       .option('patch-out', { type: 'string', requiresArg: true, describe: 'Write the combined verified patch to this file (with --dry-run: the CI job)' })
+      .option('step', { type: 'number', requiresArg: true, describe: "Carry out only the step with this number, starting from the workspace as it is (a template needing an earlier step's output fails that step)" })
+      .option('junit', { type: 'string', requiresArg: true, describe: 'Also write a JUnit XML report to this file: one test case per step (for CI test reports)' })
       .option('isolation', { type: 'boolean', default: true, describe: 'Run commands without network and with the workspace read-only; --no-isolation runs them unconfined' })
       .example('$0 act', 'carry out the newest plan, asking before each verified step is written')
       .example('$0 act .aide/plans/add-remove.md --yes', 'write every step that passes verification')
       .example('$0 act --yes --allow-protected', 'the same, including steps that change tests, lockfiles or other protected files')
       .example('$0 act --dry-run --patch-out aide.patch', 'for CI: verify every step, write only the combined patch')
+      .example('$0 act --dry-run --junit aide-act.xml', 'for CI: verify every step and report each as a test case')
+      .example('$0 act --step 2 --yes', 'carry out step 2 alone, e.g. after fixing it in the plan')
       .epilog(
         'A step is written only after its edits pass the commands in .aide/sandbox.json, and only if the files it touches are still as they were. Each written step is a checkpoint: `aide restore` undoes it.\n\n' +
           'A step that changes a protected file (protected_paths in .aide/config.json) needs a second, explicit yes at the terminal; --yes refuses it unless --allow-protected is given too.\n\n' +
-          'Exit codes: 0 done, 1 a step failed, 2 usage error or invalid plan, 4 approval needed (no terminal and no --yes, or a protected step without --allow-protected), 5 you aborted, 6 files changed under aide (the verified patch is saved), 130 interrupted.',
+          'A command marked "optional" in .aide/sandbox.json runs only for a step whose Verify: line names it. Every Verify: name must be a command there: otherwise aide stops before any work (exit 2).\n\n' +
+          'Exit codes: 0 done, 1 a step failed, 2 usage error, invalid plan or no such --step, 4 approval needed (no terminal and no --yes, or a protected step without --allow-protected), 5 you aborted, 6 files changed under aide (the verified patch is saved), 130 interrupted.',
       ),
   run: async (argv, globals, io) => {
     const options = actOptions(argv);

@@ -48,7 +48,7 @@ export const verifyCommand: CommandSpec = {
     yargs
       .option('staged', { type: 'boolean', default: false, describe: 'Verify exactly what is staged (the index); the working tree is not read' })
       .option('ref', { type: 'string', requiresArg: true, describe: 'Verify a commit (branch, tag, id) instead of the working tree' })
-      .option('commands', { type: 'string', array: true, requiresArg: true, describe: 'Run only these commands, by name (comma-separated)' })
+      .option('commands', { type: 'string', array: true, requiresArg: true, describe: 'Run only these commands, by name (comma-separated); a command marked optional in sandbox.json runs only when named here' })
       .option('junit', { type: 'string', requiresArg: true, describe: 'Also write a JUnit XML report to this file (for CI test reports)' })
       .option('isolation', { type: 'boolean', default: true, describe: 'Run commands without network and with the workspace read-only; --no-isolation runs them unconfined' })
       .example('$0 verify', 'check the working tree as it is now, uncommitted changes included')

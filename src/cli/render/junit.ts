@@ -12,6 +12,9 @@
  *   not a test failure (counted in `errors`).
  * - not_run, cancelled: <skipped message="…"> saying why.
  *
+ * The document, test case and escaping helpers are shared with `aide act --junit`
+ * (act-junit.ts), which writes one test case per plan step.
+ *
  * Text is escaped rather than put in CDATA, so "]]>" in a log needs no special case. Characters
  * XML 1.0 forbids (C0 controls but tab, LF and CR; lone surrogates; U+FFFE, U+FFFF) become
  * U+FFFD: one stray byte in a log must not make the whole file unreadable to the CI system.
@@ -51,18 +54,62 @@ export function escapeXmlAttribute(value: string): string {
   return value.replace(NOT_XML_CHAR, '\uFFFD').replace(/[&<>"'\t\n\r]/g, entity);
 }
 
-function attributes(values: Readonly<Record<string, string | number>>): string {
+/** `name="value"` pairs, escaped, in the order given. */
+export function attributes(values: Readonly<Record<string, string | number>>): string {
   return Object.entries(values)
     .map(([name, value]) => `${name}="${escapeXmlAttribute(String(value))}"`)
     .join(' ');
 }
 
-const seconds = (ms: number) => (Math.max(0, ms) / 1000).toFixed(3);
+/** JUnit `time`: seconds with three decimals. */
+export const seconds = (ms: number) => (Math.max(0, ms) / 1000).toFixed(3);
 
-type Outcome =
+/** How a test case ended, as JUnit says it. */
+export type JunitOutcome =
   | { kind: 'passed' }
   | { kind: 'failure' | 'error'; type: string; message: string; body: string }
   | { kind: 'skipped'; message: string };
+
+/** One <testcase>: its outcome element, then its <system-out> when there is one. */
+export function testcaseXml(values: { classname: string; name: string; time: number }, outcome: JunitOutcome, out: string | null): string[] {
+  const lines = [`    <testcase ${attributes({ classname: values.classname, name: values.name, time: seconds(values.time) })}>`];
+  if (outcome.kind === 'failure' || outcome.kind === 'error') {
+    const head = `      <${outcome.kind} ${attributes({ message: outcome.message, type: outcome.type })}`;
+    lines.push(outcome.body === '' ? `${head}/>` : `${head}>${escapeXmlText(outcome.body)}</${outcome.kind}>`);
+  } else if (outcome.kind === 'skipped') {
+    lines.push(`      <skipped ${attributes({ message: outcome.message })}/>`);
+  }
+  if (out !== null) lines.push(`      <system-out>${escapeXmlText(out)}</system-out>`);
+  lines.push('    </testcase>');
+  return lines;
+}
+
+/** The suite's counts, from the outcome of each test case. */
+export function junitTotals(outcomes: readonly JunitOutcome['kind'][], timeMs: number) {
+  return {
+    tests: outcomes.length,
+    failures: outcomes.filter((kind) => kind === 'failure').length,
+    errors: outcomes.filter((kind) => kind === 'error').length,
+    skipped: outcomes.filter((kind) => kind === 'skipped').length,
+    time: seconds(timeMs),
+  };
+}
+
+/** The whole file: one <testsuites> holding one <testsuite> with its properties and test cases. */
+export function junitDocument(options: JunitOptions, totals: ReturnType<typeof junitTotals>, properties: ReadonlyArray<readonly [string, string]>, testcases: readonly string[]): string {
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites ${attributes({ name: options.suiteName, ...totals })}>`,
+    `  <testsuite ${attributes({ name: options.suiteName, ...totals, timestamp: options.timestamp })}>`,
+    '    <properties>',
+    ...properties.map(([name, value]) => `      <property ${attributes({ name, value })}/>`),
+    '    </properties>',
+    ...testcases,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
 
 function describeRun(run: CommandRunRecord): string {
   if (run.startError !== null) return `could not start: ${run.startError}`;
@@ -86,7 +133,7 @@ function notRunReason(report: VerifyReport, index: number): string {
   return 'not run: the time for all commands ran out';
 }
 
-function outcomeOf(report: VerifyReport, index: number): Outcome {
+function outcomeOf(report: VerifyReport, index: number): JunitOutcome {
   const command = report.commands[index];
   if (!command) return { kind: 'passed' };
   const last = command.runs.at(-1);
@@ -129,51 +176,25 @@ function systemOut(command: CommandReport): string {
 function testcase(report: VerifyReport, index: number): string[] {
   const command = report.commands[index];
   if (!command) return [];
-  const outcome = outcomeOf(report, index);
-  const lines = [`    <testcase ${attributes({ classname: 'aide.verify', name: command.name, time: seconds(command.durationMs) })}>`];
-  if (outcome.kind === 'failure' || outcome.kind === 'error') {
-    const head = `      <${outcome.kind} ${attributes({ message: outcome.message, type: outcome.type })}`;
-    lines.push(outcome.body === '' ? `${head}/>` : `${head}>${escapeXmlText(outcome.body)}</${outcome.kind}>`);
-  } else if (outcome.kind === 'skipped') {
-    lines.push(`      <skipped ${attributes({ message: outcome.message })}/>`);
-  }
-  if (command.status !== 'not_run') lines.push(`      <system-out>${escapeXmlText(systemOut(command))}</system-out>`);
-  lines.push('    </testcase>');
-  return lines;
+  return testcaseXml({ classname: 'aide.verify', name: command.name, time: command.durationMs }, outcomeOf(report, index), command.status === 'not_run' ? null : systemOut(command));
 }
 
-function totals(report: VerifyReport) {
-  const outcomes = report.commands.map((_, index) => outcomeOf(report, index).kind);
-  return {
-    tests: report.commands.length,
-    failures: outcomes.filter((kind) => kind === 'failure').length,
-    errors: outcomes.filter((kind) => kind === 'error').length,
-    skipped: outcomes.filter((kind) => kind === 'skipped').length,
-    time: seconds(report.durationMs),
-  };
+/** How the commands were confined, in one line. */
+export function isolationText(isolation: VerifyReport['isolation']): string {
+  return `${isolation.mechanism}; network ${isolation.network}; workspace ${isolation.workspaceReadOnly ? 'read-only' : 'writable'}`;
 }
 
-function properties(report: VerifyReport): string[] {
-  const { isolation } = report;
+function properties(report: VerifyReport): Array<[string, string]> {
   const values: Array<[string, string]> = [
     ['aide.verdict', report.verdict],
     ['aide.summary', report.summary],
-    ['aide.isolation', `${isolation.mechanism}; network ${isolation.network}; workspace ${isolation.workspaceReadOnly ? 'read-only' : 'writable'}`],
+    ['aide.isolation', isolationText(report.isolation)],
   ];
   if (report.withheldEnv.length > 0) values.push(['aide.withheld_env', report.withheldEnv.join(' ')]);
-  return ['    <properties>', ...values.map(([name, value]) => `      <property ${attributes({ name, value })}/>`), '    </properties>'];
+  return values;
 }
 
 export function renderJunit(report: VerifyReport, options: JunitOptions): string {
-  const counts = totals(report);
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites ${attributes({ name: options.suiteName, ...counts })}>`,
-    `  <testsuite ${attributes({ name: options.suiteName, ...counts, timestamp: options.timestamp })}>`,
-    ...properties(report),
-    ...report.commands.flatMap((_, index) => testcase(report, index)),
-    '  </testsuite>',
-    '</testsuites>',
-    '',
-  ].join('\n');
+  const totals = junitTotals(report.commands.map((_, index) => outcomeOf(report, index).kind), report.durationMs);
+  return junitDocument(options, totals, properties(report), report.commands.flatMap((_, index) => testcase(report, index)));
 }

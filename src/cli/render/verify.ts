@@ -17,6 +17,8 @@ export interface VerifyContext {
   commandSource: 'sandbox' | 'detected';
   /** Files left out of the working-tree snapshot (over checkpoints.max_file_bytes). */
   skipped: Array<{ path: string; bytes: number }>;
+  /** Optional commands of sandbox.json that did not run because nothing named them. */
+  optionalNotRun: string[];
 }
 
 export function seconds(ms: number): string {
@@ -116,6 +118,7 @@ export function renderVerifyResult(report: VerifyReport, context: VerifyContext,
     if (command.status === 'failed' || command.status === 'timed_out') lines.push(...failureBlock(command, context.root, style));
     if (command.status === 'not_run' && report.verdict !== 'passed') lines.push(`${style.dim('-')} ${command.name} not run`);
   }
+  if (context.optionalNotRun.length > 0) lines.push(style.dim(`optional, not run: ${context.optionalNotRun.join(', ')} (name them with --commands to run them)`));
   if (context.commandSource === 'detected') lines.push(style.yellow('note: .aide/sandbox.json lists no commands; these were detected in the project (`aide init` writes them down).'));
   if (report.withheldEnv.length > 0) {
     lines.push(style.dim(`withheld from the commands (look like credentials): ${report.withheldEnv.join(', ')}; list one in env_allow in .aide/sandbox.json to pass it`));

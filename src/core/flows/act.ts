@@ -8,9 +8,10 @@
 import type { AideEvent, ChangedFile } from '../events.js';
 import type { Approver, CommandRunner, FileSystem, ProtectedChange, Scratch, ScratchCapture, SessionRecorder, StepDecision } from '../ports.js';
 import { diffStat } from '../edit/unified-diff.js';
-import { resolveTemplates } from '../plan/templates.js';
+import { aloneTemplateProblem, resolveTemplates } from '../plan/templates.js';
 import { findProtected } from '../security/protected-paths.js';
 import type { VerifyReport } from '../verify/report.js';
+import { stepCommands } from '../verify/select-commands.js';
 import { applyFlow } from './apply.js';
 import { commandEnvironment, verifyFlow, type VerifyCommand, type VerifyPolicy } from './verify.js';
 
@@ -21,6 +22,8 @@ export interface ActStep {
   run: ReadonlyArray<string | readonly string[]>;
   /** The edit blocks, verbatim (the formats `aide apply` accepts); '' when none. */
   edits: string;
+  /** The step's Verify: names: optional commands it asks for, in addition to the others. */
+  verify?: readonly string[];
 }
 
 /**
@@ -62,7 +65,10 @@ export interface ActInput {
   /** The session's first checkpoint: the workspace as it was. */
   base: string;
   dryRun: boolean;
+  /** Every verify command, optional ones included: a step runs those not optional and those its Verify: names. */
   commands: readonly VerifyCommand[];
+  /** `--step N`: the one step runs without the steps before it, so it has no earlier output for its templates. */
+  alone?: boolean;
   policy: VerifyPolicy;
   /** sandbox.json allowed_commands: the only command lines a Run: may execute, exactly as written. */
   allowedCommands: readonly string[];
@@ -242,6 +248,8 @@ function declined(step: ActStep, decision: Exclude<StepDecision, { kind: 'approv
 /** One step, start to end; never throws for a step that fails (the report says why). */
 async function* actStep(step: ActStep, ctx: Context): AsyncGenerator<AideEvent, StepReport> {
   const { deps, input } = ctx;
+  const alone = input.alone === true ? aloneTemplateProblem([...step.run.flat(), step.edits], step.number) : undefined;
+  if (alone !== undefined) return report(step, 'failed', alone);
   // Back to the session head: whatever a failed or skipped step left in the scratch is dropped.
   await deps.scratch.moveTo(ctx.head);
   // Edits first, then Run commands (a generator regenerates from what the edits changed), then verify.
@@ -253,7 +261,7 @@ async function* actStep(step: ActStep, ctx: Context): AsyncGenerator<AideEvent, 
   const capture = await deps.scratch.capture();
   if (capture.changes.length === 0) return report(step, 'skipped', 'the step changes no file');
   const files = changedFiles(await deps.scratch.diff(capture));
-  const verify: VerifyReport = yield* verifyFlow({ cwd: deps.scratch.path, commands: input.commands, policy: input.policy, userEnv: input.userEnv, logDir: input.logDir(step.number), ...(input.signal === undefined ? {} : { signal: input.signal }) }, { runner: deps.runner, now: deps.now });
+  const verify: VerifyReport = yield* verifyFlow({ cwd: deps.scratch.path, commands: stepCommands(input.commands, step.verify ?? []), policy: input.policy, userEnv: input.userEnv, logDir: input.logDir(step.number), ...(input.signal === undefined ? {} : { signal: input.signal }) }, { runner: deps.runner, now: deps.now });
   if (verify.verdict !== 'passed') return report(step, verify.verdict === 'cancelled' ? 'cancelled' : 'failed', verify.summary, { files, verify });
   const verified: Verified = { files, protectedFiles: await protectedChanges(capture, ctx), verify };
   const decision = yield* approve(step, ctx, verified);
@@ -261,8 +269,12 @@ async function* actStep(step: ActStep, ctx: Context): AsyncGenerator<AideEvent, 
   return yield* record(step, ctx, capture, verified);
 }
 
-/** The statuses that end a session: later steps are not run. */
 const STOPS: ReadonlySet<StepStatus> = new Set(['failed', 'conflict', 'refused', 'aborted', 'cancelled']);
+
+/** Whether a step that ended so ends the session: later steps are not run. */
+export function stopsSession(status: StepStatus): boolean {
+  return STOPS.has(status);
+}
 
 /** Carries out the steps in order; stops at the first that fails, conflicts, is refused, aborted or interrupted. */
 export async function* actFlow(input: ActInput, deps: ActDeps): AsyncGenerator<AideEvent, ActReport> {

@@ -18,6 +18,8 @@ export interface VerifyCommand {
   /** Overrides the policy's timeoutMs. */
   timeoutMs?: number;
   env?: Readonly<Record<string, string>>;
+  /** Runs only when asked for by name (a plan step's Verify:, `aide verify --commands`). */
+  optional?: boolean;
 }
 
 export interface VerifyPolicy {

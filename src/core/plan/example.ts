@@ -1,7 +1,9 @@
 /**
- * A realistic plan for the bundled example project (examples/inventory): the format reference
- * shows it, and the tests parse it. It exercises what trips parsers: a prose line with a colon,
- * a fenced sample holding a key line, a diff, and a Markdown heading inside a SEARCH block.
+ * A plan for the parser, renderer and property tests, in the spirit of the bundled example
+ * project. It exercises what trips parsers: a prose line with a colon, a fenced sample holding a
+ * key line, a diff, a Markdown heading inside a SEARCH block, Run: lines and templates. Its base
+ * and Run: lines are illustrative: it is not carried out. The README's format reference shows
+ * the real example plan instead (reference.ts, EXAMPLE_PLAN_FILE), which `npm run demo` runs.
  */
 export const EXAMPLE_PLAN = `---
 aide_plan: 1

@@ -56,9 +56,9 @@ describe('valid documents', () => {
     assert.match(plan.steps[1]?.intent ?? '', /```text\nFiles: a line in a code block is an example, not a key\n```$/);
     assert.match(plan.steps[2]?.edits ?? '', /^CHANGELOG\.md\n```markdown\n<<<<<<< SEARCH\n# Changelog\n=======\n# Changelog\n\n## \{\{ steps\.2\.output \}\}/);
     assert.deepEqual([...result.lines.steps], [
-      [1, { heading: 12, edits: 25 }],
-      [2, { heading: 46, edits: 63 }],
-      [3, { heading: 75, edits: 85 }],
+      [1, { heading: 12, edits: 25, verify: [{ name: 'test', line: 21, column: 9 }] }],
+      [2, { heading: 46, edits: 63, verify: [{ name: 'test', line: 59, column: 9 }] }],
+      [3, { heading: 75, edits: 85, verify: [] }],
     ]);
   });
 
@@ -276,6 +276,18 @@ describe('key lines', () => {
     const problem = onlyProblem(doc('## Step 1: a', 'Verify: npm test'), 8);
     assert.match(problem.message, /^Verify: "npm test": expected the name of a command in \.aide\/sandbox\.json/);
     assert.match(problem.hint, /write a Run: line/);
+  });
+
+  test('each Verify: name is located by line and column, over several lines', () => {
+    const result = parsePlan(doc('## Step 1: a', 'Verify: test,lint:types ,  e2e', 'Verify:   smoke'), 'plan.md');
+    assert.ok(result.ok);
+    assert.deepEqual(result.plan.steps[0]?.verify, ['test', 'lint:types', 'e2e', 'smoke']);
+    assert.deepEqual(result.lines.steps.get(1)?.verify, [
+      { name: 'test', line: 8, column: 9 },
+      { name: 'lint:types', line: 8, column: 14 },
+      { name: 'e2e', line: 8, column: 28 },
+      { name: 'smoke', line: 9, column: 11 },
+    ]);
   });
 
   test('a broken argv array', () => {

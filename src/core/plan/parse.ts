@@ -30,6 +30,8 @@ export interface StepLines {
   heading: number;
   /** 1-based line of the first line of the step's edits (line 1 of `edits`), or null when it has none. */
   edits: number | null;
+  /** Each name of the step's `Verify:` lines, in order, with its 1-based line and column. */
+  verify: Array<{ name: string; line: number; column: number }>;
 }
 
 export interface PlanLines {
@@ -151,6 +153,21 @@ function toStep(draft: StepDraft): PlanStep {
   };
 }
 
+/** Where each name of a step's Verify: lines is, for messages about a name (e.g. no such command). */
+function verifyPlaces(section: SectionRead): StepLines['verify'] {
+  return section.keys
+    .filter((k) => k.key === 'Verify')
+    .flatMap((k) => {
+      let offset = 0;
+      return k.value.split(',').flatMap((item) => {
+        const at = offset + (item.length - item.trimStart().length);
+        offset += item.length + 1;
+        const name = item.trim();
+        return name === '' ? [] : [{ name, line: k.index + 1, column: k.column + at }];
+      });
+    });
+}
+
 /** Parses a plan document. `file` only names the document in problems. Never throws. */
 export function parsePlan(text: string, file: string): ParsePlanResult {
   // A byte-order mark is invisible in an editor; it must not hide the front matter's first ---.
@@ -170,7 +187,10 @@ export function parsePlan(text: string, file: string): ParsePlanResult {
     steps: body.steps.map(toStep),
   };
   const steps = new Map<number, StepLines>(
-    body.steps.map((d) => [d.number, { heading: d.heading + 1, edits: d.section.edits === null || d.section.edits.text === '' ? null : d.section.edits.index + 1 }]),
+    body.steps.map((d) => [
+      d.number,
+      { heading: d.heading + 1, edits: d.section.edits === null || d.section.edits.text === '' ? null : d.section.edits.index + 1, verify: verifyPlaces(d.section) },
+    ]),
   );
   return { ok: true, plan, lines: { steps } };
 }

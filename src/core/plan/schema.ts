@@ -91,7 +91,9 @@ export const planStepSchema = z.strictObject({
   intent: freeText('step', 'intent').describe("The step's text: what to change and why, for the person reviewing and for the model acting."),
   files: z.array(filePath).describe('Files the step is expected to touch, relative to the repository root.'),
   run: z.array(runCommandSchema).describe("Commands to run, in order, after the step's edits and before its verify commands."),
-  verify: z.array(verifyName).describe('Names of verify commands from .aide/sandbox.json to run for this step.'),
+  verify: z
+    .array(verifyName)
+    .describe('Names of commands in .aide/sandbox.json to run for this step as well: its optional ones (the others run for every step). aide act stops before any work when a name is not there.'),
   edits: editsText().describe('The text under ### Edits, read by the edit parser as it is; empty when the step has none.'),
 });
 export type PlanStep = z.infer<typeof planStepSchema>;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { findTemplates, resolveTemplates, type ResolveResult } from './templates.js';
+import { aloneTemplateProblem, findTemplates, resolveTemplates, type ResolveResult } from './templates.js';
 
 const outputs = new Map([
   [1, 'dist/gen'],
@@ -79,5 +79,22 @@ describe('findTemplates', () => {
 
   test('a template does not span lines', () => {
     assert.deepEqual(findTemplates('{{ steps.1\n.output }}'), []);
+  });
+});
+
+describe('aloneTemplateProblem (aide act --step N)', () => {
+  test('a step that needs no earlier output can run alone', () => {
+    assert.equal(aloneTemplateProblem(['npm run gen', 'src/a.js\n${{ steps.build.outputs.x }} {{ name }}'], 2), undefined);
+  });
+
+  test('a reference to an earlier step says which step does not run, and what to do', () => {
+    assert.equal(
+      aloneTemplateProblem(['echo hi', 'v{{ steps.1.output }}'], 3),
+      "step 3 runs alone (--step 3), so {{ steps.1.output }} cannot be filled in: it needs step 1's output, and step 1 does not run. Run the whole plan (without --step), or write the value in place of the template.",
+    );
+  });
+
+  test('last.output needs some earlier step', () => {
+    assert.match(aloneTemplateProblem(['{{ last.output }}'], 2) ?? '', /^step 2 runs alone \(--step 2\), so \{\{ last\.output \}\} cannot be filled in: it needs the output of an earlier step, and none runs\./);
   });
 });

@@ -126,3 +126,15 @@ export function checkTemplate(use: TemplateUse, context: TemplateContext): { mes
   }
   return undefined;
 }
+
+/**
+ * A step carried out alone (`aide act --step N`) runs after no other step, so a template that
+ * needs an earlier step's output cannot be filled in. The message for the first such template in
+ * `texts` (the step's Run: lines and edits), or undefined when there is none.
+ */
+export function aloneTemplateProblem(texts: readonly string[], current: number): string | undefined {
+  const use = texts.flatMap((text) => findTemplates(text)).find((u) => u.ref.kind !== 'malformed');
+  if (use === undefined) return undefined;
+  const needs = use.ref.kind === 'step' ? `step ${use.ref.step}'s output, and step ${use.ref.step} does not run` : 'the output of an earlier step, and none runs';
+  return `step ${current} runs alone (--step ${current}), so ${use.text} cannot be filled in: it needs ${needs}. Run the whole plan (without --step), or write the value in place of the template.`;
+}
