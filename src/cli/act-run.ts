@@ -20,6 +20,7 @@ import { newSessionId } from '../infra/shadow/checkpoints.js';
 import { ShadowSessionRecorder } from '../infra/shadow/session-recorder.js';
 import { ShadowStore } from '../infra/shadow/shadow-store.js';
 import { SessionFiles } from '../infra/session/session-files.js';
+import { removeWriteBackJournal } from '../infra/session/write-back-journal.js';
 import { AideError, ExitCode } from '../shared/errors.js';
 import { chooseApprover } from './approver.js';
 import type { ActOptions } from './commands/act.js';
@@ -27,6 +28,7 @@ import { interruptExitCode, listenForInterrupt } from './interrupt.js';
 import { useColor, type CliIo, type GlobalOptions } from './io.js';
 import { actEventJson, PlainActView, renderActSummary } from './render/act.js';
 import { makeStyle } from './render/style.js';
+import { testPauseAfterWrites } from './test-hooks.js';
 import { chooseCommands, verifyPolicy } from './verify-run.js';
 import { openVerifyRunner } from './verify-runner.js';
 
@@ -106,7 +108,7 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
         logDir: (step) => join(files.logs, `step-${step}`),
         signal: interrupt.signal,
       },
-      { scratch, runner, fs: new NodeFileSystem(), approver, recorder: new ShadowSessionRecorder(store, session, files, new NodeFileSystem()), now: () => performance.now() },
+      { scratch, runner, fs: new NodeFileSystem(), approver, recorder: new ShadowSessionRecorder(store, session, files, new NodeFileSystem(testPauseAfterWrites(io))), now: () => performance.now() },
     );
     const state = { schema: 'aide.session/1', session, plan: relative(root, planFile), title: plan.title, dryRun: options.dryRun, base: base.checkpoint.id, status: 'running', steps: [] as unknown[] };
     await files.writeState(state);
@@ -119,6 +121,8 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
       if (event.type === 'step_finished') {
         state.steps.push({ number: event.report.number, status: event.report.status, checkpoint: event.report.checkpoint });
         await files.writeState(state);
+        // Recorded: the step's write-back journal is no longer needed.
+        await removeWriteBackJournal(files.dir);
         step = null;
       }
       view.event(event);

@@ -174,7 +174,7 @@ async function* record(step: ActStep, ctx: Context, capture: ScratchCapture, fil
   yield { type: 'checkpoint_created', result: { checkpoint, created: true, skipped: [] } };
   ctx.head = checkpoint.id;
   if (ctx.input.dryRun) return report(step, 'verified', null, { files, verify, checkpoint: checkpoint.id });
-  const written = await recorder.writeBack(capture.changes);
+  const written = await recorder.writeBack(capture.changes, { step: step.number, checkpoint: checkpoint.id, from: capture.base, output: ctx.outputs.get(step.number) ?? null });
   if (written.conflicts.length > 0) {
     const patchFile = await recorder.saveFile(`step-${step.number}.patch`, await recorder.diff(capture.base, capture.tree));
     const paths = written.conflicts.map((c) => `${c.path} (${c.reason})`).join(', ');
