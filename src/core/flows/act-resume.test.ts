@@ -155,3 +155,10 @@ test('a write-back that cannot be finished (a file changed meanwhile) is a confl
   assert.equal(outcome.report.patchFile, '/session/step-2.patch');
   assert.match(outcome.report.reason ?? '', /a\.txt \(changed\)/);
 });
+
+test('a journal left after state.json recorded its step (killed in between) is finished again, and the step listed once', async () => {
+  const { outcome } = await resume({ recorded: [recorded(1, 'applied'), { ...recorded(2, 'applied'), checkpoint: id('2'), output: 'out 2' }], head: id('2') }, new FakeRecorder(PENDING));
+  assert.ok(outcome.kind === 'carry_on');
+  assert.deepEqual(outcome.resume.done.map((d) => d.number), [1, 2]);
+  assert.equal(outcome.resume.head, id('2'));
+});

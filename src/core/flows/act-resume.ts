@@ -144,7 +144,8 @@ export async function* resumeFlow(input: ResumeInput, deps: ResumeDeps): AsyncGe
     yield { type: 'step_finished', report: rolled };
     if (rolled.status === 'conflict') return { kind: 'conflict', report: rolled };
     head = rolled.checkpoint ?? head;
-    if (inPlan.has(rolled.number)) done.push({ number: rolled.number, status: 'applied', checkpoint: rolled.checkpoint, output: rolled.output });
+    // A kill after state.json recorded the step but before the journal went: it is listed already.
+    if (inPlan.has(rolled.number) && !done.some((d) => d.number === rolled.number)) done.push({ number: rolled.number, status: 'applied', checkpoint: rolled.checkpoint, output: rolled.output });
   }
   if (changes !== null && changes.length > 0 && !input.dryRun) {
     const question = planQuestion(changes);
