@@ -3,6 +3,10 @@
  * session (its first checkpoint is the workspace as it was: the undo target), a scratch copy
  * at that checkpoint, the act flow, and a view of its events. The workspace lock is held
  * throughout: act writes the workspace.
+ *
+ * `--resume` carries on an interrupted session instead: the same id, branch, base and audit log;
+ * an interrupted write-back finished first, a changed plan said and asked about, the finished
+ * steps skipped, the scratch opened at the last finished step.
  */
 import { randomBytes } from 'node:crypto';
 import { readdir, readFile, realpath, stat, writeFile } from 'node:fs/promises';
@@ -10,29 +14,36 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { loadWorkspaceConfig } from '../config/load-workspace.js';
 import type { AideEvent } from '../core/events.js';
-import { actFlow, type ActReport } from '../core/flows/act.js';
+import { actFlow, type ActReport, type ActResume } from '../core/flows/act.js';
+import { resumeFlow } from '../core/flows/act-resume.js';
 import { formatPlanProblem, parsePlan, type PlanLines } from '../core/plan/parse.js';
 import type { Plan } from '../core/plan/schema.js';
-import type { Scratch } from '../core/ports.js';
+import { stepHash, textHash } from '../core/plan/step-hash.js';
+import type { Approver, FileSystem, Scratch } from '../core/ports.js';
 import { NodeFileSystem } from '../infra/fs/node-file-system.js';
 import { findWorkspaceRoot } from '../infra/git/workspace-root.js';
+import { ActSessionLog, type SessionPlan } from '../infra/session/act-session.js';
+import { SessionFiles } from '../infra/session/session-files.js';
+import type { SessionStatus } from '../infra/session/session-state.js';
 import { newSessionId } from '../infra/shadow/checkpoints.js';
 import { ShadowSessionRecorder } from '../infra/shadow/session-recorder.js';
 import { ShadowStore } from '../infra/shadow/shadow-store.js';
-import { SessionFiles } from '../infra/session/session-files.js';
 import { AideError, ExitCode } from '../shared/errors.js';
+import { findResumable, refusePendingWriteBacks, resumeCommand, type ResumableSession } from './act-session-select.js';
 import { chooseApprover } from './approver.js';
 import type { ActOptions } from './commands/act.js';
 import { interruptExitCode, listenForInterrupt } from './interrupt.js';
 import { useColor, type CliIo, type GlobalOptions } from './io.js';
 import { renderActJunit } from './render/act-junit.js';
-import { actEventJson, PlainActView, renderActSummary } from './render/act.js';
-import { makeStyle } from './render/style.js';
+import { actEventJson, PlainActView, renderActSummary, renderResumeHint } from './render/act.js';
+import { makeStyle, type Style } from './render/style.js';
+import { testPauseAfterWrites } from './test-hooks.js';
 import { planCommands, stepsToRun } from './act-steps.js';
 import { verifyPolicy, writeReportFile } from './verify-run.js';
 import { openVerifyRunner } from './verify-runner.js';
 
 const PLANS_DIR = '.aide/plans';
+const STATE_DIR = '.aide/state';
 
 /** The plan file: the one named, or the newest in .aide/plans/. */
 async function findPlan(root: string, cwd: string, named: string | undefined): Promise<string> {
@@ -47,7 +58,7 @@ async function findPlan(root: string, cwd: string, named: string | undefined): P
   return newest.path;
 }
 
-async function loadPlan(file: string, root: string): Promise<{ plan: Plan; lines: PlanLines }> {
+async function loadPlan(file: string, root: string): Promise<{ plan: Plan; lines: PlanLines; text: string }> {
   const shown = relative(root, file) || file;
   let text: string;
   try {
@@ -56,7 +67,7 @@ async function loadPlan(file: string, root: string): Promise<{ plan: Plan; lines
     throw new AideError('input_unreadable', `cannot read the plan ${shown}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { hint: 'Give the path of a plan document.' });
   }
   const parsed = parsePlan(text, shown);
-  if (parsed.ok) return parsed;
+  if (parsed.ok) return { plan: parsed.plan, lines: parsed.lines, text };
   throw new AideError('config_invalid', `${shown} is not a valid plan (${parsed.problems.length} problem${parsed.problems.length === 1 ? '' : 's'})`, {
     details: parsed.problems.flatMap((p) => [formatPlanProblem(p), ...(p.hint === '' ? [] : [`  hint: ${p.hint}`])]),
     hint: 'Fix the plan, then run `aide act` again. The plan format is described in the README.',
@@ -77,14 +88,85 @@ function exitCodeOf(report: ActReport, interrupted: NodeJS.Signals | null): numb
   return ExitCode.ok;
 }
 
+/** How a session ends, by its exit code: anything but done or interrupted stopped at a step. */
+function sessionStatus(code: number): SessionStatus {
+  if (code === 0) return 'finished';
+  return code >= 128 ? 'interrupted' : 'stopped';
+}
+
+/** A session ready for the act flow: new, or resumed and carrying on. */
+interface Opened {
+  session: string;
+  base: string;
+  files: SessionFiles;
+  log: ActSessionLog;
+  recorder: ShadowSessionRecorder;
+  resume: ActResume | undefined;
+}
+
+interface SessionContext {
+  store: ShadowStore;
+  plan: SessionPlan;
+  /** Writes into the workspace (the step write-backs). */
+  writes: FileSystem;
+  dryRun: boolean;
+  approver: Approver;
+  view: View;
+}
+
+async function startSession(ctx: SessionContext): Promise<Opened> {
+  const session = newSessionId('act', new Date(), randomBytes(2).toString('hex'));
+  const files = await SessionFiles.create(ctx.store.workspace.stateDir, session);
+  const base = await ctx.store.checkpoint({ session, reason: 'act', message: `before aide act: ${ctx.plan.title}` });
+  const log = await ActSessionLog.start(files, { session, dryRun: ctx.dryRun, base: base.checkpoint.id }, ctx.plan, () => new Date());
+  return { session, base: base.checkpoint.id, files, log, recorder: new ShadowSessionRecorder(ctx.store, session, files, ctx.writes), resume: undefined };
+}
+
+/** Carries on `found`: the resume flow's events logged and shown; an exit code when it goes no further. */
+async function resumeSession(found: ResumableSession, ctx: SessionContext): Promise<Opened | number> {
+  const { state } = found;
+  const files = await SessionFiles.open(found.dir);
+  const recorder = new ShadowSessionRecorder(ctx.store, state.session, files, ctx.writes);
+  const log = await ActSessionLog.resume(files, state, () => new Date());
+  const flow = resumeFlow(
+    { session: state.session, dryRun: state.dryRun, head: state.head, recorded: state.steps, steps: ctx.plan.steps, planChanged: state.planHash !== ctx.plan.planHash },
+    { approver: ctx.approver, recorder },
+  );
+  let next = await flow.next();
+  while (next.done !== true) {
+    await log.event(next.value);
+    ctx.view.event(next.value);
+    next = await flow.next();
+  }
+  const outcome = next.value;
+  switch (outcome.kind) {
+    case 'carry_on':
+      await log.adoptPlan(ctx.plan, outcome.resume.done);
+      return { session: state.session, base: state.base, files, log, recorder, resume: outcome.resume };
+    case 'conflict':
+      await log.end('stopped', null);
+      return ExitCode.conflict;
+    case 'declined':
+      await log.end(state.status === 'running' ? 'interrupted' : state.status, null);
+      throw new AideError('aborted', `session ${state.session} was not resumed: the plan changed since, and you chose not to carry on`, {
+        hint: `The session stays as it was: \`${resumeCommand(state.dryRun)}\` asks again, \`aide act\` starts a new one.`,
+      });
+  }
+}
+
 export async function runAct(options: ActOptions, globals: GlobalOptions, io: CliIo): Promise<number> {
   const root = await findWorkspaceRoot(globals.cwd, io.env);
   const { config, sandbox: loaded } = await loadWorkspaceConfig(root, io.env);
   const sandbox = loaded.value;
-  const planFile = await findPlan(root, globals.cwd, options.plan);
-  const { plan, lines } = await loadPlan(planFile, root);
+  // Read only: nothing is created when there is nothing to resume.
+  const named = options.plan === undefined ? undefined : resolve(globals.cwd, options.plan);
+  const resuming = options.resume ? await findResumable(join(root, STATE_DIR), root, named, options.dryRun) : null;
+  const planFile = resuming === null ? await findPlan(root, globals.cwd, options.plan) : join(root, resuming.state.plan);
+  const { plan, lines, text } = await loadPlan(planFile, root);
   const shownPlan = relative(root, planFile) || planFile;
-  const steps = stepsToRun(plan, options.step, shownPlan);
+  // A --step session records its one step: resuming it carries on that step, not the whole plan.
+  const only = options.step ?? resuming?.state.only ?? undefined;
+  const steps = stepsToRun(plan, only, shownPlan);
   const selection = await planCommands(root, sandbox, plan, lines, shownPlan);
   const approver = chooseApprover({ yes: options.yes, allowProtected: options.allowProtected, dryRun: options.dryRun, command: 'aide act' }, io, () => ({ stdin: process.stdin, stdout: globals.json ? process.stderr : process.stdout }));
   const runner = await openVerifyRunner({ root, env: io.env, allowNetwork: sandbox.allow_network, isolate: options.isolation });
@@ -92,60 +174,65 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
   const interrupt = listenForInterrupt(() => io.stderr.write('\naide: interrupted; stopping the running command and removing the scratch copy…\n'));
   let scratch: Scratch | undefined;
   try {
-    const startedAt = new Date().toISOString();
-    const session = newSessionId('act', new Date(), randomBytes(2).toString('hex'));
-    const files = await SessionFiles.create(store.workspace.stateDir, session);
-    const base = await store.checkpoint({ session, reason: 'act', message: `before aide act: ${plan.title}` });
-    // The edits are jailed to the scratch by its real path (on macOS the temp dir is behind a symlink).
-    scratch = await store.scratches({ tempRoot: await realpath(tmpdir()), links: sandbox.link }).open(session, base.checkpoint.id);
+    await refusePendingWriteBacks(store.workspace.stateDir, resuming?.session ?? null);
     const style = makeStyle(useColor(io) && !globals.json);
     const view: View = globals.json ? { event: (e) => io.stdout.write(actEventJson(e)) } : new PlainActView(io.stdout, style);
+    const sessionPlan: SessionPlan = {
+      plan: relative(root, planFile),
+      planHash: textHash(text),
+      title: plan.title,
+      steps: steps.map((s) => ({ number: s.number, title: s.title, hash: stepHash(s) })),
+      only: only ?? null,
+    };
+    const context: SessionContext = { store, plan: sessionPlan, writes: new NodeFileSystem(testPauseAfterWrites(io)), dryRun: options.dryRun, approver, view };
+    const opened = resuming === null ? await startSession(context) : await resumeSession(resuming, context);
+    if (typeof opened === 'number') return opened;
+    const { session, base, files, log, recorder, resume } = opened;
+    // The edits are jailed to the scratch by its real path (on macOS the temp dir is behind a symlink).
+    scratch = await store.scratches({ tempRoot: await realpath(tmpdir()), links: sandbox.link }).open(session, resume?.head ?? base);
+    const startedAt = new Date().toISOString();
     const flow = actFlow(
       {
         session,
         steps,
-        base: base.checkpoint.id,
+        alone: only !== undefined,
+        base,
         dryRun: options.dryRun,
         commands: selection.commands,
-        alone: options.step !== undefined,
         policy: verifyPolicy(sandbox),
         allowedCommands: sandbox.allowed_commands,
         protectedPaths: config.value.protected_paths,
         userEnv: io.env,
         logDir: (step) => join(files.logs, `step-${step}`),
         signal: interrupt.signal,
+        ...(resume === undefined ? {} : { resume }),
       },
-      { scratch, runner, fs: new NodeFileSystem(), approver, recorder: new ShadowSessionRecorder(store, session, files, new NodeFileSystem()), now: () => performance.now() },
+      { scratch, runner, fs: new NodeFileSystem(), approver, recorder, now: () => performance.now() },
     );
-    const state = { schema: 'aide.session/1', session, plan: relative(root, planFile), title: plan.title, dryRun: options.dryRun, base: base.checkpoint.id, status: 'running', steps: [] as unknown[] };
-    await files.writeState(state);
-    let step: number | null = null;
     let next = await flow.next();
     while (next.done !== true) {
-      const event = next.value;
-      if (event.type === 'step_started') step = event.step;
-      await files.audit(event, step, new Date());
-      if (event.type === 'step_finished') {
-        state.steps.push({ number: event.report.number, status: event.report.status, checkpoint: event.report.checkpoint });
-        await files.writeState(state);
-        step = null;
-      }
-      view.event(event);
+      await log.event(next.value);
+      view.event(next.value);
       next = await flow.next();
     }
     const report = next.value;
     const code = exitCodeOf(report, interrupt.received());
-    await files.writeState({ ...state, status: code === 0 ? 'finished' : code >= 128 ? 'interrupted' : 'stopped', head: report.head });
+    await log.end(sessionStatus(code), report);
     if (options.patchOut !== undefined) await writeFile(resolve(globals.cwd, options.patchOut), report.patch);
     if (options.junit !== undefined) {
       const xml = renderActJunit(report, { suiteName: plan.title, timestamp: startedAt, plan: shownPlan });
       await writeReportFile(resolve(globals.cwd, options.junit), options.junit, xml, 'the JUnit report');
     }
-    if (!globals.json) io.stdout.write(renderActSummary(report, style));
+    if (!globals.json) io.stdout.write(renderActSummary(report, style) + resumeHint(code, options.dryRun, style));
     return code;
   } finally {
     await scratch?.dispose();
     await store.close();
     interrupt.dispose();
   }
+}
+
+/** After a session that stopped short: how to carry it on. */
+function resumeHint(code: number, dryRun: boolean, style: Style): string {
+  return code === ExitCode.ok ? '' : renderResumeHint(resumeCommand(dryRun), style);
 }

@@ -6,6 +6,7 @@ import type { BlockOutcome } from './edit/plan-edits.js';
 import type { ParseProblem } from './edit/types.js';
 import type { CheckpointResult, IsolationReport, PendingRestore, RestoreOutcome, RestorePlan, StepDecision } from './ports.js';
 import type { ActReport, StepReport } from './flows/act.js';
+import type { PlanChange } from './flows/act-resume.js';
 import type { CommandRunRecord, VerifyReport } from './verify/report.js';
 
 export interface ChangedFile {
@@ -39,7 +40,9 @@ export type AideEvent =
   // aide act: each step of a plan, then the session's outcome.
   | { type: 'step_started'; step: number; title: string }
   | { type: 'step_finished'; report: StepReport }
-  | { type: 'session_finished'; report: ActReport };
+  | { type: 'session_finished'; report: ActReport }
+  // aide act --resume: the steps done before, a write-back being finished, how the plan changed (null: it did not).
+  | { type: 'session_resumed'; session: string; done: number[]; writeBack: { step: number; files: number } | null; planChanges: PlanChange[] | null };
 
 /** How a restore ended. */
 export type RestoreResult = 'restored' | 'already-there' | 'dry-run' | 'declined';

@@ -81,3 +81,12 @@ test('protected_paths in .aide/config.json replaces the defaults', async (t) => 
   assert.equal(read(root, 'src/calc.js'), PROJECT['src/calc.js']);
   assert.match(result.stdout, /not written: it changes protected files: src\/calc\.js \(rule src\/\*\*\)/);
 });
+
+test('a session stopped at a refused step carries on with --resume --yes --allow-protected', async (t) => {
+  const root = actRepo(t, planDoc('Add sub', [{ title: 'Add sub', edits: ADD_SUB }, { title: 'Test sub', edits: TEST_SUB }]));
+  assert.equal((await runAide(['act', '--yes'], { cwd: root })).code, 4);
+  const resumed = await runAide(['act', '--resume', '--yes', '--allow-protected'], { cwd: root });
+  assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+  assert.match(read(root, 'test/calc.test.js'), /test\('sub'/);
+  assert.deepEqual(sessionState(root).steps.map((s) => `${s.number}:${s.status}`), ['1:applied', '2:applied']);
+});

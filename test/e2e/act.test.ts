@@ -46,14 +46,14 @@ test('a step that fails verification is not written, exit 1, and later steps do 
   const dir = join(root, '.aide/state/sessions', session ?? 'missing');
   const state = JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')) as { status: string; steps: Array<{ number: number; status: string }> };
   assert.equal(state.status, 'stopped');
-  assert.deepEqual(state.steps.map((s) => `${s.number}:${s.status}`), ['1:applied', '2:failed']);
+  assert.deepEqual(state.steps.map((s) => `${s.number}:${s.status}`), ['1:applied', '2:failed', '3:not_run']);
   const audit = readFileSync(join(dir, 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; step: number | null; time: string });
   assert.ok(audit.every((e) => !Number.isNaN(Date.parse(e.time))));
   assert.deepEqual(audit.filter((e) => e.type === 'step_finished').map((e) => e.step), [1, 2]);
   assert.equal(audit.at(-1)?.type, 'session_finished');
   const status = await runAide(['status'], { cwd: root });
   assert.equal(status.code, 0);
-  assert.match(status.stdout, /session act-[\w-]+: stopped\nplan: \.aide\/plans\/plan\.md — Mixed\n {2}step 1: applied \(checkpoint \w+\)\n {2}step 2: failed\nundo the whole session with `aide restore \w+`/);
+  assert.match(status.stdout, /session act-[\w-]+: stopped\nplan: \.aide\/plans\/plan\.md — Mixed\n {2}step 1: applied \(checkpoint \w+\)\n {2}step 2: failed\n {2}step 3: not run\nundo the whole session with `aide restore \w+`\ncarry it on with `aide act --resume`\n$/);
 });
 
 test('--dry-run writes nothing, and its --patch-out patch applies cleanly with git apply', async (t) => {

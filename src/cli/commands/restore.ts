@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AideError, ExitCode } from '../../shared/errors.js';
-import { useColor, type CliIo } from '../io.js';
+import { useColor } from '../io.js';
 import type { CommandSpec, RawArgv } from './spec.js';
 
 export const restoreOptionsSchema = z.object({
@@ -17,21 +17,6 @@ export function restoreOptions(argv: RawArgv): RestoreOptions {
     throw new AideError('usage', 'aide restore needs a checkpoint id', { hint: 'List the checkpoints with `aide checkpoints`, then `aide restore <id>`.' });
   }
   return parsed.data;
-}
-
-/**
- * Test-only: AIDE_TEST_PAUSE_AFTER_WRITES=N makes a restore stop for a minute after the Nth
- * file change of a commit, saying so on stderr, so the crash tests can SIGKILL aide between
- * two file writes. Never set it otherwise.
- */
-function testPauseAfter(io: CliIo): ((done: number) => Promise<void>) | undefined {
-  const count = Number(io.env['AIDE_TEST_PAUSE_AFTER_WRITES'] ?? '');
-  if (!Number.isInteger(count) || count <= 0) return undefined;
-  return async (done) => {
-    if (done !== count) return;
-    io.stderr.write(`aide-test: paused after ${done} writes\n`);
-    await new Promise((resolve) => setTimeout(resolve, 60_000));
-  };
 }
 
 export const restoreCommand: CommandSpec = {
@@ -62,9 +47,10 @@ export const restoreCommand: CommandSpec = {
       stdin: process.stdin,
       stdout: globals.json ? process.stderr : process.stdout,
     }));
-    const [{ restoreFlow }, { NodeFileSystem }, { findWorkspaceRoot }, { loadWorkspaceConfig }, { ShadowReader, ShadowStore }, { ShadowRestorer }, render, { makeStyle }] = await Promise.all([
+    const [{ restoreFlow }, { NodeFileSystem }, { testPauseAfterWrites }, { findWorkspaceRoot }, { loadWorkspaceConfig }, { ShadowReader, ShadowStore }, { ShadowRestorer }, render, { makeStyle }] = await Promise.all([
       import('../../core/flows/restore.js'),
       import('../../infra/fs/node-file-system.js'),
+      import('../test-hooks.js'),
       import('../../infra/git/workspace-root.js'),
       import('../../config/load-workspace.js'),
       import('../../infra/shadow/shadow-store.js'),
@@ -83,8 +69,7 @@ export const restoreCommand: CommandSpec = {
     }
     const store = await ShadowStore.open(root, io.env, { maxFileBytes: config.config.value.checkpoints.max_file_bytes, command: 'restore' });
     try {
-      const afterChange = testPauseAfter(io);
-      const restorer = new ShadowRestorer(store, new NodeFileSystem(afterChange === undefined ? {} : { afterChange }));
+      const restorer = new ShadowRestorer(store, new NodeFileSystem(testPauseAfterWrites(io)));
       const flow = restoreFlow(
         { target: options.id, dryRun: options.dryRun },
         { restorer, checkpointer: restorer, approver },

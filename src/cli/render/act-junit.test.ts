@@ -22,7 +22,7 @@ function verify(commands: CommandReport[], overrides: Partial<VerifyReport> = {}
 }
 
 function step(number: number, status: StepReport['status'], overrides: Partial<StepReport> = {}): StepReport {
-  return { number, title: `Title ${number}`, status, reason: null, files: [], protectedFiles: [], verify: null, checkpoint: null, patchFile: null, ...overrides };
+  return { number, title: `Title ${number}`, status, reason: null, files: [], protectedFiles: [], verify: null, checkpoint: null, patchFile: null, output: null, ...overrides };
 }
 
 function act(steps: StepReport[], dryRun = false): ActReport {

@@ -2,6 +2,7 @@
 import type { AideEvent } from '../../core/events.js';
 import type { ActReport, StepReport } from '../../core/flows/act.js';
 import type { ProtectedChange } from '../../core/ports.js';
+import { describePlanChanges } from '../../core/flows/act-resume.js';
 import { plural } from '../../shared/text.js';
 import type { OutputStream } from '../io.js';
 import type { Style } from './style.js';
@@ -58,6 +59,9 @@ export class PlainActView {
       case 'step_started':
         this.out.write(`${style.bold(`Step ${event.step}: ${event.title}`)}\n`);
         break;
+      case 'session_resumed':
+        this.out.write(renderResumed(event, style));
+        break;
       case 'verify_started':
         // The same for every step: said once.
         if (!this.isolationShown) this.out.write(`  ${style.dim(isolationLine(event.isolation))}\n`);
@@ -88,6 +92,25 @@ export class PlainActView {
         break;
     }
   }
+}
+
+/** A resumed session: what was done before, what is being finished, what changed in the plan. */
+function renderResumed(event: Extract<AideEvent, { type: 'session_resumed' }>, style: Style): string {
+  const done = event.done.length === 0 ? '' : `: ${event.done.length === 1 ? 'step' : 'steps'} ${event.done.join(', ')} done before`;
+  const lines = [style.bold(`Resuming session ${event.session}${done}`)];
+  if (event.writeBack !== null) {
+    lines.push(`  aide stopped while it wrote step ${event.writeBack.step} into your files (${plural(event.writeBack.files, 'file')}): finishing it`);
+  }
+  if (event.planChanges !== null) {
+    if (event.planChanges.length === 0) lines.push('  the plan file changed since, but none of its steps did');
+    else lines.push('  the plan changed since the session stopped:', ...describePlanChanges(event.planChanges).map((line) => `    ${line}`));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** After a session that stopped short: the command that carries it on. */
+export function renderResumeHint(command: string, style: Style): string {
+  return `${style.dim(`Carry on from where it stopped with \`${command}\`.`)}\n`;
 }
 
 /** The end: how many steps did what, and how to undo. */

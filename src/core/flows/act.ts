@@ -46,6 +46,8 @@ export interface StepReport {
   checkpoint: string | null;
   /** Where the verified patch was saved when it could not be written (conflict). */
   patchFile: string | null;
+  /** The output of the step's Run commands (what later steps' templates get); null when none ran. */
+  output: string | null;
 }
 
 export interface ActReport {
@@ -78,6 +80,22 @@ export interface ActInput {
   /** Folder for a step's logs: `<session>/logs/step-<n>`. */
   logDir: (step: number) => string;
   signal?: AbortSignal;
+  /** Carrying on an interrupted session (`--resume`); absent for a new one. */
+  resume?: ActResume;
+}
+
+/** A step a resumed session finished before: reported as it ended, not run again. */
+export interface DoneStep {
+  number: number;
+  status: 'applied' | 'verified' | 'skipped';
+  checkpoint: string | null;
+  output: string | null;
+}
+
+export interface ActResume {
+  /** The checkpoint of the last finished step: where the next step starts. */
+  head: string;
+  done: readonly DoneStep[];
 }
 
 export interface ActDeps {
@@ -96,7 +114,7 @@ export function commandText(run: string | readonly string[]): string {
 }
 
 function report(step: ActStep, status: StepStatus, reason: string | null, extra: Partial<StepReport> = {}): StepReport {
-  return { number: step.number, title: step.title, status, reason, files: [], protectedFiles: [], verify: null, checkpoint: null, patchFile: null, ...extra };
+  return { number: step.number, title: step.title, status, reason, files: [], protectedFiles: [], verify: null, checkpoint: null, patchFile: null, output: null, ...extra };
 }
 
 interface Context {
@@ -207,7 +225,7 @@ async function* record(step: ActStep, ctx: Context, capture: ScratchCapture, ver
   yield { type: 'checkpoint_created', result: { checkpoint, created: true, skipped: [] } };
   ctx.head = checkpoint.id;
   if (ctx.input.dryRun) return report(step, 'verified', null, { ...verified, checkpoint: checkpoint.id });
-  const written = await recorder.writeBack(capture.changes);
+  const written = await recorder.writeBack(capture.changes, { step: step.number, checkpoint: checkpoint.id, from: capture.base, output: ctx.outputs.get(step.number) ?? null });
   if (written.conflicts.length > 0) {
     const patchFile = await recorder.saveFile(`step-${step.number}.patch`, await recorder.diff(capture.base, capture.tree));
     const paths = written.conflicts.map((c) => `${c.path} (${c.reason})`).join(', ');
@@ -278,16 +296,24 @@ export function stopsSession(status: StepStatus): boolean {
 
 /** Carries out the steps in order; stops at the first that fails, conflicts, is refused, aborted or interrupted. */
 export async function* actFlow(input: ActInput, deps: ActDeps): AsyncGenerator<AideEvent, ActReport> {
-  const ctx: Context = { input, deps, outputs: new Map(), head: input.base };
+  const earlier = new Map((input.resume?.done ?? []).map((d) => [d.number, d]));
+  // A resumed session's templates see the outputs its finished steps recorded.
+  const outputs = new Map([...earlier.values()].flatMap((d) => (d.output === null ? [] : [[d.number, d.output] as const])));
+  const ctx: Context = { input, deps, outputs, head: input.resume?.head ?? input.base };
   const steps: StepReport[] = [];
   let stopped = false;
   for (const step of input.steps) {
+    const before = earlier.get(step.number);
+    if (before !== undefined) {
+      steps.push(report(step, before.status, before.status === 'skipped' ? 'skipped before the session was resumed' : null, { checkpoint: before.checkpoint, output: before.output }));
+      continue;
+    }
     if (stopped || input.signal?.aborted === true) {
       steps.push(report(step, input.signal?.aborted === true ? 'cancelled' : 'not_run', null));
       continue;
     }
     yield { type: 'step_started', step: step.number, title: step.title };
-    const done = yield* actStep(step, ctx);
+    const done: StepReport = { ...(yield* actStep(step, ctx)), output: ctx.outputs.get(step.number) ?? null };
     steps.push(done);
     yield { type: 'step_finished', report: done };
     stopped = STOPS.has(done.status);

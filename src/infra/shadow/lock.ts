@@ -8,7 +8,7 @@ import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { AideError } from '../../shared/errors.js';
 
-interface LockRecord {
+export interface LockRecord {
   pid: number;
   command: string;
   startedAt: string;
@@ -53,6 +53,12 @@ async function tryCreate(path: string, record: LockRecord): Promise<boolean> {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;
   }
+}
+
+/** The live process holding a workspace's lock, or null (none, or a dead one's stale lock). Reads only. */
+export async function lockHolder(stateDir: string): Promise<LockRecord | null> {
+  const owner = await readRecord(join(stateDir, 'lock'));
+  return owner !== null && alive(owner.pid) ? owner : null;
 }
 
 /** Takes the workspace lock for `command`, or throws naming the live owner. */

@@ -2,10 +2,15 @@
  * The SessionRecorder port on the shadow repository: a verified step's tree becomes the next
  * checkpoint on `aide/<session>`, and its files are written into the workspace (write-back.ts),
  * with Ctrl-C held while the files are replaced so the workspace is wholly before or after.
+ * SIGKILL cannot be held: a journal in the session's folder, written before the first file and
+ * removed once state.json records the step, lets `aide act --resume` roll the write forward.
  */
-import type { CheckpointRecord, FileSystem, ScratchChange, SessionRecorder, WriteBackConflict } from '../../core/ports.js';
+import { join } from 'node:path';
+import type { CheckpointRecord, FileSystem, PendingWriteBack, ScratchChange, SessionRecorder, WriteBackResult, WriteBackStep } from '../../core/ports.js';
+import { sweepTempFiles } from '../fs/node-file-system.js';
 import { holdSignals } from '../process/hold-signals.js';
 import type { SessionFiles } from '../session/session-files.js';
+import { readWriteBackJournal, removeWriteBackJournal, writeWriteBackJournal } from '../session/write-back-journal.js';
 import { createCheckpoint } from './checkpoints.js';
 import { ObjectReader } from './scratch/object-reader.js';
 import type { ShadowStore } from './shadow-store.js';
@@ -17,8 +22,6 @@ export class ShadowSessionRecorder implements SessionRecorder {
     private readonly session: string,
     private readonly files: SessionFiles,
     private readonly fs: FileSystem,
-    /** Test-only: called after the files are written and before Ctrl-C is released. */
-    private readonly afterWrite: () => Promise<void> = () => Promise.resolve(),
   ) {}
 
   async checkpointTree(tree: string, meta: { step: string; verdict: string; message: string }): Promise<CheckpointRecord> {
@@ -26,15 +29,39 @@ export class ShadowSessionRecorder implements SessionRecorder {
     return checkpoint;
   }
 
-  async writeBack(changes: readonly ScratchChange[]): Promise<{ written: number; conflicts: WriteBackConflict[] }> {
+  async writeBack(changes: readonly ScratchChange[], step: WriteBackStep): Promise<WriteBackResult> {
+    const pending: PendingWriteBack = { ...step, pid: process.pid, startedAt: new Date().toISOString(), changes: [...changes] };
+    return this.write(pending, true);
+  }
+
+  pendingWriteBack(): Promise<PendingWriteBack | null> {
+    return readWriteBackJournal(this.files.dir);
+  }
+
+  async finishWriteBack(pending: PendingWriteBack): Promise<WriteBackResult> {
+    // The killed process's staged temp files sit next to the files it was writing.
+    // Only below the root: the write itself is jailed by planWriteBack.
+    const inside = pending.changes.map((c) => c.path.split('/')).filter((parts) => parts[0] !== '' && !parts.includes('..'));
+    await sweepTempFiles(inside.map((parts) => join(this.store.workspace.root, ...parts)), pending.pid);
+    return this.write({ ...pending, pid: process.pid }, false);
+  }
+
+  /** Checks every file, journals (a fresh write-back) or keeps the journal (a roll-forward), writes. */
+  private async write(pending: PendingWriteBack, fresh: boolean): Promise<WriteBackResult> {
     const objects = new ObjectReader(this.store.git);
     try {
-      const plan = await planWriteBack(objects, this.store.workspace.root, changes, this.fs);
+      const plan = await planWriteBack(objects, this.store.workspace.root, pending.changes, this.fs);
       if (plan.conflicts.length > 0) return { written: 0, conflicts: plan.conflicts };
-      await holdSignals(async () => {
-        await this.fs.commit(plan.writes);
-        await this.afterWrite();
-      });
+      // A roll-forward rewrites the journal with its own pid: if it is killed too, the next
+      // resume sweeps this process's temp files.
+      await writeWriteBackJournal(this.files.dir, pending);
+      try {
+        await holdSignals(() => this.fs.commit(plan.writes));
+      } catch (error) {
+        // The commit rolled back what it had written: the workspace is wholly before the step.
+        if (fresh) await removeWriteBackJournal(this.files.dir);
+        throw error;
+      }
       return { written: plan.writes.length, conflicts: [] };
     } finally {
       objects.close();

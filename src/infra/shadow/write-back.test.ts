@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { gitRepo, tempDir, testEnv, writeTree } from '../../../test/helpers/sandbox.js';
 import { NodeFileSystem } from '../fs/node-file-system.js';
@@ -78,4 +78,20 @@ test('a workspace folder replaced by a symlink that leads out is refused, never 
   const { conflicts } = await plan();
   assert.ok(conflicts.some((c) => c.path === 'src/y.txt' && c.reason === 'outside'), JSON.stringify(conflicts));
   assert.equal(existsSync(join(outside, 'y.txt')), false);
+});
+
+test('a file already as the step leaves it is no conflict: planned again (a killed write-back rolled forward); a deletion already done is left out', async (t) => {
+  const { root, plan, fs } = await stepIn(t, { 'a.txt': 'one\n', 'b.txt': 'two\n', 'gone.txt': 'bye\n' }, (scratch) => {
+    writeTree(scratch, { 'a.txt': 'one from the step\n', 'b.txt': 'two from the step\n', 'new.txt': 'new\n' });
+    rmSync(join(scratch, 'gone.txt'));
+  });
+  // As a write-back killed half way leaves it: a.txt, new.txt and the deletion done, b.txt not.
+  writeTree(root, { 'a.txt': 'one from the step\n', 'new.txt': 'new\n' });
+  rmSync(join(root, 'gone.txt'));
+  const { writes, conflicts } = await plan();
+  assert.deepEqual(conflicts, []);
+  assert.deepEqual(writes.map((w) => relative(root, w.path)).sort(), ['a.txt', 'b.txt', 'new.txt']);
+  await fs.commit(writes);
+  assert.equal(readFileSync(join(root, 'a.txt'), 'utf8'), 'one from the step\n');
+  assert.equal(readFileSync(join(root, 'b.txt'), 'utf8'), 'two from the step\n');
 });

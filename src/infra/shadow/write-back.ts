@@ -1,9 +1,10 @@
 /**
  * Writing a verified step into the workspace (DESIGN.md, "The act step" 8): the files the
- * scratch changed, each only if the workspace still holds what the step started from. A file
- * changed under aide since then is a conflict: nothing at all is written, and the caller saves
- * the verified patch instead. Writes go through the FileSystem port: atomic per file, all
- * rolled back if one fails.
+ * scratch changed, each only if the workspace still holds what the step started from, or
+ * already holds what it ends with (so a write-back killed half way can be rolled forward by
+ * planning it again). A file changed under aide otherwise is a conflict: nothing at all is
+ * written, and the caller saves the verified patch instead. Writes go through the FileSystem
+ * port: atomic per file, all rolled back if one fails.
  */
 import { createHash } from 'node:crypto';
 import { lstat, readFile, readlink } from 'node:fs/promises';
@@ -74,10 +75,13 @@ export async function planWriteBack(objects: ObjectReader, root: string, changes
     const full = join(root, ...change.path.split('/'));
     const previous = await currentContent(full);
     const now = idOf(previous);
-    if (now !== change.oldBlob) {
+    // Already what the step ends with (a write-back killed half way and rolled forward, or the
+    // same edit made by hand): written again, so the mode is right too; a deletion is done.
+    if (now !== change.oldBlob && now !== change.newBlob) {
       conflicts.push({ path: change.path, reason: change.oldBlob === null ? 'created' : now === null ? 'deleted' : 'changed' });
       continue;
     }
+    if (previous === null && change.newBlob === null) continue;
     writes.push(await writeFor(objects, full, change, previous));
   }
   return { writes, conflicts };

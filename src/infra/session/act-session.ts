@@ -1,0 +1,118 @@
+/**
+ * An act session's files kept in step with its events: every event is appended to audit.jsonl
+ * with its time and step, and state.json is rewritten at every transition (a step starts, a step
+ * ends, the session ends). Once state.json records a step, the write-back journal of that step
+ * goes: from then on a resume knows the step is done without it.
+ */
+import type { AideEvent } from '../../core/events.js';
+import type { ActReport, DoneStep } from '../../core/flows/act.js';
+import type { SessionFiles } from './session-files.js';
+import { recordedStatus, SESSION_SCHEMA, type SessionState, type SessionStatus, type SessionStep } from './session-state.js';
+import { removeWriteBackJournal } from './write-back-journal.js';
+
+/** The plan a session runs, as state.json records it. */
+export interface SessionPlan {
+  /** Relative to the workspace root. */
+  plan: string;
+  planHash: string;
+  title: string;
+  steps: ReadonlyArray<{ number: number; title: string; hash: string }>;
+  /** `--step N`: the one step the session carries out; null: the whole plan. */
+  only: number | null;
+}
+
+/** The plan's own fields of state.json. */
+function about(plan: SessionPlan): Pick<SessionState, 'plan' | 'planHash' | 'title' | 'only'> {
+  return { plan: plan.plan, planHash: plan.planHash, title: plan.title, only: plan.only };
+}
+
+export class ActSessionLog {
+  /** The step the events belong to (null between steps). */
+  private current: number | null = null;
+
+  private constructor(
+    readonly files: SessionFiles,
+    private state: SessionState,
+    private readonly now: () => Date,
+  ) {}
+
+  /** A new session: every step pending, the head at the base. */
+  static async start(files: SessionFiles, session: { session: string; dryRun: boolean; base: string }, plan: SessionPlan, now: () => Date): Promise<ActSessionLog> {
+    const time = now().toISOString();
+    const steps = plan.steps.map((s): SessionStep => ({ number: s.number, title: s.title, status: 'pending', checkpoint: null, hash: s.hash, output: null }));
+    const state: SessionState = {
+      schema: SESSION_SCHEMA,
+      session: session.session,
+      ...about(plan),
+      dryRun: session.dryRun,
+      base: session.base,
+      head: session.base,
+      status: 'running',
+      startedAt: time,
+      updatedAt: time,
+      steps,
+    };
+    const log = new ActSessionLog(files, state, now);
+    await log.save();
+    return log;
+  }
+
+  /** An interrupted session carried on: running again, its plan adopted once the resume goes ahead. */
+  static async resume(files: SessionFiles, previous: SessionState, now: () => Date): Promise<ActSessionLog> {
+    const log = new ActSessionLog(files, { ...previous, status: 'running' }, now);
+    await log.save();
+    return log;
+  }
+
+  get snapshot(): Readonly<SessionState> {
+    return this.state;
+  }
+
+  /**
+   * The plan as it is now: finished steps keep what they recorded (with the step's new hash),
+   * every other step is pending again, and removed steps go (the audit log keeps their story).
+   */
+  async adoptPlan(plan: SessionPlan, done: readonly DoneStep[]): Promise<void> {
+    const finished = new Map(done.map((d) => [d.number, d]));
+    const steps = plan.steps.map((s): SessionStep => {
+      const before = finished.get(s.number);
+      return { number: s.number, title: s.title, status: before?.status ?? 'pending', checkpoint: before?.checkpoint ?? null, hash: s.hash, output: before?.output ?? null };
+    });
+    this.state = { ...this.state, ...about(plan), steps };
+    await this.save();
+  }
+
+  async event(event: AideEvent): Promise<void> {
+    if (event.type === 'step_started') this.current = event.step;
+    await this.files.audit(event, this.current, this.now());
+    if (event.type === 'step_started') {
+      this.setStep(event.step, { title: event.title, status: 'running' });
+      await this.save();
+    } else if (event.type === 'step_finished') {
+      const { report } = event;
+      this.setStep(report.number, { status: recordedStatus(report.status), checkpoint: report.checkpoint, output: report.output });
+      if ((report.status === 'applied' || report.status === 'verified') && report.checkpoint !== null) this.state = { ...this.state, head: report.checkpoint };
+      await this.save();
+      // Recorded: the step no longer needs its journal (an applied one was wholly written, a conflicted one not at all).
+      await removeWriteBackJournal(this.files.dir);
+      this.current = null;
+    }
+  }
+
+  /** The session's end: each step as the report has it, and how the session ended. */
+  async end(status: SessionStatus, report: ActReport | null): Promise<void> {
+    for (const step of report?.steps ?? []) this.setStep(step.number, { status: recordedStatus(step.status), checkpoint: step.checkpoint, output: step.output });
+    this.state = { ...this.state, status };
+    await this.save();
+  }
+
+  private setStep(number: number, change: Partial<SessionStep>): void {
+    const steps = this.state.steps.map((s) => (s.number === number ? { ...s, ...change } : s));
+    this.state = { ...this.state, steps };
+  }
+
+  private async save(): Promise<void> {
+    this.state = { ...this.state, updatedAt: this.now().toISOString() };
+    await this.files.writeState(this.state);
+  }
+}
