@@ -58,6 +58,9 @@ export class PlainActView {
       case 'step_started':
         this.out.write(`${style.bold(`Step ${event.step}: ${event.title}`)}\n`);
         break;
+      case 'step_edited':
+        this.out.write(`  ${style.dim('edited:')} ${event.files.map((f) => `${f.path} +${f.added} -${f.removed}`).join(', ')}\n`);
+        break;
       case 'verify_started':
         // The same for every step: said once.
         if (!this.isolationShown) this.out.write(`  ${style.dim(isolationLine(event.isolation))}\n`);
