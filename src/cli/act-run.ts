@@ -9,7 +9,6 @@ import { readdir, readFile, realpath, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { loadWorkspaceConfig } from '../config/load-workspace.js';
-import type { AideEvent } from '../core/events.js';
 import { actFlow, type ActReport } from '../core/flows/act.js';
 import { formatPlanProblem, parsePlan } from '../core/plan/parse.js';
 import type { Plan } from '../core/plan/schema.js';
@@ -21,11 +20,12 @@ import { ShadowSessionRecorder } from '../infra/shadow/session-recorder.js';
 import { ShadowStore } from '../infra/shadow/shadow-store.js';
 import { SessionFiles } from '../infra/session/session-files.js';
 import { AideError, ExitCode } from '../shared/errors.js';
+import { openActView, type ActView } from './act-view.js';
 import { chooseApprover } from './approver.js';
 import type { ActOptions } from './commands/act.js';
 import { interruptExitCode, listenForInterrupt } from './interrupt.js';
 import { useColor, type CliIo, type GlobalOptions } from './io.js';
-import { actEventJson, PlainActView, renderActSummary } from './render/act.js';
+import { renderActSummary } from './render/act.js';
 import { makeStyle } from './render/style.js';
 import { chooseCommands, verifyPolicy } from './verify-run.js';
 import { openVerifyRunner } from './verify-runner.js';
@@ -62,10 +62,6 @@ async function loadPlan(file: string, root: string): Promise<Plan> {
   });
 }
 
-interface View {
-  event(event: AideEvent): void;
-}
-
 function exitCodeOf(report: ActReport, interrupted: NodeJS.Signals | null): number {
   if (interrupted !== null || report.steps.some((s) => s.status === 'cancelled')) return interruptExitCode(interrupted ?? 'SIGINT');
   if (report.steps.some((s) => s.status === 'conflict')) return ExitCode.conflict;
@@ -87,6 +83,7 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
   const store = await ShadowStore.open(root, io.env, { maxFileBytes: config.value.checkpoints.max_file_bytes, command: 'act' });
   const interrupt = listenForInterrupt(() => io.stderr.write('\naide: interrupted; stopping the running command and removing the scratch copy…\n'));
   let scratch: Scratch | undefined;
+  let view: ActView | undefined;
   try {
     const session = newSessionId('act', new Date(), randomBytes(2).toString('hex'));
     const files = await SessionFiles.create(store.workspace.stateDir, session);
@@ -94,7 +91,8 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
     // The edits are jailed to the scratch by its real path (on macOS the temp dir is behind a symlink).
     scratch = await store.scratches({ tempRoot: await realpath(tmpdir()), links: sandbox.link }).open(session, base.checkpoint.id);
     const style = makeStyle(useColor(io) && !globals.json);
-    const view: View = globals.json ? { event: (e) => io.stdout.write(actEventJson(e)) } : new PlainActView(io.stdout, style);
+    const shown = await openActView({ globals, io, options, plan, style, approver, signal: interrupt.signal });
+    view = shown.view;
     const flow = actFlow(
       {
         session,
@@ -109,7 +107,7 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
         logDir: (step) => join(files.logs, `step-${step}`),
         signal: interrupt.signal,
       },
-      { scratch, runner, fs: new NodeFileSystem(), approver, recorder: new ShadowSessionRecorder(store, session, files, new NodeFileSystem()), now: () => performance.now() },
+      { scratch, runner, fs: new NodeFileSystem(), approver: shown.approver, recorder: new ShadowSessionRecorder(store, session, files, new NodeFileSystem()), now: () => performance.now() },
     );
     const state = { schema: 'aide.session/1', session, plan: relative(root, planFile), title: plan.title, dryRun: options.dryRun, base: base.checkpoint.id, status: 'running', steps: [] as unknown[] };
     await files.writeState(state);
@@ -128,12 +126,15 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
       next = await flow.next();
     }
     const report = next.value;
+    await view.close();
     const code = exitCodeOf(report, interrupt.received());
     await files.writeState({ ...state, status: code === 0 ? 'finished' : code >= 128 ? 'interrupted' : 'stopped', head: report.head });
     if (options.patchOut !== undefined) await writeFile(resolve(globals.cwd, options.patchOut), report.patch);
     if (!globals.json) io.stdout.write(renderActSummary(report, style));
     return code;
   } finally {
+    // The task tree gives the terminal back before anything else is printed (an error, too).
+    await view?.close();
     await scratch?.dispose();
     await store.close();
     interrupt.dispose();
