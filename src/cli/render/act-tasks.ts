@@ -13,16 +13,15 @@
 import { writeSync } from 'node:fs';
 import { ListrEnquirerPromptAdapter } from '@listr2/prompt-adapter-enquirer';
 import Enquirer from 'enquirer';
-import { Listr, type ListrTask, type ListrTaskWrapper, type SimpleRenderer } from 'listr2';
-import type { AideEvent, FileChange } from '../../core/events.js';
-import type { StepReport } from '../../core/flows/act.js';
+import { Listr, type ListrTask, type SimpleRenderer } from 'listr2';
+import type { AideEvent } from '../../core/events.js';
 import type { Approval, Approver, StepDecision, StepReview } from '../../core/ports.js';
-import type { CommandRunRecord } from '../../core/verify/report.js';
 import { plural } from '../../shared/text.js';
 import type { OutputStream } from '../io.js';
 import { askStep, type StepPrompts } from '../step-approver.js';
 import { discardTypeahead, keepSignalsFrom, type KeyboardInput } from '../prompt-guard.js';
 import { protectedList } from './act.js';
+import { filesText, statusText, StepSlot, type PlannedStep, type Task, type Turn } from './act-steps.js';
 import { Deferred } from './deferred.js';
 import { showText, type TerminalSize } from './pager.js';
 import { protectedQuestion, REVIEW_CHOICES, reviewHeader, reviewQuestion, stepDiff, type ReviewChoice } from './review.js';
@@ -30,14 +29,6 @@ import type { Style } from './style.js';
 import { SUSPENDABLE_OPTIONS, suspendableRenderer, type SuspendableRenderer } from './suspendable-renderer.js';
 import { isolationLine, seconds, testsText } from './verify.js';
 import { outcomeError } from './verify-tasks.js';
-
-/** A step of the plan, as the tree shows it before it runs. */
-export interface PlannedStep {
-  number: number;
-  title: string;
-  /** How many Run commands it has. */
-  runs: number;
-}
 
 export interface ActTaskListOptions {
   /** The plan's title. */
@@ -58,47 +49,7 @@ export interface ActTaskListOptions {
   signal?: AbortSignal;
 }
 
-type Task = ListrTaskWrapper<unknown, typeof SuspendableRenderer, typeof SimpleRenderer>;
 type StepTask = ListrTask<unknown, typeof SuspendableRenderer, typeof SimpleRenderer>;
-
-/** What the approval task learns: a question to ask, a decision made without asking (--yes), or that none came. */
-type Turn = { kind: 'ask'; review: StepReview; answer: Deferred<StepDecision> } | { kind: 'decided'; decision: StepDecision['kind'] } | { kind: 'none' };
-
-/** One plan step: what its tasks wait for, resolved as the events arrive. */
-class StepSlot {
-  readonly started = new Deferred<boolean>();
-  /** The verify commands' names once verification starts; null: the step ended before it. */
-  readonly verifying = new Deferred<string[] | null>();
-  readonly runs = new Map<string, Deferred<CommandRunRecord | null>>();
-  readonly attempts = new Map<string, number>();
-  readonly tails = new Map<string, string>();
-  readonly turn = new Deferred<Turn>();
-  readonly finished = new Deferred<StepReport | null>();
-  edited: FileChange[] = [];
-  checkpoint: string | null = null;
-  task: Task | null = null;
-
-  constructor(readonly plan: PlannedStep) {}
-
-  get title(): string {
-    return `Step ${this.plan.number}: ${this.plan.title}`;
-  }
-
-  settleRuns(): void {
-    for (const run of this.runs.values()) run.resolve(null);
-  }
-
-  /** Everything still awaited resolves: the step is over (report), or the session is (null). */
-  finish(report: StepReport | null): void {
-    this.started.resolve(false);
-    this.verifying.resolve(null);
-    this.settleRuns();
-    this.turn.resolve({ kind: 'none' });
-    this.finished.resolve(report);
-  }
-}
-
-const filesText = (files: readonly FileChange[]) => files.map((f) => `${f.path} +${f.added} -${f.removed}`).join(', ');
 
 /** At most this many lines of a failing command's output are shown under it. */
 const TAIL_LINES = 12;
@@ -431,20 +382,5 @@ export class TaskListActView implements Approver {
     const text = stepDiff(review.files, style);
     const show = () => showText(text, { out, fd, env, size: size() });
     await (this.renderer === null ? show() : this.renderer.suspend(show));
-  }
-}
-
-/** What happened to a step, in a few words: "skipped: not approved", "interrupted". */
-function statusText(report: StepReport): string {
-  switch (report.status) {
-    case 'cancelled':
-      return 'interrupted';
-    case 'not_run':
-      return 'not run';
-    case 'aborted':
-      // The report's reason is a sentence for the plain lines; a tree line stays short.
-      return 'aborted: nothing of this step was written';
-    default:
-      return report.reason === null ? report.status : `${report.status}: ${report.reason}`;
   }
 }

@@ -28,7 +28,11 @@ export class SuspendableRenderer extends DefaultRenderer {
     if (!this.suspended) this.out?.write(`${this.create({ prompt: false })}\n`);
   }
 
-  /** Runs `use` with the live area erased and the terminal released, then draws the tree again below. */
+  /**
+   * Runs `use` with the live area erased and the terminal released, then draws the tree again
+   * below. (Each render() adds its redraw listener once more; a second redraw of the same frame
+   * writes nothing: log-update skips an unchanged frame.)
+   */
   async suspend<T>(use: () => Promise<T>): Promise<T> {
     if (this.suspended) return use();
     this.suspended = true;
