@@ -30,6 +30,7 @@ import { ShadowSessionRecorder } from '../infra/shadow/session-recorder.js';
 import { ShadowStore } from '../infra/shadow/shadow-store.js';
 import { AideError, ExitCode } from '../shared/errors.js';
 import { findResumable, refusePendingWriteBacks, resumeCommand, type ResumableSession } from './act-session-select.js';
+import { openActView, type ActView } from './act-view.js';
 import { chooseApprover } from './approver.js';
 import type { ActOptions } from './commands/act.js';
 import { interruptExitCode, listenForInterrupt } from './interrupt.js';
@@ -75,6 +76,7 @@ async function loadPlan(file: string, root: string): Promise<{ plan: Plan; lines
   });
 }
 
+/** Where events are shown before the act view opens (a resume's). */
 interface View {
   event(event: AideEvent): void;
 }
@@ -173,10 +175,12 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
   const store = await ShadowStore.open(root, io.env, { maxFileBytes: config.value.checkpoints.max_file_bytes, command: 'act' });
   const interrupt = listenForInterrupt(() => io.stderr.write('\naide: interrupted; stopping the running command and removing the scratch copy…\n'));
   let scratch: Scratch | undefined;
+  let view: ActView | undefined;
   try {
     await refusePendingWriteBacks(store.workspace.stateDir, resuming?.session ?? null);
     const style = makeStyle(useColor(io) && !globals.json);
-    const view: View = globals.json ? { event: (e) => io.stdout.write(actEventJson(e)) } : new PlainActView(io.stdout, style);
+    // Before the act view opens: what a resume says and asks.
+    const early: View = globals.json ? { event: (e) => io.stdout.write(actEventJson(e)) } : new PlainActView(io.stdout, style);
     const sessionPlan: SessionPlan = {
       plan: relative(root, planFile),
       planHash: textHash(text),
@@ -184,13 +188,15 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
       steps: steps.map((s) => ({ number: s.number, title: s.title, hash: stepHash(s) })),
       only: only ?? null,
     };
-    const context: SessionContext = { store, plan: sessionPlan, writes: new NodeFileSystem(testPauseAfterWrites(io)), dryRun: options.dryRun, approver, view };
+    const context: SessionContext = { store, plan: sessionPlan, writes: new NodeFileSystem(testPauseAfterWrites(io)), dryRun: options.dryRun, approver, view: early };
     const opened = resuming === null ? await startSession(context) : await resumeSession(resuming, context);
     if (typeof opened === 'number') return opened;
     const { session, base, files, log, recorder, resume } = opened;
     // The edits are jailed to the scratch by its real path (on macOS the temp dir is behind a symlink).
     scratch = await store.scratches({ tempRoot: await realpath(tmpdir()), links: sandbox.link }).open(session, resume?.head ?? base);
     const startedAt = new Date().toISOString();
+    const shown = await openActView({ globals, io, options, plan: { ...plan, steps }, style, approver, signal: interrupt.signal });
+    view = shown.view;
     const flow = actFlow(
       {
         session,
@@ -207,7 +213,7 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
         signal: interrupt.signal,
         ...(resume === undefined ? {} : { resume }),
       },
-      { scratch, runner, fs: new NodeFileSystem(), approver, recorder, now: () => performance.now() },
+      { scratch, runner, fs: new NodeFileSystem(), approver: shown.approver, recorder, now: () => performance.now() },
     );
     let next = await flow.next();
     while (next.done !== true) {
@@ -216,6 +222,7 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
       next = await flow.next();
     }
     const report = next.value;
+    await view.close();
     const code = exitCodeOf(report, interrupt.received());
     await log.end(sessionStatus(code), report);
     if (options.patchOut !== undefined) await writeFile(resolve(globals.cwd, options.patchOut), report.patch);
@@ -226,6 +233,8 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
     if (!globals.json) io.stdout.write(renderActSummary(report, style) + resumeHint(code, options.dryRun, style));
     return code;
   } finally {
+    // The task tree gives the terminal back before anything else is printed (an error, too).
+    await view?.close();
     await scratch?.dispose();
     await store.close();
     interrupt.dispose();

@@ -1,13 +1,19 @@
 /**
  * The Approver port's implementations: `auto` for --yes (which never approves a protected
- * file unless --allow-protected), `interactive` (enquirer) when a person is at a terminal. Without a terminal there is no approver at all: enquirer
+ * file unless --allow-protected), `interactive` (enquirer) when a person is at a terminal (aide
+ * act's task tree is an approver of its own: render/act-tasks.ts). Without a terminal there is no approver at all: enquirer
  * without a TTY hangs on an open stdin or exits 0 silently at EOF (LESSONS.md), so the
  * command refuses before doing any work (exit 4) unless --yes or --dry-run decides.
  */
 import type { Approval, Approver, StepDecision, StepReview } from '../core/ports.js';
 import { AideError } from '../shared/errors.js';
-import { isInteractive, type CliIo } from './io.js';
+import { isInteractive, useColor, type CliIo } from './io.js';
 import { protectedList } from './render/act.js';
+import { showText } from './render/pager.js';
+import { protectedQuestion, REVIEW_CHOICES, reviewHeader, reviewQuestion, stepDiff, type ReviewChoice } from './render/review.js';
+import { makeStyle, type Style } from './render/style.js';
+import { askStep, type StepPrompts } from './step-approver.js';
+import { discardTypeahead } from './prompt-guard.js';
 
 /**
  * --yes: every question is answered yes, except a step that changes a protected file: that one
@@ -40,32 +46,51 @@ export interface PromptStreams {
   stdout: NodeJS.WriteStream;
 }
 
-/** Asks at the terminal; Ctrl-C or Escape counts as no. */
-export function interactiveApprover(streams: PromptStreams): Approver {
-  async function confirm(question: string, details: readonly string[]): Promise<Approval> {
-    for (const line of details) streams.stdout.write(`${line}\n`);
+/** What a step review needs besides the streams: PAGER and LESS for a long diff, and colors. */
+export interface ReviewScreen {
+  env: Readonly<Record<string, string | undefined>>;
+  style: Style;
+}
+
+/**
+ * Asks at the terminal with plain enquirer prompts (aide restore; aide act when there is no task
+ * tree: --json, or a dumb terminal). A yes/no question's Ctrl-C or Escape counts as no; a step
+ * review is the same menu as in the task tree, and cancelling it aborts (step-approver.ts).
+ */
+export function interactiveApprover(streams: PromptStreams, screen: ReviewScreen = { env: {}, style: makeStyle(false) }): Approver {
+  async function ask<T>(question: Record<string, unknown>): Promise<T | null> {
     const { default: Enquirer } = await import('enquirer');
     try {
-      const answer = await Enquirer.prompt<{ ok: boolean }>({ type: 'confirm', name: 'ok', message: question, initial: false, ...streams });
-      return answer.ok ? 'yes' : 'no';
+      const answer = await Enquirer.prompt<{ value: T }>({ name: 'value', type: 'input', message: '', ...question, ...streams });
+      return answer.value;
     } catch {
       // enquirer rejects when the prompt is cancelled.
-      return 'no';
+      return null;
     } finally {
       // enquirer leaves the cursor on the answered question's line.
       streams.stdout.write('\n');
     }
   }
-  return {
-    confirm,
-    async reviewStep(review: StepReview): Promise<StepDecision> {
-      const files = review.files.map((f) => `${f.action === 'created' ? 'A' : f.action === 'deleted' ? 'D' : 'M'} ${f.path} +${f.added} -${f.removed}`);
-      if ((await confirm(`Write step ${review.step} (${review.title}) into your files?`, [review.verdict, ...files])) === 'no') return { kind: 'skip' };
-      if (review.protectedFiles.length === 0) return { kind: 'approve' };
-      const warning = [`Warning: this step changes protected files: ${protectedList(review.protectedFiles)}`];
-      return (await confirm('Write the protected files too?', warning)) === 'yes' ? { kind: 'approve' } : { kind: 'skip' };
+  async function confirm(question: string, details: readonly string[]): Promise<Approval> {
+    for (const line of details) streams.stdout.write(`${line}\n`);
+    return (await ask<boolean>({ type: 'confirm', message: question, initial: false })) === true ? 'yes' : 'no';
+  }
+  const { style, env } = screen;
+  const prompts: StepPrompts = {
+    choose: async (review) => {
+      streams.stdout.write(`${reviewHeader(review, style)}\n`);
+      await discardTypeahead(streams.stdin);
+      return ask<ReviewChoice>({ type: 'select', message: reviewQuestion(review), choices: REVIEW_CHOICES.map((c) => ({ name: c.name, message: c.message })) });
+    },
+    confirmProtected: (review) => ask<boolean>({ type: 'confirm', message: protectedQuestion(review), initial: false }),
+    showDiff: async (review) => {
+      const out = streams.stdout;
+      // The pager writes to the same terminal: stdout, or stderr under --json.
+      const fd = (out as { fd?: unknown }).fd === 2 ? 2 : 1;
+      await showText(stepDiff(review.files, style), { out, fd, size: { rows: out.rows, columns: out.columns }, env });
     },
   };
+  return { confirm, reviewStep: (review) => askStep(review, prompts) };
 }
 
 export interface ApprovalChoice {
@@ -86,7 +111,7 @@ export interface ApprovalChoice {
 export function chooseApprover(choice: ApprovalChoice, io: CliIo, streams: () => PromptStreams): Approver {
   if (choice.dryRun) return neverApprover;
   if (choice.yes) return autoApprover(choice.allowProtected ?? false);
-  if (isInteractive(io)) return interactiveApprover(streams());
+  if (isInteractive(io)) return interactiveApprover(streams(), { env: io.env, style: makeStyle(useColor(io)) });
   throw new AideError('approval_needed', `${choice.command} needs your approval, but there is no terminal to ask on (stdin and stdout must both be one)`, {
     hint: `Pass --yes to go ahead without asking, or --dry-run to only see what would change.`,
   });

@@ -5,6 +5,9 @@
 export interface OutputStream {
   write(chunk: string): unknown;
   isTTY?: boolean;
+  /** A terminal's size (a TTY stream keeps them current). */
+  rows?: number;
+  columns?: number;
 }
 
 export interface InputStream extends AsyncIterable<Buffer | string> {

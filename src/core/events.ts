@@ -18,6 +18,9 @@ export interface ChangedFile {
   diff: string;
 }
 
+/** A changed file without its diff: what an event names. */
+export type FileChange = Omit<ChangedFile, 'diff'>;
+
 export type AideEvent =
   | { type: 'edits_parsed'; blocks: number; files: string[]; problems: ParseProblem[] }
   | { type: 'block_planned'; outcome: BlockOutcome }
@@ -39,6 +42,8 @@ export type AideEvent =
   | { type: 'verify_finished'; report: VerifyReport }
   // aide act: each step of a plan, then the session's outcome.
   | { type: 'step_started'; step: number; title: string }
+  // The step's edits and Run commands are done in the scratch: what they changed (diffs come with the review).
+  | { type: 'step_edited'; step: number; files: FileChange[] }
   | { type: 'step_finished'; report: StepReport }
   | { type: 'session_finished'; report: ActReport }
   // aide act --resume: the steps done before, a write-back being finished, how the plan changed (null: it did not).

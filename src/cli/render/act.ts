@@ -62,6 +62,9 @@ export class PlainActView {
       case 'session_resumed':
         this.out.write(renderResumed(event, style));
         break;
+      case 'step_edited':
+        this.out.write(`  ${style.dim('edited:')} ${event.files.map((f) => `${f.path} +${f.added} -${f.removed}`).join(', ')}\n`);
+        break;
       case 'verify_started':
         // The same for every step: said once.
         if (!this.isolationShown) this.out.write(`  ${style.dim(isolationLine(event.isolation))}\n`);

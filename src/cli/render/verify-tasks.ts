@@ -6,6 +6,7 @@
 import { Listr, PRESET_TIMER, type DefaultRenderer, type ListrTaskWrapper, type SimpleRenderer } from 'listr2';
 import type { AideEvent } from '../../core/events.js';
 import type { CommandRunRecord } from '../../core/verify/report.js';
+import { Deferred } from './deferred.js';
 import { isolationLine, runOutcome, seconds, testsText } from './verify.js';
 import type { Style } from './style.js';
 
@@ -13,16 +14,10 @@ interface Outcome {
   run: CommandRunRecord | null;
 }
 
-class Deferred<T> {
-  resolve!: (value: T) => void;
-  readonly promise = new Promise<T>((resolve) => {
-    this.resolve = resolve;
-  });
-}
-
 type Task = ListrTaskWrapper<unknown, typeof DefaultRenderer, typeof SimpleRenderer>;
 
-function outcomeError(name: string, run: CommandRunRecord): string {
+/** Why a command's task failed: "unit exited 1 (1 of 3 tests failed)". */
+export function outcomeError(name: string, run: CommandRunRecord): string {
   const tests = testsText(run.tests);
   return `${name} ${runOutcome(run)}${tests === '' ? '' : ` (${tests})`}`;
 }

@@ -279,6 +279,7 @@ async function* actStep(step: ActStep, ctx: Context): AsyncGenerator<AideEvent, 
   const capture = await deps.scratch.capture();
   if (capture.changes.length === 0) return report(step, 'skipped', 'the step changes no file');
   const files = changedFiles(await deps.scratch.diff(capture));
+  yield { type: 'step_edited', step: step.number, files: files.map((f) => ({ path: f.path, action: f.action, added: f.added, removed: f.removed })) };
   const verify: VerifyReport = yield* verifyFlow({ cwd: deps.scratch.path, commands: stepCommands(input.commands, step.verify ?? []), policy: input.policy, userEnv: input.userEnv, logDir: input.logDir(step.number), ...(input.signal === undefined ? {} : { signal: input.signal }) }, { runner: deps.runner, now: deps.now });
   if (verify.verdict !== 'passed') return report(step, verify.verdict === 'cancelled' ? 'cancelled' : 'failed', verify.summary, { files, verify });
   const verified: Verified = { files, protectedFiles: await protectedChanges(capture, ctx), verify };

@@ -1,0 +1,386 @@
+/**
+ * `aide act` on a terminal: a listr2 task tree with one task per plan step and, under it, the
+ * edits, each verify command (its time and tests, flake-guard reruns), the approval, and the
+ * checkpoint and write. Driven by the act flow's events, like the plain lines.
+ *
+ * It is also the Approver. The flow asks reviewStep() while the step's approval task is on
+ * screen; the question is handed to that task, which asks it with a select prompt through the
+ * official listr2 enquirer adapter, so listr2 draws the prompt in its own live area instead of
+ * two writers fighting over the terminal. "Show diff" suspends the renderer (the prompt is
+ * closed by then, so nothing reads the keyboard) and prints the diff, or pages it when it is
+ * longer than the screen, then the menu comes back.
+ */
+import { writeSync } from 'node:fs';
+import { ListrEnquirerPromptAdapter } from '@listr2/prompt-adapter-enquirer';
+import Enquirer from 'enquirer';
+import { Listr, type ListrTask, type SimpleRenderer } from 'listr2';
+import type { AideEvent } from '../../core/events.js';
+import type { Approval, Approver, StepDecision, StepReview } from '../../core/ports.js';
+import { plural } from '../../shared/text.js';
+import type { OutputStream } from '../io.js';
+import { askStep, type StepPrompts } from '../step-approver.js';
+import { discardTypeahead, keepSignalsFrom, type KeyboardInput } from '../prompt-guard.js';
+import { protectedList } from './act.js';
+import { filesText, statusText, StepSlot, type PlannedStep, type Task, type Turn } from './act-steps.js';
+import { Deferred } from './deferred.js';
+import { showText, type TerminalSize } from './pager.js';
+import { protectedQuestion, REVIEW_CHOICES, reviewHeader, reviewQuestion, stepDiff, type ReviewChoice } from './review.js';
+import type { Style } from './style.js';
+import { SUSPENDABLE_OPTIONS, suspendableRenderer, type SuspendableRenderer } from './suspendable-renderer.js';
+import { isolationLine, seconds, testsText } from './verify.js';
+import { outcomeError } from './verify-tasks.js';
+
+export interface ActTaskListOptions {
+  /** The plan's title. */
+  title: string;
+  steps: readonly PlannedStep[];
+  dryRun: boolean;
+  style: Style;
+  /** The terminal (stdout): the final tree and a diff that fits are printed here. */
+  out: OutputStream;
+  /** Its file descriptor, for the pager's output. */
+  fd: number;
+  size: () => TerminalSize;
+  /** PAGER, LESS. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** The keyboard the prompts read (keys typed ahead of a prompt are dropped). */
+  stdin: KeyboardInput;
+  /** Fires on Ctrl-C outside a prompt (SIGINT): a prompt on screen is cancelled, which aborts. */
+  signal?: AbortSignal;
+}
+
+type StepTask = ListrTask<unknown, typeof SuspendableRenderer, typeof SimpleRenderer>;
+
+/** At most this many lines of a failing command's output are shown under it. */
+const TAIL_LINES = 12;
+
+export class TaskListActView implements Approver {
+  private readonly slots = new Map<number, StepSlot>();
+  private current: StepSlot | null = null;
+  private readonly answers = new Set<Deferred<StepDecision>>();
+  private renderer: SuspendableRenderer | null = null;
+  private root: Task | null = null;
+  private isolation: string | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(private readonly options: ActTaskListOptions) {
+    for (const step of options.steps) this.slots.set(step.number, new StepSlot(step));
+  }
+
+  /** Draws the tree; call once, before the first event. */
+  start(): void {
+    const { style } = this.options;
+    const Renderer = suspendableRenderer(this.options.out, (renderer) => (this.renderer = renderer));
+    const steps = [...this.slots.values()].map((slot) => this.stepTask(slot));
+    const list = new Listr<unknown, typeof SuspendableRenderer, 'simple'>(
+      [
+        {
+          title: style.bold(`aide act: ${this.options.title}${this.options.dryRun ? ' (dry run)' : ''}`),
+          task: (_, task) => {
+            this.root = task;
+            if (this.isolation !== null) task.output = this.isolation;
+            return task.newListr(steps, { concurrent: false, exitOnError: false });
+          },
+          rendererOptions: { persistentOutput: true },
+        },
+      ],
+      {
+        renderer: Renderer,
+        concurrent: false,
+        exitOnError: false,
+        registerSignalListeners: false,
+        rendererOptions: { ...SUSPENDABLE_OPTIONS, collapseSubtasks: false, collapseErrors: false },
+      },
+    );
+    // listr2 hides the cursor while the tree is live; a process that exits in the middle (an
+    // uncaught error, a second signal) must not leave the terminal without one.
+    const showCursor = () => writeSync(this.options.fd, '\u001b[?25h');
+    process.once('exit', showCursor);
+    this.running = list
+      .run()
+      .then(() => undefined, () => undefined)
+      .finally(() => {
+        process.off('exit', showCursor);
+        // Never leave the flow waiting on a question no task will ask.
+        for (const answer of this.answers) answer.resolve({ kind: 'abort' });
+      });
+  }
+
+  event(event: AideEvent): void {
+    const slot = this.current;
+    switch (event.type) {
+      case 'step_started':
+        this.current = this.slots.get(event.step) ?? null;
+        this.current?.started.resolve(true);
+        break;
+      case 'step_edited': {
+        const edited = this.slots.get(event.step);
+        if (edited !== undefined) edited.edited = event.files;
+        break;
+      }
+      case 'verify_started':
+        this.showIsolation(this.options.style.dim(isolationLine(event.isolation)));
+        for (const command of event.commands) slot?.runs.set(command.name, new Deferred());
+        slot?.verifying.resolve(event.commands.map((c) => c.name));
+        break;
+      case 'command_started':
+        slot?.attempts.set(event.name, event.attempt);
+        break;
+      case 'command_finished':
+        if (!event.rerun) {
+          slot?.tails.set(event.name, event.tail);
+          slot?.runs.get(event.name)?.resolve(event.run);
+        }
+        break;
+      case 'verify_finished':
+        slot?.settleRuns();
+        break;
+      case 'approval_decided':
+        // --yes decides without asking; at the terminal the question was handed over already.
+        if (event.decision !== undefined) slot?.turn.resolve({ kind: 'decided', decision: event.decision });
+        break;
+      case 'checkpoint_created':
+        if (slot !== null) slot.checkpoint = event.result.checkpoint.short;
+        break;
+      case 'step_finished':
+        this.slots.get(event.report.number)?.finish(event.report);
+        this.current = null;
+        break;
+      case 'session_finished':
+        for (const report of event.report.steps) this.slots.get(report.number)?.finish(report);
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** aide act asks only step reviews; a yes/no question here is a bug. */
+  confirm(question: string): Promise<Approval> {
+    return Promise.reject(new Error(`the act task list cannot ask "${question}"`));
+  }
+
+  /** Hands the question to the step's approval task and waits for its answer. */
+  reviewStep(review: StepReview): Promise<StepDecision> {
+    const slot = this.slots.get(review.step);
+    if (slot === undefined || this.running === null) return Promise.reject(new Error(`step ${review.step} is not in the task list`));
+    const answer = new Deferred<StepDecision>();
+    this.answers.add(answer);
+    slot.turn.resolve({ kind: 'ask', review, answer });
+    return answer.promise.finally(() => this.answers.delete(answer));
+  }
+
+  /** Waits for the tree to be drawn in full; steps that never ran are shown as not run. */
+  async close(): Promise<void> {
+    for (const slot of this.slots.values()) slot.finish(null);
+    await this.running;
+  }
+
+  private showIsolation(line: string): void {
+    if (this.isolation !== null) return;
+    this.isolation = line;
+    if (this.root !== null) this.root.output = line;
+  }
+
+  private stepTask(slot: StepSlot): StepTask {
+    return {
+      title: slot.title,
+      task: async (_, task) => {
+        slot.task = task;
+        if (!(await slot.started.promise)) {
+          const report = await slot.finished.promise;
+          task.skip(`${slot.title} — ${report === null || report.status === 'not_run' ? 'not run' : statusText(report)}`);
+          return;
+        }
+        task.output = slot.plan.runs > 0 ? `applying the edits, running ${plural(slot.plan.runs, 'Run command')}…` : 'applying the edits…';
+        const commands = await slot.verifying.promise;
+        task.output = '';
+        if (commands === null) return this.endedEarly(slot, task);
+        const subtasks = [this.editsTask(slot), ...commands.map((name) => this.commandTask(slot, name))];
+        if (!this.options.dryRun) subtasks.push(this.approvalTask(slot));
+        subtasks.push(this.writeTask(slot));
+        // A subtask that fails (a command, a refusal, a conflict) fails the step; the rest are not reached.
+        return task.newListr(subtasks, { concurrent: false, exitOnError: true });
+      },
+    };
+  }
+
+  /** The step ended before verification: its edits or Run commands failed, or it changed nothing. */
+  private async endedEarly(slot: StepSlot, task: Task): Promise<void> {
+    const report = await slot.finished.promise;
+    if (report?.status === 'failed') throw new Error(report.reason ?? 'failed');
+    task.skip(`${slot.title} — ${report === null ? 'not finished' : statusText(report)}`);
+  }
+
+  private editsTask(slot: StepSlot): StepTask {
+    const done = slot.plan.runs > 0 ? `Edits and ${plural(slot.plan.runs, 'Run command')} done` : 'Edits applied';
+    return { title: `${done}: ${filesText(slot.edited)}`, task: () => undefined };
+  }
+
+  private commandTask(slot: StepSlot, name: string): StepTask {
+    const { style } = this.options;
+    return {
+      title: name,
+      task: async (_, task) => {
+        const began = Date.now();
+        const tick = setInterval(() => {
+          const attempt = slot.attempts.get(name) ?? 1;
+          task.title = `${name} ${style.dim(`${seconds(Date.now() - began)}${attempt > 1 ? ` · run ${attempt} (flake guard)` : ''}`)}`;
+        }, 250);
+        const run = await (slot.runs.get(name)?.promise ?? Promise.resolve(null));
+        clearInterval(tick);
+        if (run === null) {
+          task.skip(`${name}: not run`);
+          return;
+        }
+        if (run.cancelled) {
+          task.skip(`${name}: interrupted`);
+          return;
+        }
+        const attempts = slot.attempts.get(name) ?? 1;
+        if (run.exitCode !== 0 || run.timedOut) {
+          task.title = `${name}  ${style.dim(`${seconds(run.durationMs)}${attempts > 1 ? ` · failed ${plural(attempts, 'run')} (flake guard)` : ''}`)}`;
+          const tail = (slot.tails.get(name) ?? '').trimEnd().split('\n').slice(-TAIL_LINES);
+          throw new Error([outcomeError(name, run), ...tail.map((l) => style.dim(`│ ${l}`))].join('\n'));
+        }
+        const tests = testsText(run.tests);
+        const flaky = attempts > 1 ? style.yellow(`  flaky: passed on run ${attempts}`) : '';
+        task.title = `${name}${tests === '' ? '' : `  ${tests}`}  ${style.dim(seconds(run.durationMs))}${flaky}`;
+      },
+    };
+  }
+
+  private approvalTask(slot: StepSlot): StepTask {
+    return {
+      title: 'Approval',
+      task: async (_, task) => {
+        const turn = await slot.turn.promise;
+        switch (turn.kind) {
+          case 'none':
+            task.skip('Approval: not asked');
+            return;
+          case 'decided':
+            return this.showDecision(slot, task, turn.decision, ' (--yes)');
+          case 'ask':
+            task.title = 'Approval: waiting for your answer';
+            // The prompts get a task of their own (untitled, so not drawn): the enquirer adapter
+            // (3.0.5) cancels its prompt when its task is skipped, even a prompt already answered,
+            // and that puts the task back to running. The approval task can then show a skip.
+            return task.newListr([{ task: (__, host) => this.review(slot, task, host, turn) }]);
+        }
+      },
+    };
+  }
+
+  private async review(slot: StepSlot, approval: Task, host: Task, turn: Extract<Turn, { kind: 'ask' }>): Promise<void> {
+    const decision = await askStep(turn.review, this.prompts(host)).catch((): StepDecision => ({ kind: 'abort' }));
+    turn.answer.resolve(decision);
+    const count = turn.review.protectedFiles.length;
+    await this.showDecision(slot, approval, decision.kind, count === 0 ? '' : `, protected ${count === 1 ? 'file' : 'files'} included`);
+  }
+
+  private async showDecision(slot: StepSlot, task: Task, decision: StepDecision['kind'], note: string): Promise<void> {
+    switch (decision) {
+      case 'approve':
+        task.title = `Approved${note}`;
+        return;
+      case 'skip':
+        task.skip('Not approved');
+        return;
+      case 'abort':
+        task.skip('Aborted');
+        return;
+      case 'refuse': {
+        const report = await slot.finished.promise;
+        throw new Error(`Not written: ${report?.reason ?? 'refused'}`);
+      }
+    }
+  }
+
+  private writeTask(slot: StepSlot): StepTask {
+    const { style, dryRun } = this.options;
+    return {
+      title: dryRun ? 'Checkpoint' : 'Checkpoint and write',
+      task: async (_, task) => {
+        const report = await slot.finished.promise;
+        if (report === null) {
+          task.skip('Not written');
+          return;
+        }
+        const checkpoint = `Checkpoint ${slot.checkpoint ?? '?'}`;
+        const marked = report.protectedFiles.length > 0 ? style.yellow(`  ! protected: ${protectedList(report.protectedFiles)}`) : '';
+        switch (report.status) {
+          case 'applied':
+            task.title = `${checkpoint}, written: ${filesText(report.files)}${marked}`;
+            return;
+          case 'verified':
+            task.title = `${checkpoint} (dry run: nothing written)${marked}`;
+            return;
+          case 'conflict':
+            throw new Error(`Not written: ${report.reason ?? ''}${report.patchFile === null ? '' : `\nthe verified patch is saved in ${report.patchFile}`}`);
+          case 'failed':
+          case 'refused':
+            throw new Error(report.reason ?? report.status);
+          case 'skipped':
+          case 'aborted':
+          case 'cancelled':
+          case 'not_run':
+            task.skip(report.status === 'cancelled' ? 'Interrupted' : 'Not written');
+            // The step folds into one line that says what happened to it.
+            slot.task?.skip(`${slot.title} — ${statusText(report)}`);
+            return;
+        }
+      },
+    };
+  }
+
+  /** The review's questions as prompts inside the approval task. */
+  private prompts(task: Task): StepPrompts {
+    const { style } = this.options;
+    return {
+      choose: (review) =>
+        this.ask<ReviewChoice>(task, {
+          type: 'select',
+          message: reviewQuestion(review),
+          header: reviewHeader(review, style),
+          choices: REVIEW_CHOICES.map((c) => ({ name: c.name, message: c.message })),
+        }),
+      confirmProtected: (review) => this.ask<boolean>(task, { type: 'confirm', message: protectedQuestion(review), initial: false }),
+      showDiff: (review) => this.showDiff(review),
+    };
+  }
+
+  /** One prompt through the adapter; null when cancelled (Ctrl-C or Escape in it, or SIGINT). */
+  private async ask<T>(task: Task, options: Parameters<ListrEnquirerPromptAdapter['run']>[0]): Promise<T | null> {
+    const { signal } = this.options;
+    const aborted = () => signal?.aborted === true;
+    if (aborted()) return null;
+    await discardTypeahead(this.options.stdin);
+    if (aborted()) return null;
+    const prompt = task.prompt(ListrEnquirerPromptAdapter);
+    let settled = false;
+    // enquirer makes its prompt a moment after run() starts: until then there is nothing to cancel.
+    const cancel = (): void => {
+      if (settled) return;
+      if (prompt.instance === undefined) setTimeout(cancel, 20);
+      else prompt.cancel({ throw: true });
+    };
+    signal?.addEventListener('abort', cancel, { once: true });
+    const enquirer = new Enquirer();
+    keepSignalsFrom(enquirer);
+    try {
+      return await prompt.run<T>(options, { enquirer });
+    } catch {
+      return null;
+    } finally {
+      settled = true;
+      signal?.removeEventListener('abort', cancel);
+    }
+  }
+
+  private async showDiff(review: StepReview): Promise<void> {
+    const { style, out, fd, env, size } = this.options;
+    const text = stepDiff(review.files, style);
+    const show = () => showText(text, { out, fd, env, size: size() });
+    await (this.renderer === null ? show() : this.renderer.suspend(show));
+  }
+}
