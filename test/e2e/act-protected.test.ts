@@ -32,7 +32,7 @@ test('--yes refuses a step that edits a test: exit 4, earlier steps written, the
     result.stdout,
     /Step 2: Test sub[\s\S]*verified: 1 command, 2 tests passed[\s\S]*✗ not written: it changes protected files: test\/calc\.test\.js \(rule \*\*\/test\/\*\*\)\. --yes does not approve those; pass --allow-protected/,
   );
-  assert.match(result.stdout, /1 step applied, 0 skipped, 1 failed/);
+  assert.match(result.stdout, /1 step applied, 0 skipped, 0 failed, 1 refused \(protected files\)\nCheckpoints: \w{10} \(step 1\)\n/);
   const state = sessionState(root);
   assert.equal(state.status, 'stopped');
   assert.deepEqual(state.steps.map((s) => `${s.number}:${s.status}`), ['1:applied', '2:refused']);

@@ -51,7 +51,7 @@ test('a task per step; Enter approves step 1, Show diff then Skip step leaves st
   // The tree as it stands at the end: each step, its subtasks, what happened.
   assert.match(output, /aide act: Two steps\n {2}› isolation: [^\n]+\n {2}✔ Step 1: Add sub\n {4}✔ Edits applied: src\/calc\.js \+4 -0\n {4}✔ test {2}1 test passed {2}\d+\.\d s\n {4}✔ Approved\n {4}✔ Checkpoint \w+, written: src\/calc\.js \+4 -0\n/);
   assert.match(output, /↓ Step 2: Swap operands — skipped: not approved\n {4}✔ Edits applied: src\/calc\.js \+1 -1\n {4}✔ test {2}1 test passed[^\n]*\n {4}↓ Not approved\n {4}↓ Not written\n/);
-  assert.match(output, /\n1 step applied, 1 skipped, 0 failed\nUndo with `aide restore \w+`/);
+  assert.match(output, /\n1 step applied, 1 skipped, 0 failed\nCheckpoints: \w{10} \(step 1\)\nUndo with `aide restore \w+`/);
   assert.match(read(root, 'src/calc.js'), /export function sub/);
   assert.match(read(root, 'src/calc.js'), /return a \+ b/);
 });

@@ -25,7 +25,7 @@ test('every step passes: each is verified, written and checkpointed; the summary
   assert.match(read(root, 'test/calc.test.js'), /test\('sub'/);
   assert.match(result.stdout, /Step 1: Add sub[\s\S]*verified: 1 command, 1 test passed[\s\S]*✓ written: src\/calc\.js \+4 -0/);
   assert.match(result.stdout, /Step 2: Test sub[\s\S]*2 tests passed/);
-  assert.match(result.stdout, /2 steps applied, 0 skipped, 0 failed/);
+  assert.match(result.stdout, /2 steps applied, 0 skipped, 0 failed\nCheckpoints: \w{10} \(step 1\), \w{10} \(step 2\)\n/);
   const undo = /Undo with `aide restore (\w+)`/.exec(result.stdout)?.[1];
   assert.ok(undo !== undefined, result.stdout);
   const restored = await runAide(['restore', undo, '--yes'], { cwd: root });
@@ -116,4 +116,17 @@ test('an invalid plan: exit 2 naming the file and line, nothing done', async (t)
   assert.match(result.stderr, /\.aide\/plans\/plan\.md:9/);
   assert.match(result.stderr, /Files:/);
   assert.equal(existsSync(join(root, '.aide/state')), false);
+});
+
+test('--json streams one aide.act.event/1 object per line, and every type is documented in the README', async (t) => {
+  const root = actRepo(t, planDoc('Add sub', [{ title: 'Add sub', edits: ADD_SUB }]));
+  const result = await runAide(['act', '--yes', '--json'], { cwd: root });
+  assert.equal(result.code, 0, result.stderr);
+  const events = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { schema: string; type: string });
+  assert.ok(events.every((e) => e.schema === 'aide.act.event/1'));
+  const types = [...new Set(events.map((e) => e.type))];
+  assert.deepEqual(types, ['step_started', 'step_edited', 'verify_started', 'command_started', 'command_finished', 'verify_finished', 'approval_requested', 'approval_decided', 'checkpoint_created', 'patch_applied', 'step_finished', 'session_finished']);
+  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+  const table = readme.slice(readme.indexOf('### Events (`aide act --json`)'), readme.indexOf('## Checkpoints and undo'));
+  for (const type of [...types, 'session_resumed']) assert.match(table, new RegExp(`^\\| \`${type}\` \\|`, 'm'), `${type} is in the README's event table`);
 });

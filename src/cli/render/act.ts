@@ -122,11 +122,14 @@ export function renderActSummary(report: ActReport, style: Style): string {
   const parts = [
     report.dryRun ? `${plural(count('verified'), 'step')} verified (dry run: nothing written)` : `${plural(count('applied'), 'step')} applied`,
     `${count('skipped')} skipped`,
-    `${count('failed') + count('conflict') + count('refused')} failed`,
+    `${count('failed') + count('conflict')} failed`,
+    ...(count('refused') > 0 ? [`${count('refused')} refused (protected files)`] : []),
     ...(count('aborted') > 0 ? ['aborted'] : []),
     ...(count('not_run') > 0 ? [`${count('not_run')} not run`] : []),
   ];
   const lines = ['', style.bold(parts.join(', '))];
+  const recorded = report.steps.filter((s) => s.checkpoint !== null && (s.status === 'applied' || s.status === 'verified'));
+  if (recorded.length > 0) lines.push(`Checkpoints: ${recorded.map((s) => `${(s.checkpoint ?? '').slice(0, 10)} (step ${s.number})`).join(', ')}`);
   if (!report.dryRun && count('applied') > 0) lines.push(`Undo with \`aide restore ${report.base.slice(0, 10)}\` (the files as they were before this session).`);
   return `${lines.join('\n')}\n`;
 }
