@@ -5,12 +5,12 @@
  * replaced, but SIGKILL cannot be: a journal found later means the workspace may hold some of
  * the step's files and not others, and `aide act --resume` rolls the write-back forward.
  */
-import { randomBytes } from 'node:crypto';
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { PendingWriteBack } from '../../core/ports.js';
 import { AideError } from '../../shared/errors.js';
+import { writeJsonDurably } from '../fs/durable-json.js';
 
 export const WRITE_BACK_JOURNAL = 'write-back.json';
 
@@ -72,16 +72,7 @@ export async function readWriteBackJournal(sessionDir: string): Promise<PendingW
 /** Written durably (fsync, then rename): it must be on disk before the first file changes. */
 export async function writeWriteBackJournal(sessionDir: string, pending: PendingWriteBack): Promise<void> {
   const journal: WriteBackJournal = { schema: 'aide.write-back/1', ...pending };
-  const path = join(sessionDir, WRITE_BACK_JOURNAL);
-  const temp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
-  const handle = await open(temp, 'wx');
-  try {
-    await handle.writeFile(`${JSON.stringify(journal, null, 2)}\n`);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await rename(temp, path);
+  await writeJsonDurably(join(sessionDir, WRITE_BACK_JOURNAL), journal);
 }
 
 export async function removeWriteBackJournal(sessionDir: string): Promise<void> {

@@ -5,12 +5,12 @@
  * just before, the checkpoint that undoes the whole restore, and the paths being written and
  * removed (where a killed run's temp files are, which folders it may have left empty).
  */
-import { randomBytes } from 'node:crypto';
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { PendingRestore } from '../../core/ports.js';
 import { AideError } from '../../shared/errors.js';
+import { writeJsonDurably } from '../fs/durable-json.js';
 
 export const JOURNAL_FILE = 'restore-journal.json';
 
@@ -51,16 +51,7 @@ export async function readRestoreJournal(stateDir: string): Promise<RestoreJourn
 
 /** Written durably (fsync, rename): it must exist before the first file changes. */
 export async function writeJournal(stateDir: string, journal: RestoreJournal): Promise<void> {
-  const path = join(stateDir, JOURNAL_FILE);
-  const temp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
-  const handle = await open(temp, 'wx');
-  try {
-    await handle.writeFile(`${JSON.stringify(journal, null, 2)}\n`);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await rename(temp, path);
+  await writeJsonDurably(join(stateDir, JOURNAL_FILE), journal);
 }
 
 export async function removeJournal(stateDir: string): Promise<void> {
