@@ -5,12 +5,12 @@
  * replaced, but SIGKILL cannot be: a journal found later means the workspace may hold some of
  * the step's files and not others, and `aide act --resume` rolls the write-back forward.
  */
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { PendingWriteBack } from '../../core/ports.js';
 import { AideError } from '../../shared/errors.js';
-import { writeJsonDurably } from '../fs/durable-json.js';
+import { readJsonJournal, writeJsonDurably } from '../fs/durable-json.js';
 
 export const WRITE_BACK_JOURNAL = 'write-back.json';
 
@@ -46,26 +46,12 @@ export type WriteBackJournal = z.infer<typeof writeBackJournalSchema>;
 /** The journal in a session folder, or null when there is none. */
 export async function readWriteBackJournal(sessionDir: string): Promise<PendingWriteBack | null> {
   const path = join(sessionDir, WRITE_BACK_JOURNAL);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    raw = null;
-  }
-  const parsed = writeBackJournalSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new AideError('workspace_invalid', `the write-back journal ${path} is not one aide wrote`, {
+  const journal = await readJsonJournal(path, writeBackJournalSchema, () =>
+    new AideError('workspace_invalid', `the write-back journal ${path} is not one aide wrote`, {
       hint: 'If no `aide act` was killed while writing files, delete it; otherwise compare your files with `aide checkpoints diff`.',
-    });
-  }
-  const journal = parsed.data;
+    }),
+  );
+  if (journal === null) return null;
   return { step: journal.step, checkpoint: journal.checkpoint, from: journal.from, output: journal.output, pid: journal.pid, startedAt: journal.startedAt, changes: journal.changes };
 }
 

@@ -5,12 +5,12 @@
  * just before, the checkpoint that undoes the whole restore, and the paths being written and
  * removed (where a killed run's temp files are, which folders it may have left empty).
  */
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { PendingRestore } from '../../core/ports.js';
 import { AideError } from '../../shared/errors.js';
-import { writeJsonDurably } from '../fs/durable-json.js';
+import { readJsonJournal, writeJsonDurably } from '../fs/durable-json.js';
 
 export const JOURNAL_FILE = 'restore-journal.json';
 
@@ -33,20 +33,11 @@ export type RestoreJournal = z.infer<typeof journalSchema>;
 /** The journal of an interrupted restore in a workspace's state folder, or null. */
 export async function readRestoreJournal(stateDir: string): Promise<RestoreJournal | null> {
   const path = join(stateDir, JOURNAL_FILE);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-  const parsed = journalSchema.safeParse(JSON.parse(text) as unknown);
-  if (!parsed.success) {
-    throw new AideError('restore_failed', `the restore journal ${path} is not one aide wrote (${z.prettifyError(parsed.error).split('\n')[0] ?? ''})`, {
+  return readJsonJournal(path, journalSchema, (problem) =>
+    new AideError('restore_failed', `the restore journal ${path} is not one aide wrote (${problem})`, {
       hint: 'If no restore was interrupted, delete the file; otherwise `aide checkpoints` lists the checkpoints to restore.',
-    });
-  }
-  return parsed.data;
+    }),
+  );
 }
 
 /** Written durably (fsync, rename): it must exist before the first file changes. */
