@@ -28,7 +28,7 @@ import { protectedQuestion, REVIEW_CHOICES, reviewHeader, reviewQuestion, stepDi
 import type { Style } from './style.js';
 import { SUSPENDABLE_OPTIONS, suspendableRenderer, type SuspendableRenderer } from './suspendable-renderer.js';
 import { isolationLine, seconds, testsText } from './verify.js';
-import { outcomeError } from './verify-tasks.js';
+import { awaitCommandRun, outcomeError } from './verify-tasks.js';
 
 export interface ActTaskListOptions {
   /** The plan's title. */
@@ -221,21 +221,8 @@ export class TaskListActView implements Approver {
     return {
       title: name,
       task: async (_, task) => {
-        const began = Date.now();
-        const tick = setInterval(() => {
-          const attempt = slot.attempts.get(name) ?? 1;
-          task.title = `${name} ${style.dim(`${seconds(Date.now() - began)}${attempt > 1 ? ` · run ${attempt} (flake guard)` : ''}`)}`;
-        }, 250);
-        const run = await (slot.runs.get(name)?.promise ?? Promise.resolve(null));
-        clearInterval(tick);
-        if (run === null) {
-          task.skip(`${name}: not run`);
-          return;
-        }
-        if (run.cancelled) {
-          task.skip(`${name}: interrupted`);
-          return;
-        }
+        const run = await awaitCommandRun(task, name, style, () => slot.attempts.get(name) ?? 1, slot.runs.get(name)?.promise ?? Promise.resolve(null));
+        if (run === null) return;
         const attempts = slot.attempts.get(name) ?? 1;
         if (run.exitCode !== 0 || run.timedOut) {
           task.title = `${name}  ${style.dim(`${seconds(run.durationMs)}${attempts > 1 ? ` · failed ${plural(attempts, 'run')} (flake guard)` : ''}`)}`;

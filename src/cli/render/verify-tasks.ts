@@ -17,6 +17,26 @@ interface Outcome {
 type Task = ListrTaskWrapper<unknown, typeof DefaultRenderer, typeof SimpleRenderer>;
 
 /** Why a command's task failed: "unit exited 1 (1 of 3 tests failed)". */
+/**
+ * Shows a command's elapsed time (and flake-guard run) in its task's title until it ends; a
+ * command that never ran or was interrupted marks the task skipped. Returns the finished run,
+ * or null when the task was skipped. Shared by the verify and act task lists.
+ */
+export async function awaitCommandRun(task: { title: string; skip(message: string): void }, name: string, style: Style, attempt: () => number, ended: Promise<CommandRunRecord | null>): Promise<CommandRunRecord | null> {
+  const began = Date.now();
+  const tick = setInterval(() => {
+    const run = attempt();
+    task.title = `${name} ${style.dim(`${seconds(Date.now() - began)}${run > 1 ? ` · run ${run} (flake guard)` : ''}`)}`;
+  }, 250);
+  const run = await ended;
+  clearInterval(tick);
+  if (run === null || run.cancelled) {
+    task.skip(`${name}: ${run === null ? 'not run' : 'interrupted'}`);
+    return null;
+  }
+  return run;
+}
+
 export function outcomeError(name: string, run: CommandRunRecord): string {
   const tests = testsText(run.tests);
   return `${name} ${runOutcome(run)}${tests === '' ? '' : ` (${tests})`}`;
@@ -59,22 +79,9 @@ export class TaskListVerifyView {
   }
 
   private async runTask(name: string, task: Task): Promise<void> {
-    const began = Date.now();
-    const tick = setInterval(() => {
-      const attempt = this.attempts.get(name) ?? 1;
-      task.title = `${name} ${this.style.dim(`${seconds(Date.now() - began)}${attempt > 1 ? ` · run ${attempt} (flake guard)` : ''}`)}`;
-    }, 250);
-    const outcome = await this.outcomes.get(name)?.promise;
-    clearInterval(tick);
-    const run = outcome?.run ?? null;
-    if (run === null) {
-      task.skip(`${name}: not run`);
-      return;
-    }
-    if (run.cancelled) {
-      task.skip(`${name}: interrupted`);
-      return;
-    }
+    const ended = (this.outcomes.get(name)?.promise ?? Promise.resolve({ run: null })).then((outcome) => outcome.run);
+    const run = await awaitCommandRun(task, name, this.style, () => this.attempts.get(name) ?? 1, ended);
+    if (run === null) return;
     const attempts = this.attempts.get(name) ?? 1;
     if (run.exitCode !== 0 || run.timedOut) throw new Error(outcomeError(name, run));
     const tests = testsText(run.tests);
