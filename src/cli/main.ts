@@ -50,8 +50,9 @@ function buildParser(select: (selected: Selected) => void) {
     .recommendCommands()
     .epilog('Exit codes: 0 ok, 1 failed, 2 usage or config error, 70 internal error.')
     .fail((message: string | undefined, error: Error | undefined) => {
-      if (error) throw error;
-      throw new AideError('usage', message ?? 'invalid command line', {
+      // yargs' own validation (an option given without its value: YError) is a usage error too.
+      if (error !== undefined && error.name !== 'YError') throw error;
+      throw new AideError('usage', message ?? error?.message ?? 'invalid command line', {
         hint: 'Run `aide --help` (or `aide <command> --help`) for usage.',
       });
     });

@@ -34,6 +34,15 @@ test('an unknown option is a usage error (exit 2)', async (t) => {
   assert.match(result.stderr, /Unknown argument: dryrun/);
 });
 
+test('an option given without its value is a usage error (exit 2) naming the option, not an internal error', async (t) => {
+  const cwd = tempDir(t);
+  for (const args of [['act', '--junit'], ['act', '--patch-out'], ['verify', '--junit'], ['status', '--cwd']]) {
+    const result = await runAide(args, { cwd });
+    assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
+    assert.match(result.stderr, new RegExp(`^aide: Not enough arguments following: ${args[1]?.slice(2) ?? ''}\\n {2}hint: Run .aide --help`), args.join(' '));
+  }
+});
+
 test('no command at all is a usage error (exit 2)', async (t) => {
   const cwd = tempDir(t);
   const result = await runAide([], { cwd });
