@@ -375,8 +375,12 @@ export interface CommandRunner {
 /** Why a verified step could not be written into the workspace. */
 export interface WriteBackConflict {
   path: string;
-  /** changed / deleted: not what the step started from; created: the step adds it, but it exists now; outside: a path that leads out of the workspace. */
-  reason: 'changed' | 'created' | 'deleted' | 'outside';
+  /**
+   * changed / deleted: not what the step started from; mode: the same bytes, but its executable
+   * bit (or file-or-symlink kind) is not; created: the step adds it, but it exists now; outside:
+   * a path that leads out of the workspace.
+   */
+  reason: 'changed' | 'mode' | 'created' | 'deleted' | 'outside';
 }
 
 /** The step a write-back belongs to: what its journal records before the first file changes. */
