@@ -86,7 +86,7 @@ export const applyCommand: CommandSpec = {
       .example('$0 apply reply.md', 'apply the edits in reply.md to this repository')
       .example('pbpaste | $0 apply --dry-run', 'preview pasted model output as a diff')
       .example('git diff | $0 apply --cwd ../other-checkout', 'replay a diff by content in another checkout')
-      .example('$0 apply --allow-protected reply.md', 'the same, also when it changes tests, CI files or other protected files')
+      .example('$0 apply --allow-protected reply.md', 'apply reply.md, protected files (tests, CI, .aide/) included')
       .epilog(
         'All or nothing: if any edit does not apply, no file is written and the report says why.\n' +
           'A reply that changes a protected file (protected_paths in .aide/config.json, and .aide/ itself) is written only with --allow-protected or a yes at the terminal; otherwise nothing is written.\n' +
