@@ -47,7 +47,7 @@ test('no terminal, no --allow-protected: a reply that rewrites sandbox.json writ
   assert.deepEqual(fingerprint(root), before, 'nothing written, no checkpoint taken');
   assert.match(result.stdout, /aide apply: 1 edit would change 1 file \(nothing written: protected files\)\./);
   assert.match(result.stdout, /! protected: \.aide\/sandbox\.json \(rule \.aide\/\*\*\)/);
-  assert.match(result.stdout, /aide apply changes protected files: \.aide\/sandbox\.json \(rule \.aide\/\*\*\); writing them takes your explicit yes, and there is no terminal to ask on\./);
+  assert.match(result.stdout, / {2}✗ aide apply changes protected files: \.aide\/sandbox\.json \(rule \.aide\/\*\*\); writing them takes your explicit yes, and there is no terminal to ask on\./);
   assert.match(result.stdout, /hint: If you expect it, run: aide apply --allow-protected reply\.md\n/);
 });
 

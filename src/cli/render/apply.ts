@@ -34,7 +34,7 @@ function renderFailure(outcome: Extract<BlockOutcome, { ok: false }>, style: Sty
 function protectedLines(report: ApplyReport, style: Style): string[] {
   const lines = report.protectedFiles.map((p) => style.yellow(`  ! protected: ${p.path} (rule ${p.rule})`));
   const decision = report.protectedDecision;
-  if (decision?.kind === 'refuse') lines.push(`${style.red('aide apply:')} ${decision.reason}.`, `  ${style.yellow('hint:')} ${decision.hint}`);
+  if (decision?.kind === 'refuse') lines.push(`  ${style.red('✗')} ${decision.reason}.`, `  ${style.yellow('hint:')} ${decision.hint}`);
   else if (decision?.kind === 'decline') lines.push('You said no to the protected files: nothing written.');
   else if (report.dryRun && lines.length > 0) lines.push(style.dim('  writing them takes --allow-protected or a yes at the terminal'));
   return lines;
