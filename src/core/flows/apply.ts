@@ -152,7 +152,6 @@ export async function* applyFlow(request: ApplyRequest, deps: ApplyDeps): AsyncG
     ok && deps.protect !== undefined
       ? await checkProtectedWrite({ command: 'aide apply', candidates: protectedCandidates(plan.changes, resolved.targets, request.root), files, dryRun: request.dryRun }, deps.protect)
       : { protectedFiles: [], decision: null };
-  if (guarded.decision !== null) yield { type: 'approval_decided', approved: guarded.decision.kind === 'approve' };
   if (ok && !request.dryRun && plan.changes.length > 0 && mayWrite(guarded)) {
     // Before any write, so the apply can be undone; if it cannot be taken, nothing is written.
     if (deps.checkpoints !== undefined) {
