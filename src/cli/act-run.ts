@@ -20,6 +20,7 @@ import { formatPlanProblem, parsePlan, type PlanLines } from '../core/plan/parse
 import type { Plan } from '../core/plan/schema.js';
 import { stepHash, textHash } from '../core/plan/step-hash.js';
 import type { Approver, FileSystem, Scratch } from '../core/ports.js';
+import { ignoresCase } from '../infra/fs/case-sensitivity.js';
 import { NodeFileSystem } from '../infra/fs/node-file-system.js';
 import { findWorkspaceRoot } from '../infra/git/workspace-root.js';
 import { ActSessionLog, type SessionPlan } from '../infra/session/act-session.js';
@@ -208,6 +209,7 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
         policy: verifyPolicy(sandbox),
         allowedCommands: sandbox.allowed_commands,
         protectedPaths: config.value.protected_paths,
+        protectedCaseInsensitive: await ignoresCase(root),
         userEnv: io.env,
         logDir: (step) => join(files.logs, `step-${step}`),
         signal: interrupt.signal,

@@ -5,7 +5,7 @@
  * without a TTY hangs on an open stdin or exits 0 silently at EOF (LESSONS.md), so the
  * command refuses before doing any work (exit 4) unless --yes or --dry-run decides.
  */
-import type { Approval, Approver, StepDecision, StepReview } from '../core/ports.js';
+import type { Approval, Approver, ProtectedApprover, ProtectedWriteRequest, StepDecision, StepReview } from '../core/ports.js';
 import { AideError } from '../shared/errors.js';
 import { isInteractive, useColor, type CliIo } from './io.js';
 import { protectedList } from './render/act.js';
@@ -115,4 +115,44 @@ export function chooseApprover(choice: ApprovalChoice, io: CliIo, streams: () =>
   throw new AideError('approval_needed', `${choice.command} needs your approval, but there is no terminal to ask on (stdin and stdout must both be one)`, {
     hint: `Pass --yes to go ahead without asking, or --dry-run to only see what would change.`,
   });
+}
+
+export interface ProtectedChoice {
+  /** --allow-protected */
+  allowProtected: boolean;
+  /** The exact command line that would allow it, for the hint: `aide apply --allow-protected reply.md`. */
+  retry: string;
+}
+
+/** The files and the protected ones, shown above the question. */
+function protectedDetails(request: ProtectedWriteRequest): string[] {
+  return [
+    ...request.files.map((f) => `${f.action === 'created' ? 'A' : f.action === 'deleted' ? 'D' : 'M'} ${f.path} +${f.added} -${f.removed}`),
+    ...request.protectedFiles.map((p) => `! protected: ${p.path} (rule ${p.rule}): writing it takes a second, explicit yes`),
+  ];
+}
+
+/**
+ * The second yes for protected files outside an act step (aide apply): --allow-protected gives
+ * it; at a terminal it is asked (default no; Ctrl-C is no), the same yes/no prompt as every
+ * other; without one it is refused, with the command that would allow it.
+ */
+export function protectedApprover(choice: ProtectedChoice, io: CliIo, streams: () => PromptStreams): ProtectedApprover {
+  return {
+    async approveProtected(request) {
+      if (choice.allowProtected) return { kind: 'approve' };
+      const files = protectedList(request.protectedFiles);
+      if (!isInteractive(io)) {
+        return {
+          kind: 'refuse',
+          reason: `${request.command} changes protected files: ${files}; writing them takes your explicit yes, and there is no terminal to ask on`,
+          hint: `If you expect it, run: ${choice.retry}`,
+        };
+      }
+      const count = request.protectedFiles.length;
+      const question = `Write the protected ${count === 1 ? 'file' : 'files'} ${request.protectedFiles.map((p) => p.path).join(', ')}?`;
+      const answer = await interactiveApprover(streams(), { env: io.env, style: makeStyle(useColor(io)) }).confirm(question, protectedDetails(request));
+      return answer === 'yes' ? { kind: 'approve' } : { kind: 'decline' };
+    },
+  };
 }

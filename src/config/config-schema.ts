@@ -12,22 +12,44 @@ export const DEFAULT_CONTEXT_TOKENS = 16384;
 
 /**
  * Protected by default. A change to any of these is never approved automatically: a model
- * that edits tests, snapshots or lockfiles can make verification pass without fixing anything
- * (threat T6), and scripts, hooks and CI workflows run code later on someone's machine (T7).
- * `glob#/pointer` protects one value inside a JSON file: `**\/package.json#/scripts` is the
- * `scripts` field of every package.json, so dependency bumps stay ordinary edits.
+ * that edits tests, snapshots, test-runner settings or lockfiles can make verification pass
+ * without fixing anything (threat T6), and scripts, build files, install settings, hooks and CI
+ * configuration run code later on someone's machine (T7). `glob#/pointer` protects one value
+ * inside a JSON file: `**\/package.json#/scripts` is the `scripts` field of every package.json,
+ * so dependency bumps stay ordinary edits. TOML has no such rule (it would take a TOML parser),
+ * so pyproject.toml is protected whole: its [tool.pytest] and [project.scripts] tables decide
+ * which tests run and what runs later. `.aide/**` is protected whatever this list says
+ * (ALWAYS_PROTECTED in core/security/protected-paths.ts).
  */
 export const DEFAULT_PROTECTED_PATHS: readonly string[] = [
+  // Tests and snapshots.
   '**/test/**',
   '**/tests/**',
   '**/__tests__/**',
+  '**/spec/**',
   '**/*.test.*',
   '**/*.spec.*',
-  '**/*_test.go',
+  '**/*-test.*',
+  '**/*_test.*',
+  '**/test.*',
   '**/test_*.py',
-  '**/*_test.py',
+  '**/*_spec.rb',
+  '**/conftest.py',
   '**/__snapshots__/**',
   '**/*.snap',
+  // Test-runner settings: which tests run, and how a failure counts.
+  '**/jest.config.*',
+  '**/vitest.config.*',
+  '**/vitest.workspace.*',
+  '**/.mocharc*',
+  '**/package.json#/jest',
+  '**/package.json#/mocha',
+  '**/pytest.ini',
+  '**/tox.ini',
+  '**/noxfile.py',
+  '**/setup.cfg',
+  '**/pyproject.toml',
+  // Lockfiles.
   '**/package-lock.json',
   '**/npm-shrinkwrap.json',
   '**/pnpm-lock.yaml',
@@ -38,9 +60,25 @@ export const DEFAULT_PROTECTED_PATHS: readonly string[] = [
   '**/go.sum',
   '**/poetry.lock',
   '**/uv.lock',
+  // Code that runs later: scripts, build files, install settings, the shell's directory hooks.
   '**/package.json#/scripts',
+  '**/Makefile',
+  '**/GNUmakefile',
+  '**/.npmrc',
+  '**/.yarnrc*',
+  '**/.pnpmfile.cjs',
+  '**/.envrc',
+  // CI and git hooks.
   '.github/workflows/**',
+  '.github/actions/**',
+  '.gitlab-ci.yml',
+  '.circleci/**',
+  'azure-pipelines.yml',
+  '**/Jenkinsfile',
+  '.pre-commit-config.yaml',
+  '{.,}lefthook{,-local}.{yml,yaml}',
   '.husky/**',
+  '.githooks/**',
   '.git/**',
   '.aide/**',
 ];
@@ -148,8 +186,9 @@ export const configSchema = strictObject(
     protected_paths: list(protectedPath(), 'globs')
       .default([...DEFAULT_PROTECTED_PATHS])
       .describe(
-        'Paths whose changes are never approved automatically. Globs relative to the workspace root (`*` within a segment, `**` across segments); ' +
-          '`glob#/pointer` protects one value in a JSON file, e.g. `**/package.json#/scripts`. Setting this replaces the default list.',
+        'Paths whose changes are never approved automatically: `aide apply` and `aide act` write them only with --allow-protected or a yes at the terminal. ' +
+          'Globs relative to the workspace root (`*` within a segment, `**` across segments), matched without regard to case where the file system ignores it; ' +
+          '`glob#/pointer` protects one value in a JSON file, e.g. `**/package.json#/scripts`. Setting this replaces the default list; `.aide/**` stays protected whatever it says.',
       ),
   },
   'the aide configuration',

@@ -94,7 +94,9 @@ export const sandboxSchema = strictObject(
       .describe("Bytes of each command's output kept in its log file; the rest is read and dropped, and the log says how much."),
     env_allow: list(envVarName(), 'environment variable names')
       .default([])
-      .describe('Environment variables passed through to verify commands; everything else is withheld (threat T5).'),
+      .describe(
+        'Environment variables passed through to verify commands, on top of the default allow-list (PATH, HOME, LANG, LC_*, CI, toolchain paths; the README lists them under aide verify); everything else is withheld and named in the report (threat T5).',
+      ),
     allowed_commands: list(text('a command line'), 'command lines')
       .default([])
       .describe('Command lines a plan\'s "Run:" steps may execute, exactly as written; any other is refused.'),

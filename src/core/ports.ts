@@ -174,6 +174,27 @@ export interface ProtectedChange {
   rule: string;
 }
 
+/** Writing protected files outside an act step review (aide apply; the model's write tools next). */
+export interface ProtectedWriteRequest {
+  /** What writes them, for the question: "aide apply". */
+  command: string;
+  /** Every file the write changes. */
+  files: ChangedFile[];
+  /** The protected ones among them, each with its rule. */
+  protectedFiles: ProtectedChange[];
+}
+
+/**
+ * approve: write them; decline: the person said no; refuse: no one could be asked (no terminal,
+ * no --allow-protected): `reason` says so, `hint` gives the command that would allow it.
+ */
+export type ProtectedDecision = { kind: 'approve' } | { kind: 'decline' } | { kind: 'refuse'; reason: string; hint: string };
+
+/** Gives, or withholds, the second and explicit yes a protected file takes. */
+export interface ProtectedApprover {
+  approveProtected(request: ProtectedWriteRequest): Promise<ProtectedDecision>;
+}
+
 /** A verified step, as it is shown for approval. */
 export interface StepReview {
   step: number;
@@ -354,8 +375,12 @@ export interface CommandRunner {
 /** Why a verified step could not be written into the workspace. */
 export interface WriteBackConflict {
   path: string;
-  /** changed / deleted: not what the step started from; created: the step adds it, but it exists now; outside: a path that leads out of the workspace. */
-  reason: 'changed' | 'created' | 'deleted' | 'outside';
+  /**
+   * changed / deleted: not what the step started from; mode: the same bytes, but its executable
+   * bit (or file-or-symlink kind) is not; created: the step adds it, but it exists now; outside:
+   * a path that leads out of the workspace.
+   */
+  reason: 'changed' | 'mode' | 'created' | 'deleted' | 'outside';
 }
 
 /** The step a write-back belongs to: what its journal records before the first file changes. */

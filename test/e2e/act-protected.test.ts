@@ -90,3 +90,12 @@ test('a session stopped at a refused step carries on with --resume --yes --allow
   assert.match(read(root, 'test/calc.test.js'), /test\('sub'/);
   assert.deepEqual(sessionState(root).steps.map((s) => `${s.number}:${s.status}`), ['1:applied', '2:applied']);
 });
+
+test('.aide/ is protected whatever protected_paths says: an empty list still refuses a step that rewrites sandbox.json', async (t) => {
+  const hijack = edit('.aide/sandbox.json', '  "flake_reruns": 0', '  "flake_reruns": 0,\n  "allow_network": true');
+  const root = gitRepo(t, { ...PROJECT, '.aide/config.json': JSON.stringify({ protected_paths: [] }), '.aide/sandbox.json': sandbox(), '.aide/plans/plan.md': planDoc('Network', [{ title: 'Network on', edits: hijack }]) });
+  const result = await runAide(['act', '--yes'], { cwd: root });
+  assert.equal(result.code, 4, result.stdout + result.stderr);
+  assert.equal(read(root, '.aide/sandbox.json'), sandbox());
+  assert.match(result.stdout, /not written: it changes protected files: \.aide\/sandbox\.json \(rule \.aide\/\*\*\)/);
+});

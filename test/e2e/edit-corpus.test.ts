@@ -119,7 +119,9 @@ async function runCase(t: Cleanup, name: string): Promise<void> {
   const c = loadCase(FIXTURES, name);
   const box = sandbox(t, c.before);
   const gitBefore = fingerprint(box.repo, '.git');
-  const result = await runAide(['apply', c.response, '--json', ...c.settings.args], { cwd: box.repo });
+  // The corpus is about matching: real replies edit tests, CI files and package scripts, whose
+  // protection (a second yes) is covered by apply-protected.test.ts.
+  const result = await runAide(['apply', c.response, '--json', '--allow-protected', ...c.settings.args], { cwd: box.repo });
   assert.notEqual(result.code, 70, `internal error (exit 70):\n${result.stdout}\n${result.stderr}`);
   assert.equal(result.signal, null, `killed by ${String(result.signal)}`);
   const report = parseReport(result);

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { AideError, ExitCode } from '../../shared/errors.js';
 import { useColor, type CliIo, type InputStream } from '../io.js';
+import type { ApplyReport } from '../../core/flows/apply.js';
 import type { Checkpointer } from '../../core/ports.js';
 import type { ShadowStore as ShadowStoreType } from '../../infra/shadow/shadow-store.js';
 import type { CommandSpec, RawArgv } from './spec.js';
@@ -14,11 +15,34 @@ export const applyOptionsSchema = z.object({
     .optional()
     .transform((file) => (file === '' ? '-' : file)),
   dryRun: z.boolean().default(false),
+  /** Write protected files (config.json protected_paths, .aide/) without asking. */
+  allowProtected: z.boolean().default(false),
 });
 export type ApplyOptions = z.infer<typeof applyOptionsSchema>;
 
 export function applyOptions(argv: RawArgv): ApplyOptions {
-  return applyOptionsSchema.parse({ file: argv['file'], dryRun: argv['dryRun'] });
+  return applyOptionsSchema.parse({ file: argv['file'], dryRun: argv['dryRun'], allowProtected: argv['allowProtected'] });
+}
+
+/** One shell word: as is when plain, else single-quoted. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** The command line that applies the same reply with --allow-protected (a reply on stdin has to be piped again). */
+export function retryCommand(options: ApplyOptions, argv: RawArgv, json: boolean): string {
+  const cwd = argv['cwd'];
+  const words = ['aide', 'apply', '--allow-protected', ...(typeof cwd === 'string' && cwd !== '' ? ['--cwd', shellWord(cwd)] : []), ...(json ? ['--json'] : [])];
+  const stdin = options.file === undefined || options.file === '-';
+  return stdin ? `… | ${words.join(' ')} -` : `${words.join(' ')} ${shellWord(options.file ?? '-')}`;
+}
+
+/** Exit code of an apply: protected files refused (4) or declined (5) before the edits' own verdict. */
+function exitCode(report: ApplyReport): number {
+  const decision = report.protectedDecision?.kind;
+  if (decision === 'refuse') return ExitCode.approvalNeeded;
+  if (decision === 'decline') return ExitCode.aborted;
+  return report.ok ? ExitCode.ok : ExitCode.failed;
 }
 
 async function readAll(stream: InputStream): Promise<string> {
@@ -54,17 +78,24 @@ export const applyCommand: CommandSpec = {
     yargs
       .positional('file', { type: 'string', describe: 'File holding the response; - or omitted reads standard input' })
       .option('dry-run', { type: 'boolean', default: false, describe: 'Show the diff and what would change; write nothing' })
+      .option('allow-protected', {
+        type: 'boolean',
+        default: false,
+        describe: 'Also write protected files (config.json protected_paths: tests, lockfiles, CI, hooks, package scripts; and .aide/) without asking',
+      })
       .example('$0 apply reply.md', 'apply the edits in reply.md to this repository')
       .example('pbpaste | $0 apply --dry-run', 'preview pasted model output as a diff')
       .example('git diff | $0 apply --cwd ../other-checkout', 'replay a diff by content in another checkout')
+      .example('$0 apply --allow-protected reply.md', 'apply reply.md, protected files (tests, CI, .aide/) included')
       .epilog(
         'All or nothing: if any edit does not apply, no file is written and the report says why.\n' +
-          'Exit codes: 0 every edit applied, 1 an edit failed or there were none, 2 usage error.',
+          'A reply that changes a protected file (protected_paths in .aide/config.json, and .aide/ itself) is written only with --allow-protected or a yes at the terminal; otherwise nothing is written.\n' +
+          'Exit codes: 0 every edit applied, 1 an edit failed or there were none, 2 usage error, 4 protected files and no terminal to ask (nor --allow-protected), 5 you said no to them.',
       ),
   run: async (argv, globals, io) => {
     const options = applyOptions(argv);
     const response = await readResponse(options, globals.cwd, io);
-    const [{ applyFlow }, { NodeFileSystem }, { findWorkspaceRoot }, { loadWorkspaceConfig }, { ShadowStore }, render, { makeStyle }] = await Promise.all([
+    const [{ applyFlow }, { NodeFileSystem }, { findWorkspaceRoot }, { loadWorkspaceConfig }, { ShadowStore }, render, { makeStyle }, { protectedApprover }, { ignoresCase }] = await Promise.all([
       import('../../core/flows/apply.js'),
       import('../../infra/fs/node-file-system.js'),
       import('../../infra/git/workspace-root.js'),
@@ -72,9 +103,20 @@ export const applyCommand: CommandSpec = {
       import('../../infra/shadow/shadow-store.js'),
       import('../render/apply.js'),
       import('../render/style.js'),
+      import('../approver.js'),
+      import('../../infra/fs/case-sensitivity.js'),
     ]);
     const root = await findWorkspaceRoot(globals.cwd, io.env);
-    const maxFileBytes = (await loadWorkspaceConfig(root, io.env)).config.value.checkpoints.max_file_bytes;
+    // Read before any edit: a reply that rewrites config.json cannot decide what is protected.
+    const config = (await loadWorkspaceConfig(root, io.env)).config.value;
+    const maxFileBytes = config.checkpoints.max_file_bytes;
+    const protect = {
+      policy: { rules: config.protected_paths, caseInsensitive: await ignoresCase(root) },
+      approver: protectedApprover({ allowProtected: options.allowProtected, retry: retryCommand(options, argv, globals.json) }, io, () => ({
+        stdin: process.stdin,
+        stdout: globals.json ? process.stderr : process.stdout,
+      })),
+    };
     // The shadow (and its lock) is opened only when there is something to write: a dry run or a
     // failed apply leaves no trace in the workspace.
     let store: ShadowStoreType | undefined;
@@ -85,12 +127,12 @@ export const applyCommand: CommandSpec = {
       },
     };
     try {
-      const flow = applyFlow({ response, root, dryRun: options.dryRun }, { fs: new NodeFileSystem(), checkpoints });
+      const flow = applyFlow({ response, root, dryRun: options.dryRun }, { fs: new NodeFileSystem(), checkpoints, protect });
       let step = await flow.next();
       while (step.done !== true) step = await flow.next();
       const report = step.value;
       io.stdout.write(globals.json ? render.applyJson(report) : render.renderApplyText(report, makeStyle(useColor(io))));
-      return report.ok ? ExitCode.ok : ExitCode.failed;
+      return exitCode(report);
     } finally {
       await store?.close();
     }

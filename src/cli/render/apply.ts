@@ -30,6 +30,16 @@ function renderFailure(outcome: Extract<BlockOutcome, { ok: false }>, style: Sty
   return out;
 }
 
+/** The protected files, and what became of them: refused (with the command that allows it), declined, or only named. */
+function protectedLines(report: ApplyReport, style: Style): string[] {
+  const lines = report.protectedFiles.map((p) => style.yellow(`  ! protected: ${p.path} (rule ${p.rule})`));
+  const decision = report.protectedDecision;
+  if (decision?.kind === 'refuse') lines.push(`  ${style.red('✗')} ${decision.reason}.`, `  ${style.yellow('hint:')} ${decision.hint}`);
+  else if (decision?.kind === 'decline') lines.push('You said no to the protected files: nothing written.');
+  else if (report.dryRun && lines.length > 0) lines.push(style.dim('  writing them takes --allow-protected or a yes at the terminal'));
+  return lines;
+}
+
 export function renderApplyText(report: ApplyReport, style: Style): string {
   const out: string[] = [];
   if (report.blockCount === 0 && report.problems.length === 0) {
@@ -53,13 +63,16 @@ export function renderApplyText(report: ApplyReport, style: Style): string {
     for (const file of report.files) out.push(colorDiff(file.diff.trimEnd(), style));
     if (report.files.length > 0) out.push('');
   }
-  const verb = report.dryRun ? 'would change' : 'changed';
-  out.push(`aide apply: ${plural(report.blockCount, 'edit')} ${verb} ${plural(report.files.length, 'file')}${report.dryRun ? ' (dry run: nothing written)' : ''}.`);
+  const held = report.protectedDecision !== null && report.protectedDecision.kind !== 'approve';
+  const verb = report.dryRun || held ? 'would change' : 'changed';
+  const note = report.dryRun ? ' (dry run: nothing written)' : held ? ' (nothing written: protected files)' : '';
+  out.push(`aide apply: ${plural(report.blockCount, 'edit')} ${verb} ${plural(report.files.length, 'file')}${note}.`);
   for (const file of report.files) {
     const blocks = report.blocks.filter((b): b is Extract<BlockOutcome, { ok: true }> => b.ok && b.path === file.path);
     const stat = `${style.green(`+${file.added}`)} ${style.red(`-${file.removed}`)}`;
     out.push(`  ${ACTION_MARK[file.action]} ${style.bold(file.path)}  ${stat}  ${style.dim(blocks.map(blockLabel).join(', '))}`);
   }
+  out.push(...protectedLines(report, style));
   const checkpoint = report.checkpoint;
   if (checkpoint !== null) {
     out.push(`Checkpoint ${style.bold(checkpoint.checkpoint.short)} holds the files as they were: undo with \`aide restore ${checkpoint.checkpoint.short}\`.`);

@@ -121,7 +121,7 @@ export function renderVerifyResult(report: VerifyReport, context: VerifyContext,
   if (context.optionalNotRun.length > 0) lines.push(style.dim(`optional, not run: ${context.optionalNotRun.join(', ')} (name them with --commands to run them)`));
   if (context.commandSource === 'detected') lines.push(style.yellow('note: .aide/sandbox.json lists no commands; these were detected in the project (`aide init` writes them down).'));
   if (report.withheldEnv.length > 0) {
-    lines.push(style.dim(`withheld from the commands (look like credentials): ${report.withheldEnv.join(', ')}; list one in env_allow in .aide/sandbox.json to pass it`));
+    lines.push(style.dim(`withheld from the commands (not on the allow-list): ${report.withheldEnv.join(', ')}; list one in env_allow in .aide/sandbox.json to pass it`));
   }
   if (context.skipped.length > 0) lines.push(style.yellow(`left out (over checkpoints.max_file_bytes): ${context.skipped.map((s) => s.path).join(', ')}`));
   if (report.isolation.network === 'unavailable' || report.isolation.mechanism === 'none') lines.push(style.yellow(isolationLine(report.isolation)));

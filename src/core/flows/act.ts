@@ -76,6 +76,8 @@ export interface ActInput {
   allowedCommands: readonly string[];
   /** config.json protected_paths: globs, or `glob#/pointer` for one value of a JSON file. */
   protectedPaths: readonly string[];
+  /** Match protected paths without regard to case: the workspace's file system ignores it. */
+  protectedCaseInsensitive?: boolean;
   userEnv: Readonly<Record<string, string | undefined>>;
   /** Folder for a step's logs: `<session>/logs/step-<n>`. */
   logDir: (step: number) => string;
@@ -214,6 +216,7 @@ function protectedChanges(capture: ScratchCapture, ctx: Context): Promise<Protec
   return findProtected(
     ctx.input.protectedPaths,
     capture.changes.map((change) => ({ path: change.path, before: read(change.oldBlob), after: read(change.newBlob) })),
+    { caseInsensitive: ctx.input.protectedCaseInsensitive === true },
   );
 }
 

@@ -10,8 +10,11 @@ import { decodeTextFile, encodeTextFile } from '../edit/text-file.js';
 import type { EditBlock, ParseProblem } from '../edit/types.js';
 import { diffStat, unifiedDiff } from '../edit/unified-diff.js';
 import type { AideEvent, ChangedFile } from '../events.js';
-import type { Checkpointer, CheckpointResult, FileSystem, FileWrite } from '../ports.js';
+import { relative, sep } from 'node:path';
+import type { Checkpointer, CheckpointResult, FileSystem, FileWrite, ProtectedChange, ProtectedDecision } from '../ports.js';
 import { jailPath, type JailResult } from '../security/path-jail.js';
+import type { ProtectedCandidate } from '../security/protected-paths.js';
+import { checkProtectedWrite, mayWrite, type ProtectedGuard } from '../security/protected-writes.js';
 
 export interface ApplyRequest {
   /** The model's response text. */
@@ -35,6 +38,10 @@ export interface ApplyReport {
   files: ChangedFile[];
   /** The checkpoint taken before writing (undo with `aide restore`); null when nothing was written. */
   checkpoint: CheckpointResult | null;
+  /** The changed files protected_paths covers (named in a dry run too), each with its rule. */
+  protectedFiles: ProtectedChange[];
+  /** What was decided about them; null when none is protected or in a dry run. Anything but approve: nothing written. */
+  protectedDecision: ProtectedDecision | null;
   /** What to tell the model on failure; empty when all applied. */
   forModel: string;
 }
@@ -43,6 +50,11 @@ export interface ApplyDeps {
   fs: FileSystem;
   /** Takes the checkpoint that makes the apply undoable; absent, nothing is recorded. */
   checkpoints?: Checkpointer;
+  /**
+   * The protected-paths check for writes into the workspace. Absent only where the files are a
+   * scratch's (aide act's edits): the step's review checks what the scratch changed.
+   */
+  protect?: ProtectedGuard;
 }
 
 interface Resolved {
@@ -111,6 +123,19 @@ function toWrite(change: FileChange, target: string): FileWrite {
   return { kind: 'write', path: target, content: encodeTextFile(change.after), previous };
 }
 
+/** Each change under its written name and, when a symlink leads elsewhere, under its target's name too. */
+function protectedCandidates(changes: readonly FileChange[], targets: ReadonlyMap<string, string>, root: string): ProtectedCandidate[] {
+  return changes.flatMap((change) => {
+    const candidate = {
+      before: () => Promise.resolve(change.before === null ? null : encodeTextFile(change.before)),
+      after: () => Promise.resolve(change.after === null ? null : encodeTextFile(change.after)),
+    };
+    const target = targets.get(change.path);
+    const real = target === undefined ? change.path : relative(root, target).split(sep).join('/');
+    return real === change.path ? [{ path: change.path, ...candidate }] : [{ path: change.path, ...candidate }, { path: real, ...candidate }];
+  });
+}
+
 export async function* applyFlow(request: ApplyRequest, deps: ApplyDeps): AsyncGenerator<AideEvent, ApplyReport> {
   const parsed = parseResponse(request.response);
   yield { type: 'edits_parsed', blocks: parsed.blocks.length, files: [...new Set(parsed.blocks.map((b) => b.path))], problems: parsed.problems };
@@ -122,7 +147,12 @@ export async function* applyFlow(request: ApplyRequest, deps: ApplyDeps): AsyncG
   const files = ok ? plan.changes.map(summarize) : [];
   let written = false;
   let checkpoint: CheckpointResult | null = null;
-  if (ok && !request.dryRun && plan.changes.length > 0) {
+  // Before the checkpoint and any write: a protected file takes an explicit yes, or nothing is written.
+  const guarded =
+    ok && deps.protect !== undefined
+      ? await checkProtectedWrite({ command: 'aide apply', candidates: protectedCandidates(plan.changes, resolved.targets, request.root), files, dryRun: request.dryRun }, deps.protect)
+      : { protectedFiles: [], decision: null };
+  if (ok && !request.dryRun && plan.changes.length > 0 && mayWrite(guarded)) {
     // Before any write, so the apply can be undone; if it cannot be taken, nothing is written.
     if (deps.checkpoints !== undefined) {
       checkpoint = await deps.checkpoints.checkpoint({ reason: 'apply', message: `before aide apply to ${pathList(files.map((f) => f.path))}` });
@@ -141,6 +171,8 @@ export async function* applyFlow(request: ApplyRequest, deps: ApplyDeps): AsyncG
     blocks: outcomes,
     files,
     checkpoint,
+    protectedFiles: guarded.protectedFiles,
+    protectedDecision: guarded.decision,
     forModel: feedbackForModel(outcomes, parsed.problems, parsed.blocks.length),
   };
 }

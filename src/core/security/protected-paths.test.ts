@@ -42,6 +42,68 @@ test('the defaults cover tests, snapshots, lockfiles, CI workflows, hooks and .a
   assert.deepEqual(await covered(['src/app.ts', 'README.md', 'testing.md', 'src/contest.js', '.github/CODEOWNERS', 'Cargo.toml', 'src/latest/x.js']), []);
 });
 
+test('the defaults cover what decides whether tests pass or runs code later: test names and settings, build and install files, CI, hooks', async () => {
+  const protectedOnes = [
+    'src/button-test.js',
+    'lib/parse_test.rb',
+    'test.sh',
+    'tools/test.py',
+    'spec/models/user_spec.rb',
+    'app/user_spec.rb',
+    'tests/conftest.py',
+    'conftest.py',
+    'jest.config.ts',
+    'packages/ui/vitest.config.mts',
+    'vitest.workspace.ts',
+    '.mocharc.yml',
+    'pytest.ini',
+    'tox.ini',
+    'noxfile.py',
+    'setup.cfg',
+    'pyproject.toml',
+    'Makefile',
+    'native/GNUmakefile',
+    '.npmrc',
+    'packages/a/.npmrc',
+    '.yarnrc.yml',
+    '.yarnrc',
+    '.pnpmfile.cjs',
+    '.envrc',
+    'services/api/.envrc',
+    '.gitlab-ci.yml',
+    '.circleci/config.yml',
+    'azure-pipelines.yml',
+    'Jenkinsfile',
+    'ci/Jenkinsfile',
+    '.pre-commit-config.yaml',
+    'lefthook.yml',
+    '.lefthook.yaml',
+    'lefthook-local.yml',
+    '.github/actions/setup/action.yml',
+    '.githooks/pre-push',
+  ];
+  assert.deepEqual(await covered(protectedOnes), protectedOnes);
+  assert.deepEqual(await covered(['src/testing.ts', 'src/contest.py', 'docs/specs.md', 'Makefile.md', 'src/latest.js', '.github/dependabot.yml', 'lefthook.md']), []);
+});
+
+test('package.json#/jest and #/mocha cover the test settings kept there', async () => {
+  const before = JSON.stringify({ name: 'x', jest: { testMatch: ['**/*.test.js'] } });
+  const after = JSON.stringify({ name: 'x', jest: { testMatch: [] } });
+  assert.deepEqual(await findProtected(DEFAULT_PROTECTED_PATHS, [changed('package.json', before, after)]), [{ path: 'package.json', rule: '**/package.json#/jest' }]);
+});
+
+test('.aide/** is protected whatever the configured list says, an empty one included', async () => {
+  assert.deepEqual(await findProtected([], [changed('.aide/config.json'), changed('src/a.ts')]), [{ path: '.aide/config.json', rule: '.aide/**' }]);
+  assert.deepEqual(await findProtected(['src/**'], [changed('.aide/sandbox.json')]), [{ path: '.aide/sandbox.json', rule: '.aide/**' }]);
+});
+
+test('caseInsensitive: rules match whatever the case, as the file system does; otherwise case counts', async () => {
+  const paths = ['TEST/a.js', 'src/App.Test.ts', '.AIDE/sandbox.json', 'makefile', '.GitHub/Workflows/ci.yml'];
+  const found = await findProtected(DEFAULT_PROTECTED_PATHS, paths.map((p) => changed(p)), { caseInsensitive: true });
+  assert.deepEqual(found.map((p) => p.path), paths);
+  assert.deepEqual(await covered(paths), []);
+});
+
 test('each protected file names the first rule that covers it', async () => {
   const found = await findProtected(['src/gen/**', '**/*.ts'], [changed('src/gen/a.ts'), changed('src/b.ts'), changed('c.js')]);
   assert.deepEqual(found, [

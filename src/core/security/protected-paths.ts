@@ -23,11 +23,27 @@ interface Rule {
   pointer: string | null;
 }
 
-function compile(text: string): Rule {
+/**
+ * Protected whatever config.json says: the files that define proof (the verify commands, their
+ * network policy, the protected list itself). A change that empties `protected_paths` must
+ * still be caught, so this rule cannot live in the list it guards.
+ */
+export const ALWAYS_PROTECTED: readonly string[] = ['.aide/**'];
+
+export interface MatchOptions {
+  /**
+   * Match without regard to case: the workspace's file system ignores it (macOS and Windows by
+   * default), so `TEST/a.js` or `.AIDE/sandbox.json` is the same file as the lower-case name.
+   */
+  caseInsensitive?: boolean;
+}
+
+function compile(text: string, options: MatchOptions): Rule {
   const hash = text.indexOf('#');
   const glob = hash === -1 ? text : text.slice(0, hash);
   // dot: `.github/workflows/**` and `**/test/**` must match dotted names too.
-  return { text, matches: picomatch(glob, { dot: true }), pointer: hash === -1 ? null : text.slice(hash + 1) };
+  const matches = picomatch(glob, { dot: true, nocase: options.caseInsensitive === true });
+  return { text, matches, pointer: hash === -1 ? null : text.slice(hash + 1) };
 }
 
 /** The value a JSON pointer names, or undefined when the document has none there. */
@@ -63,11 +79,13 @@ async function pointerChanged(candidate: ProtectedCandidate, pointer: string): P
 }
 
 /**
- * The changed files a rule covers, each with the first rule that matched. A `#/pointer` rule
- * covers a file only when the value it names changed (added, removed or edited).
+ * The changed files a rule covers, each with the first rule that matched (the configured ones
+ * first, then ALWAYS_PROTECTED). A `#/pointer` rule covers a file only when the value it names
+ * changed (added, removed or edited). `rules` must be the list as it was before the change: a
+ * change to config.json cannot decide whether it is itself protected.
  */
-export async function findProtected(rules: readonly string[], candidates: readonly ProtectedCandidate[]): Promise<ProtectedChange[]> {
-  const compiled = rules.map(compile);
+export async function findProtected(rules: readonly string[], candidates: readonly ProtectedCandidate[], options: MatchOptions = {}): Promise<ProtectedChange[]> {
+  const compiled = [...rules, ...ALWAYS_PROTECTED.filter((rule) => !rules.includes(rule))].map((rule) => compile(rule, options));
   const found: ProtectedChange[] = [];
   for (const candidate of candidates) {
     for (const rule of compiled) {

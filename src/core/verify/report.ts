@@ -78,6 +78,6 @@ export interface VerifyReport {
   isolation: IsolationReport;
   /** Milliseconds for all commands (scratch setup not included). */
   durationMs: number;
-  /** Environment variables withheld from the commands because they look like credentials (names only). */
+  /** Environment variables withheld from the commands: not on the allow-list (names only, never values). */
   withheldEnv: string[];
 }

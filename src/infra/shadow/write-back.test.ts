@@ -95,3 +95,17 @@ test('a file already as the step leaves it is no conflict: planned again (a kill
   assert.equal(readFileSync(join(root, 'a.txt'), 'utf8'), 'one from the step\n');
   assert.equal(readFileSync(join(root, 'b.txt'), 'utf8'), 'two from the step\n');
 });
+
+test('a mode the user changed since the base is a conflict too, though the bytes are the same', async (t) => {
+  const { root, plan } = await stepIn(t, { 'run.sh': 'echo 1\n', 'keep.sh': 'echo k\n' }, (scratch) => {
+    writeTree(scratch, { 'run.sh': 'echo 2\n' });
+    chmodSync(join(scratch, 'keep.sh'), 0o755);
+  });
+  chmodSync(join(root, 'run.sh'), 0o755);
+  const { conflicts } = await plan();
+  assert.deepEqual(conflicts, [{ path: 'run.sh', reason: 'mode' }]);
+  // The step's own chmod +x, made by hand meanwhile: already as the step leaves it, no conflict.
+  chmodSync(join(root, 'run.sh'), 0o644);
+  chmodSync(join(root, 'keep.sh'), 0o755);
+  assert.deepEqual((await plan()).conflicts, []);
+});

@@ -2,7 +2,9 @@
  * Writing a verified step into the workspace (DESIGN.md, "The act step" 8): the files the
  * scratch changed, each only if the workspace still holds what the step started from, or
  * already holds what it ends with (so a write-back killed half way can be rolled forward by
- * planning it again). A file changed under aide otherwise is a conflict: nothing at all is
+ * planning it again), content and mode both: a `chmod +x` made while the step verified is as
+ * much the user's change as an edit, and writing the step's mode back would silently revert it.
+ * A file changed under aide otherwise is a conflict: nothing at all is
  * written, and the caller saves the verified patch instead. Writes go through the FileSystem
  * port: atomic per file, all rolled back if one fails.
  */
@@ -16,7 +18,7 @@ import type { ObjectReader } from './scratch/object-reader.js';
 export interface WriteConflict {
   path: string;
   /** What the workspace holds now, against what the step started from. */
-  reason: 'changed' | 'created' | 'deleted' | 'outside';
+  reason: 'changed' | 'mode' | 'created' | 'deleted' | 'outside';
 }
 
 export interface WriteBackPlan {
@@ -29,13 +31,36 @@ function blobId(content: Uint8Array): string {
   return createHash('sha1').update(`blob ${content.byteLength}\0`).update(content).digest('hex');
 }
 
-/** The workspace's current content at a path: bytes, a symlink, or nothing. */
-async function currentContent(path: string): Promise<PreviousContent> {
+/** What the workspace holds at a path now: bytes, a symlink, or nothing, and its git mode. */
+interface Current {
+  content: PreviousContent;
+  /** '100644', '100755' (the owner's execute bit, as git reads it), '120000'; null when nothing is there. */
+  mode: string | null;
+}
+
+async function currentContent(path: string): Promise<Current> {
   const stat = await lstat(path).catch(() => null);
-  if (stat === null) return null;
-  if (stat.isSymbolicLink()) return { symlink: await readlink(path) };
-  if (!stat.isFile()) return { symlink: '' };
-  return new Uint8Array(await readFile(path));
+  if (stat === null) return { content: null, mode: null };
+  if (stat.isSymbolicLink()) return { content: { symlink: await readlink(path) }, mode: '120000' };
+  // A folder or a socket where a file was: a conflict whatever its "content".
+  if (!stat.isFile()) return { content: { symlink: '' }, mode: null };
+  return { content: new Uint8Array(await readFile(path)), mode: (stat.mode & 0o100) === 0 ? '100644' : '100755' };
+}
+
+/**
+ * Whether a mode is the one expected. Windows has no execute bit to read (git sets
+ * core.fileMode false there), so only a file's kind is compared.
+ */
+function sameMode(now: string | null, expected: string | null): boolean {
+  const files = now !== null && expected !== null && now !== '120000' && expected !== '120000';
+  return (files && process.platform === 'win32') || now === expected;
+}
+
+/** Why a path that is neither as the step started nor as it ends is a conflict. */
+function conflictReason(change: ScratchChange, now: string | null): WriteConflict['reason'] {
+  if (change.oldBlob === null) return 'created';
+  if (now === null) return 'deleted';
+  return now === change.oldBlob || now === change.newBlob ? 'mode' : 'changed';
 }
 
 function idOf(content: PreviousContent): string | null {
@@ -73,12 +98,14 @@ export async function planWriteBack(objects: ObjectReader, root: string, changes
       continue;
     }
     const full = join(root, ...change.path.split('/'));
-    const previous = await currentContent(full);
+    const { content: previous, mode } = await currentContent(full);
     const now = idOf(previous);
     // Already what the step ends with (a write-back killed half way and rolled forward, or the
-    // same edit made by hand): written again, so the mode is right too; a deletion is done.
-    if (now !== change.oldBlob && now !== change.newBlob) {
-      conflicts.push({ path: change.path, reason: change.oldBlob === null ? 'created' : now === null ? 'deleted' : 'changed' });
+    // same edit made by hand): written again, harmlessly; a deletion is done.
+    const asBase = now === change.oldBlob && sameMode(mode, change.oldMode);
+    const asStep = now === change.newBlob && sameMode(mode, change.newMode);
+    if (!asBase && !asStep) {
+      conflicts.push({ path: change.path, reason: conflictReason(change, now) });
       continue;
     }
     if (previous === null && change.newBlob === null) continue;
