@@ -49,7 +49,7 @@ function configuredCommands(sandbox: SandboxConfig): VerifyCommand[] {
 
 async function detectedCommands(root: string, sandbox: SandboxConfig): Promise<VerifyCommand[]> {
   if (sandbox.commands.length > 0) return [];
-  return detectCommands(await readProject(new NodeFileSystem(), root)).commands.map((c) => ({ name: c.name, run: c.run }));
+  return detectCommands(await readProject(new NodeFileSystem(), root)).commands.map((c) => ({ name: c.name, run: c.run, ...(c.optional === true ? { optional: true } : {}) }));
 }
 
 /** The commands to verify with: sandbox.json's (optional ones only when named), or the detected ones when it lists none. */

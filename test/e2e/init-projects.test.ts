@@ -168,3 +168,17 @@ test('a pnpm monorepo: root scripts first, then the scripts its packages have, r
   assert.match(result.stdout, /build\s+pnpm -r run --if-present build\s+script "build" in 3 of 3 workspace packages \(pnpm-workspace\.yaml\)\n/);
   assert.match(result.stdout, /test\s+pnpm -r run --if-present test\s+script "test" in 2 of 3 workspace packages/);
 });
+
+test('without sandbox commands, aide verify runs what init would detect, optional ones only when named', async (t) => {
+  const root = gitRepo(t, {
+    Makefile: '.PHONY: test\ntest:\n\t@echo "make test ran"\n',
+    '.pre-commit-config.yaml': 'repos:\n  - repo: local\n    hooks:\n      - id: no-such-tool\n        name: no such tool\n        entry: no-such-tool\n        language: system\n',
+  });
+  const result = await runAide(['verify', '--json'], { cwd: root });
+  assert.equal(result.code, 0, result.stderr);
+  const report = JSON.parse(result.stdout) as { commandSource: string; commands: { name: string; status: string }[] };
+  assert.equal(report.commandSource, 'detected');
+  assert.deepEqual(report.commands.map((c) => [c.name, c.status]), [['test', 'passed']]);
+  const named = await runAide(['verify', '--json', '--commands', 'pre-commit'], { cwd: root });
+  assert.deepEqual((JSON.parse(named.stdout) as { commands: { name: string }[] }).commands.map((c) => c.name), ['pre-commit']);
+});
