@@ -19,6 +19,11 @@ test('npm scripts run typecheck, lint, build, test in that order; other scripts 
   ]);
 });
 
+test('a typecheck script under another common name is found', () => {
+  assert.deepEqual(runs({ 'package.json': pkg({ 'types:check': 'tsc', test: 'vitest' }) }), ['types:check: npm run types:check', 'test: npm test']);
+  assert.deepEqual(runs({ 'package.json': pkg({ 'type-check': 'tsc', typecheck: 'tsc -b' }) }), ['typecheck: npm run typecheck']);
+});
+
 test('the package manager comes from the lockfile, else "packageManager", else a pnpm workspace file', () => {
   const cases: [ProjectFiles, string[]][] = [
     [{ 'pnpm-lock.yaml': '' }, ['lint: pnpm run lint', 'test: pnpm test']],

@@ -13,8 +13,12 @@ const LOCKFILES: readonly [ProbedFile, PackageManager][] = [
   ['bun.lockb', 'bun'],
 ];
 
-/** Scripts worth verifying with, in the order they should run: fast and specific first. */
-const SCRIPT_ORDER = ['typecheck', 'lint', 'build', 'test'] as const;
+/**
+ * Scripts worth verifying with, in the order they should run: fast and specific first. A
+ * typecheck script goes by several names in real projects (changesets: "types:check"); the
+ * first one present is used.
+ */
+const SCRIPT_ORDER: readonly (readonly string[])[] = [['typecheck', 'type-check', 'types:check', 'check-types', 'check:types', 'tsc'], ['lint'], ['build'], ['test']];
 
 /** What `npm init` puts in "test": it always fails, so it verifies nothing. */
 const NPM_PLACEHOLDER_TEST = /no test specified/;
@@ -163,7 +167,8 @@ export function nodeCommands(files: ProjectFiles, packages: readonly WorkspacePa
     workspaces: workspacePatterns(files)?.because ?? 'workspaces',
   };
   const found: Candidate[] = [];
-  for (const script of SCRIPT_ORDER) {
+  for (const names of SCRIPT_ORDER) {
+    const script = names.find((name) => usable(root, name)) ?? names.find((name) => project.packages.some((p) => usable(p, name))) ?? names[0] ?? '';
     if (usable(root, script)) {
       found.push({ stage: 'check', command: { name: script, run: scriptCommand(manager.name, script), because: `package.json script "${script}"` } });
       continue;
