@@ -132,3 +132,22 @@ test('output of a runner aide does not know counts nothing, so the exit code alo
   const unknown = ['Running 12 specs', 'spec/a ✓ 4 ok', 'spec/b ✗ 1 failed', 'Done: 11 ok, 1 failed', '  Passed:    4', '  Skipped:   1'];
   assert.equal(count(unknown.join('\n')), null);
 });
+
+test('near-miss lines thousands of characters long do not make the new patterns backtrack for long', () => {
+  const lines = [
+    `Tests: 5, Assertions: 2${', Errors Errors Errors: 1'.repeat(800)}`,
+    `Tests: 5, Assertions: 2, ${'A '.repeat(3000)}`,
+    `FAILED | 3 passed${' (2 steps)'.repeat(1000)}`,
+    `Build Summary: 3/5 steps succeeded${'; 1 skipped'.repeat(1000)}`,
+    `# { total: 7, pass: 4${', fail: 1'.repeat(1000)}`,
+    ` ${'1'.repeat(5000)} expect() calls`,
+    `Passed!  - Failed: ${' '.repeat(5000)}x`,
+    `  ${'1'.repeat(4000)} tests passed x`,
+    `\t  3 - ${'('.repeat(4000)}`,
+  ];
+  const counter = createTestCounter();
+  const started = Date.now();
+  for (let i = 0; i < 100; i++) for (const line of lines) counter.push(line);
+  assert.equal(counter.result(), null);
+  assert.ok(Date.now() - started < 5000);
+});
