@@ -126,13 +126,13 @@ test('a Python project: ruff, mypy and pytest from pyproject.toml; tox and pre-c
   const result = await runAide(['init'], { cwd: root });
   assert.equal(result.code, 0, result.stderr);
   assert.deepEqual(sandboxCommands(root), [
-    { name: 'ruff', run: ['python', '-m', 'ruff', 'check', '.'] },
+    { name: 'ruff', run: ['ruff', 'check', '.'] },
     { name: 'mypy', run: ['python', '-m', 'mypy'] },
     { name: 'test', run: ['python', '-m', 'pytest'] },
     { name: 'tox', run: ['tox'], optional: true },
     { name: 'pre-commit', run: ['pre-commit', 'run', '--all-files'], optional: true },
   ]);
-  assert.match(result.stdout, /ruff\s+python -m ruff check \.\s+pyproject\.toml \[tool\.ruff\]\n/);
+  assert.match(result.stdout, /ruff\s+ruff check \.\s+pyproject\.toml \[tool\.ruff\]\n/);
   assert.match(result.stdout, /mypy\s+python -m mypy\s+pyproject\.toml \[tool\.mypy\]\n/);
   assert.match(result.stdout, /test\s+python -m pytest\s+pyproject\.toml \[tool\.pytest\.ini_options\]\n/);
   assert.match(result.stdout, /pre-commit\s+pre-commit run --all-files\s+\.pre-commit-config\.yaml \(hooks: trailing-whitespace, end-of-file-fixer, ruff\) \(optional\)/);

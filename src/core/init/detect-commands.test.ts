@@ -139,9 +139,9 @@ test('cargo: test, and clippy as an optional command; --workspace for a root pac
 
 test('python: ruff and mypy from their config, pytest from config or a dependency', () => {
   const pyproject = '[project]\nname = "x"\n\n[tool.ruff]\nline-length = 100\n\n[tool.ruff.lint]\nselect = ["E"]\n\n[tool.mypy]\nstrict = true\n\n[tool.pytest.ini_options]\naddopts = "-q"\n';
-  assert.deepEqual(runs({ 'pyproject.toml': pyproject }), ['ruff: python -m ruff check .', 'mypy: python -m mypy .', 'test: python -m pytest']);
+  assert.deepEqual(runs({ 'pyproject.toml': pyproject }), ['ruff: ruff check .', 'mypy: python -m mypy .', 'test: python -m pytest']);
   assert.deepEqual(runs({ 'pyproject.toml': '[tool.mypy]\nfiles = ["src"]\n' }), ['mypy: python -m mypy']);
-  assert.deepEqual(runs({ 'ruff.toml': 'line-length = 88\n', 'mypy.ini': '[mypy]\npackages = app\n' }), ['ruff: python -m ruff check .', 'mypy: python -m mypy']);
+  assert.deepEqual(runs({ 'ruff.toml': 'line-length = 88\n', 'mypy.ini': '[mypy]\npackages = app\n' }), ['ruff: ruff check .', 'mypy: python -m mypy']);
   assert.deepEqual(runs({ 'setup.cfg': '[mypy]\n[tool:pytest]\n' }), ['mypy: python -m mypy .', 'test: python -m pytest']);
   assert.deepEqual(runs({ 'pytest.ini': '[pytest]' }), ['test: python -m pytest']);
   assert.deepEqual(runs({ 'pyproject.toml': '[project]\ndependencies = ["pytest>=8"]\n' }), ['test: python -m pytest']);

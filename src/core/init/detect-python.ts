@@ -69,11 +69,17 @@ function toxConfig(files: ProjectFiles, pyproject: ReadonlyMap<string, string>):
   return undefined;
 }
 
+/**
+ * ruff runs as itself: it is one binary, often installed outside the project's Python (pipx,
+ * uv tool, brew), and a pip-installed one sits next to that Python anyway. mypy and pytest run
+ * through `python -m`, so they see the project's environment: mypy checks imports against the
+ * installed packages, and pytest puts the project folder on sys.path.
+ */
 export function pythonCommands(files: ProjectFiles): Candidate[] {
   const pyproject = files['pyproject.toml'] === undefined ? new Map<string, string>() : sections(files['pyproject.toml']);
   const found: Candidate[] = [];
   const ruff = ruffConfig(files, pyproject);
-  if (ruff !== undefined) found.push({ stage: 'check', command: { name: 'ruff', run: ['python', '-m', 'ruff', 'check', '.'], because: ruff } });
+  if (ruff !== undefined) found.push({ stage: 'check', command: { name: 'ruff', run: ['ruff', 'check', '.'], because: ruff } });
   const mypy = mypyConfig(files, pyproject);
   if (mypy !== undefined) {
     const run = mypy.targets ? ['python', '-m', 'mypy'] : ['python', '-m', 'mypy', '.'];
