@@ -182,3 +182,18 @@ test('without sandbox commands, aide verify runs what init would detect, optiona
   const named = await runAide(['verify', '--json', '--commands', 'pre-commit'], { cwd: root });
   assert.deepEqual((JSON.parse(named.stdout) as { commands: { name: string }[] }).commands.map((c) => c.name), ['pre-commit']);
 });
+
+test('without sandbox commands, aide verify runs a monorepo\'s workspace scripts as init would', async (t) => {
+  const root = gitRepo(t, {
+    'package.json': pkg({ name: 'mono', private: true, workspaces: ['packages/*'] }),
+    'package-lock.json': '{}\n',
+    'packages/a/package.json': pkg({ name: 'a', scripts: { test: 'node -e "console.log(\'package a tested\')"' } }),
+    'packages/b/package.json': pkg({ name: 'b' }),
+  });
+  const result = await runAide(['verify', '--json'], { cwd: root });
+  assert.equal(result.code, 0, result.stderr);
+  const report = JSON.parse(result.stdout) as { commandSource: string; commands: { name: string; run: string[]; status: string; logPath: string }[] };
+  assert.equal(report.commandSource, 'detected');
+  assert.deepEqual(report.commands.map((c) => [c.name, c.run, c.status]), [['test', ['npm', 'test', '--workspaces', '--if-present'], 'passed']]);
+  assert.match(readFileSync(report.commands[0]?.logPath ?? '', 'utf8'), /package a tested/);
+});

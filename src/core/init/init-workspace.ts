@@ -119,6 +119,12 @@ export async function readWorkspacePackages(fs: FileSystem, lister: DirectoryLis
   return packages;
 }
 
+/** What `aide init` detects in a workspace (and `aide verify` runs when sandbox.json lists no commands). */
+export async function detectProject(fs: FileSystem, lister: DirectoryLister | undefined, root: string): Promise<Detection> {
+  const files = await readProject(fs, root);
+  return detectCommands(files, await readWorkspacePackages(fs, lister, root, files));
+}
+
 export interface InitDeps {
   fs: FileSystem;
   /** Lists folders, to find a monorepo's workspace packages; without it they are not read. */
@@ -130,8 +136,7 @@ export async function initWorkspace(request: InitRequest, deps: InitDeps): Promi
   const { root } = request;
   const existing = await existingConfigFiles(fs, root);
   if (existing.length > 0 && !request.force) throw refuse(existing);
-  const files = await readProject(fs, root);
-  const detection = detectCommands(files, await readWorkspacePackages(fs, deps.lister, root, files));
+  const detection = await detectProject(fs, deps.lister, root);
   const schemaDir = await schemaDirFor(fs, root);
   const planned = [
     await planWrite(fs, root, CONFIG_FILE, initialConfigText(schemaDir)),
