@@ -151,3 +151,67 @@ error: Test failed
 
 Stack backtrace:
    0: <unknown>`;
+
+/** Captured too, to check the older detectors on genuine output: `jest` 30.5 (summary on stderr) and `vitest run` 4.1 (colored without a TTY), each with a failing, a skipped and a todo test (and a `test.fails` for vitest). */
+export const jestReal = `FAIL ./math.test.js
+  ● subtracts
+
+    expect(received).toBe(expected) // Object.is equality
+
+    Expected: 2
+    Received: 1
+
+      1 | test('adds', () => { expect(1 + 1).toBe(2); });
+    > 2 | test('subtracts', () => { expect(2 - 1).toBe(2); });
+        |                                         ^
+      3 | test.skip('divides', () => {});
+      4 | test.todo('rounds');
+      5 |
+
+      at Object.toBe (math.test.js:2:41)
+
+PASS ./ok.test.js
+
+Test Suites: 1 failed, 1 passed, 2 total
+Tests:       1 failed, 1 skipped, 1 todo, 2 passed, 5 total
+Snapshots:   0 total
+Time:        2.097 s
+Ran all test suites.`;
+
+export const vitestReal = `
+\u001b[1m\u001b[30m\u001b[46m RUN \u001b[49m\u001b[39m\u001b[22m \u001b[36mv4.1.12 \u001b[39m\u001b[90m/tmp/detect-runners/vt-t\u001b[39m
+
+ \u001b[31m❯\u001b[39m math.test.js \u001b[2m(\u001b[22m\u001b[2m5 tests\u001b[22m\u001b[2m | \u001b[22m\u001b[31m1 failed\u001b[39m\u001b[2m | \u001b[22m\u001b[33m1 skipped\u001b[39m\u001b[2m | \u001b[22m\u001b[90m1 todo\u001b[39m\u001b[2m)\u001b[22m\u001b[32m 8\u001b[2mms\u001b[22m\u001b[39m
+   \u001b[32m✓\u001b[39m adds\u001b[32m 1\u001b[2mms\u001b[22m\u001b[39m
+\u001b[31m   \u001b[31m×\u001b[31m subtracts\u001b[39m\u001b[32m 4\u001b[2mms\u001b[22m\u001b[39m
+   \u001b[2m\u001b[90m↓\u001b[39m\u001b[22m divides
+   \u001b[2m\u001b[90m□\u001b[39m\u001b[22m rounds
+   \u001b[32m✓\u001b[39m known bug\u001b[32m 1\u001b[2mms\u001b[22m\u001b[39m
+
+\u001b[31m⎯⎯⎯⎯⎯⎯⎯\u001b[39m\u001b[1m\u001b[41m Failed Tests 1 \u001b[49m\u001b[22m\u001b[31m⎯⎯⎯⎯⎯⎯⎯\u001b[39m
+
+\u001b[41m\u001b[1m FAIL \u001b[22m\u001b[49m math.test.js\u001b[2m > \u001b[22msubtracts
+\u001b[31m\u001b[1mAssertionError\u001b[22m: expected 1 to be 2 // Object.is equality\u001b[39m
+
+\u001b[32m- Expected\u001b[39m
+\u001b[31m+ Received\u001b[39m
+
+\u001b[32m- 2\u001b[39m
+\u001b[31m+ 1\u001b[39m
+
+\u001b[36m \u001b[2m❯\u001b[22m math.test.js:\u001b[2m3:41\u001b[22m\u001b[39m
+    \u001b[90m  1|\u001b[39m \u001b[35mimport\u001b[39m { test\u001b[33m,\u001b[39m expect } \u001b[35mfrom\u001b[39m \u001b[32m'vitest'\u001b[39m\u001b[33m;\u001b[39m
+    \u001b[90m  2|\u001b[39m \u001b[34mtest\u001b[39m(\u001b[32m'adds'\u001b[39m\u001b[33m,\u001b[39m () \u001b[33m=>\u001b[39m { \u001b[34mexpect\u001b[39m(\u001b[34m1\u001b[39m \u001b[33m+\u001b[39m \u001b[34m1\u001b[39m)\u001b[33m.\u001b[39m\u001b[34mtoBe\u001b[39m(\u001b[34m2\u001b[39m)\u001b[33m;\u001b[39m })\u001b[33m;\u001b[39m
+    \u001b[90m  3|\u001b[39m \u001b[34mtest\u001b[39m(\u001b[32m'subtracts'\u001b[39m\u001b[33m,\u001b[39m () \u001b[33m=>\u001b[39m { \u001b[34mexpect\u001b[39m(\u001b[34m2\u001b[39m \u001b[33m-\u001b[39m \u001b[34m1\u001b[39m)\u001b[33m.\u001b[39m\u001b[34mtoBe\u001b[39m(\u001b[34m2\u001b[39m)\u001b[33m;\u001b[39m })\u001b[33m;\u001b[39m
+    \u001b[90m   |\u001b[39m                                         \u001b[31m^\u001b[39m
+    \u001b[90m  4|\u001b[39m test\u001b[33m.\u001b[39m\u001b[34mskip\u001b[39m(\u001b[32m'divides'\u001b[39m\u001b[33m,\u001b[39m () \u001b[33m=>\u001b[39m {})\u001b[33m;\u001b[39m
+    \u001b[90m  5|\u001b[39m test\u001b[33m.\u001b[39m\u001b[34mtodo\u001b[39m(\u001b[32m'rounds'\u001b[39m)\u001b[33m;\u001b[39m
+
+\u001b[31m\u001b[2m⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯[1/1]⎯\u001b[22m\u001b[39m
+
+
+\u001b[2m Test Files \u001b[22m \u001b[1m\u001b[31m1 failed\u001b[39m\u001b[22m\u001b[90m (1)\u001b[39m
+\u001b[2m      Tests \u001b[22m \u001b[1m\u001b[31m1 failed\u001b[39m\u001b[22m\u001b[2m | \u001b[22m\u001b[1m\u001b[32m1 passed\u001b[39m\u001b[22m\u001b[2m | \u001b[22m\u001b[36m1 expected fail\u001b[39m\u001b[2m | \u001b[22m\u001b[33m1 skipped\u001b[39m\u001b[2m | \u001b[22m\u001b[90m1 todo\u001b[39m\u001b[90m (5)\u001b[39m
+\u001b[2m   Start at \u001b[22m 09:56:54
+\u001b[2m   Duration \u001b[22m 931ms\u001b[2m (transform 64ms, setup 0ms, import 89ms, tests 8ms, environment 0ms)\u001b[22m`;
+

@@ -263,3 +263,123 @@ export const zigTest = `1/3 main.test.adds...OK
 2/3 main.test.subtracts...FAIL (TestExpectedEqual)
 3/3 main.test.divides...SKIP
 1 passed; 1 skipped; 1 failed.`;
+
+/** Captured on this machine with cargo 1.95.0 (`cargo test --offline`, a failing then a fixed crate with a doc-test) and pytest 9.0 on Python 3.11.7 (a failure, a skip, an xfail and a fixture error; then -q). */
+export const cargoReal = `   Compiling cargo-t v0.1.0 (/tmp/detect-runners/cargo-t)
+    Finished \`test\` profile [unoptimized + debuginfo] target(s) in 1.96s
+     Running unittests src/lib.rs (target/debug/deps/cargo_t-9f641402bec135b1)
+
+running 3 tests
+test tests::slow ... ignored
+test tests::adds ... ok
+test tests::subtracts ... FAILED
+
+failures:
+
+---- tests::subtracts stdout ----
+
+thread 'tests::subtracts' (16762) panicked at src/lib.rs:12:30:
+assertion \`left == right\` failed
+  left: 1
+ right: 2
+stack backtrace:
+   0: __rustc::rust_begin_unwind
+             at /rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/std/src/panicking.rs:689:5
+   1: core::panicking::panic_fmt
+             at /rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/panicking.rs:80:14
+   2: core::panicking::assert_failed_inner
+             at /rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/panicking.rs:439:17
+   3: core::panicking::assert_failed::<i32, i32>
+             at /rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/panicking.rs:394:5
+   4: cargo_t::tests::subtracts
+             at ./src/lib.rs:12:30
+   5: cargo_t::tests::subtracts::{{closure}}
+             at ./src/lib.rs:12:27
+   6: core::ops::function::FnOnce::call_once
+             at /rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/ops/function.rs:250:5
+   7: <fn() -> core::result::Result<(), alloc::string::String> as core::ops::function::FnOnce<()>>::call_once
+             at /rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/ops/function.rs:250:5
+note: Some details are omitted, run with \`RUST_BACKTRACE=full\` for a verbose backtrace.
+
+
+failures:
+    tests::subtracts
+
+test result: FAILED. 1 passed; 1 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.44s
+
+error: test failed, to rerun pass \`--lib\``;
+
+export const cargoRealPassing = `   Compiling cargo-t v0.1.0 (/tmp/detect-runners/cargo-t)
+    Finished \`test\` profile [unoptimized + debuginfo] target(s) in 0.74s
+     Running unittests src/lib.rs (target/debug/deps/cargo_t-9f641402bec135b1)
+
+running 3 tests
+test tests::adds ... ok
+test tests::slow ... ignored
+test tests::subtracts ... ok
+
+test result: ok. 2 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.00s
+
+   Doc-tests cargo_t
+
+running 1 test
+test src/lib.rs - add (line 3) ... ok
+
+test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.04s
+
+all doctests ran in 1.31s; merged doctests compilation took 1.27s`;
+
+export const pytestReal = `============================= test session starts ==============================
+platform linux -- Python 3.11.7, pytest-9.0.3, pluggy-1.6.0
+benchmark: 5.2.3 (defaults: timer=time.perf_counter disable_gc=False min_rounds=5 min_time=0.000005 max_time=1.0 calibration_precision=10 warmup=False warmup_iterations=100000)
+rootdir: /tmp/detect-runners/py-t
+plugins: hypothesis-6.155.2, benchmark-5.2.3
+collected 5 items
+
+tests/test_math.py .FsxE                                                 [100%]
+
+==================================== ERRORS ====================================
+__________________________ ERROR at setup of test_db ___________________________
+
+    @pytest.fixture
+    def broken():
+>       raise RuntimeError("no database")
+E       RuntimeError: no database
+
+tests/test_math.py:19: RuntimeError
+=================================== FAILURES ===================================
+________________________________ test_subtracts ________________________________
+
+    def test_subtracts():
+>       assert 2 - 1 == 2
+E       assert (2 - 1) == 2
+
+tests/test_math.py:7: AssertionError
+=========================== short test summary info ============================
+FAILED tests/test_math.py::test_subtracts - assert (2 - 1) == 2
+ERROR tests/test_math.py::test_db - RuntimeError: no database
+========== 1 failed, 1 passed, 1 skipped, 1 xfailed, 1 error in 3.19s ==========`;
+
+export const pytestRealQuiet = `.FsxE                                                                    [100%]
+==================================== ERRORS ====================================
+__________________________ ERROR at setup of test_db ___________________________
+
+    @pytest.fixture
+    def broken():
+>       raise RuntimeError("no database")
+E       RuntimeError: no database
+
+tests/test_math.py:19: RuntimeError
+=================================== FAILURES ===================================
+________________________________ test_subtracts ________________________________
+
+    def test_subtracts():
+>       assert 2 - 1 == 2
+E       assert (2 - 1) == 2
+
+tests/test_math.py:7: AssertionError
+=========================== short test summary info ============================
+FAILED tests/test_math.py::test_subtracts - assert (2 - 1) == 2
+ERROR tests/test_math.py::test_db - RuntimeError: no database
+1 failed, 1 passed, 1 skipped, 1 xfailed, 1 error in 3.64s`;
+

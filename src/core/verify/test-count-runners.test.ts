@@ -133,6 +133,18 @@ test('output of a runner aide does not know counts nothing, so the exit code alo
   assert.equal(count(unknown.join('\n')), null);
 });
 
+test('jest, vitest, cargo and pytest, captured from the real runners, count as their source-written samples do', () => {
+  assert.deepEqual(count(js.jestReal), counts('jest', 2, 1, 2));
+  // 1 passed + 1 expected fail (a test.fails whose failure was asserted) are passes.
+  assert.deepEqual(count(js.vitestReal), counts('vitest', 2, 1, 2));
+  assert.deepEqual(count(native.cargoReal), counts('cargo', 1, 1, 1));
+  // Unit tests and the doc-test binary, summed.
+  assert.deepEqual(count(native.cargoRealPassing), counts('cargo', 3, 0, 1));
+  // 1 failed + 1 fixture error are failures; the skip and the xfail did not run to a verdict.
+  assert.deepEqual(count(native.pytestReal), counts('pytest', 1, 2, 2));
+  assert.deepEqual(count(native.pytestRealQuiet), counts('pytest', 1, 2, 2));
+});
+
 test('near-miss lines thousands of characters long do not make the new patterns backtrack for long', () => {
   const lines = [
     `Tests: 5, Assertions: 2${', Errors Errors Errors: 1'.repeat(800)}`,
