@@ -9,8 +9,9 @@
  * with the code search: RSpec (rspec-core Summary#totals_line and formatter features), minitest
  * (Minitest::SummaryReporter#summary), PHPUnit (the expected output of result-printer .phpt
  * tests: "Tests: 5, Assertions: 2, Errors: 1, Failures: 1, Skipped: 1, Incomplete: 1."), Gradle
- * (TestCountLogger#summary), dotnet test (VSTest's console logger line as projects' READMEs
- * quote it), zig (lib/compiler/test_runner.zig and build_runner.zig).
+ * (TestCountLogger#summary), dotnet test (VSTest's console logger line and Microsoft.Testing
+ * .Platform's summary block, as projects' READMEs and test logs quote them), zig
+ * (lib/compiler/test_runner.zig and build_runner.zig).
  */
 
 /** `mvn -B test`: one failure, one error, one disabled test, over two classes. */
@@ -383,3 +384,16 @@ FAILED tests/test_math.py::test_subtracts - assert (2 - 1) == 2
 ERROR tests/test_math.py::test_db - RuntimeError: no database
 1 failed, 1 passed, 1 skipped, 1 xfailed, 1 error in 3.64s`;
 
+
+/** dotnet test on Microsoft.Testing.Platform, shaped as projects' READMEs and test logs quote it. */
+export const dotnetMtp = `Running tests from /home/dev/calc/tests/Calc.Tests/bin/Debug/net10.0/Calc.Tests.dll (net10.0|x64)
+failed Subtracts (4ms)
+  Assert.AreEqual failed. Expected:<2>. Actual:<1>.
+/home/dev/calc/tests/Calc.Tests/bin/Debug/net10.0/Calc.Tests.dll (net10.0|x64) failed with 1 error(s) (812ms)
+
+Test run summary: Failed! - /home/dev/calc/tests/Calc.Tests/bin/Debug/net10.0/Calc.Tests.dll (net10.0|x64)
+  total: 415
+  failed: 1
+  succeeded: 411
+  skipped: 3
+  duration: 4s 282ms`;

@@ -1,6 +1,7 @@
 /**
  * Summaries of the test runners of other languages: pytest, go test, cargo test, RSpec,
- * minitest, PHPUnit, Maven Surefire, Gradle, CTest, dotnet test and zig.
+ * minitest, PHPUnit, Maven Surefire, Gradle, CTest, dotnet test (VSTest and Microsoft.Testing.Platform)
+ * and zig.
  */
 import { fromTotal, lineDetector, NONE, tallyParts, type Add, type Counts, type Detector, type Words } from './test-count-detector.js';
 import type { TestRunnerName } from './report.js';
@@ -267,6 +268,44 @@ export function ctestDetector(): Detector {
         emit(add);
         block = null;
       }
+    },
+    flush: emit,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// dotnet test on Microsoft.Testing.Platform (dotnet 10's `dotnet test` with the MTP runner, and
+// `dotnet run` of an MTP test project), as projects quote it:
+//   Test run summary: Passed! - Calc.Tests.dll (net10.0|x64)
+//     total: 415 / failed: 0 / succeeded: 412 / skipped: 3 / duration: 4s 282ms   (one a line)
+// The total must be the sum of the outcomes.
+// ---------------------------------------------------------------------------------------------
+
+const MTP_SUMMARY = /^\s*Test run summary: (?:Passed!|Failed!|Zero tests ran|Aborted)/;
+const MTP_FIELD = /^\s+(total|failed|succeeded|skipped): (\d+)\s*$/;
+
+export function mtpDetector(): Detector {
+  let fields: Partial<Record<'total' | 'failed' | 'succeeded' | 'skipped', number>> | null = null;
+  const emit = (add: Add) => {
+    if (!fields) return;
+    const { total, failed, succeeded, skipped = 0 } = fields;
+    if (total !== undefined && failed !== undefined && succeeded !== undefined && total === failed + succeeded + skipped) add('dotnet', { passed: succeeded, failed, skipped });
+  };
+  return {
+    push(line, add) {
+      if (MTP_SUMMARY.test(line)) {
+        emit(add);
+        fields = {};
+        return;
+      }
+      if (!fields) return;
+      const field = MTP_FIELD.exec(line);
+      if (field) {
+        fields[field[1] as 'total'] = Number(field[2]);
+        return;
+      }
+      emit(add);
+      fields = null;
     },
     flush: emit,
   };

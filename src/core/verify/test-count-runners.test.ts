@@ -120,6 +120,13 @@ test('dotnet test: one line per test project, summed; a total that does not add 
   assert.equal(count('Passed!  - Failed:     0, Passed:     3, Skipped:     0, Total:     4'), null);
 });
 
+test('dotnet test on Microsoft.Testing.Platform: the summary block, checked against its total', () => {
+  assert.deepEqual(count(native.dotnetMtp), counts('dotnet', 411, 1, 3));
+  assert.deepEqual(count('Test run summary: Passed!\n  total: 12\n  failed: 0\n  succeeded: 12\n  skipped: 0\n  duration: 2s 552ms'), counts('dotnet', 12, 0, 0));
+  assert.equal(count('Test run summary: Passed!\n  total: 12\n  failed: 0\n  succeeded: 11\n  skipped: 0'), null);
+  assert.equal(count('Test run summary: Passed!\n  total: 12\nsomething else\n  failed: 0\n  succeeded: 12'), null);
+});
+
 test('zig: the Build Summary tests part, and zig test\'s own lines', () => {
   assert.deepEqual(count(native.zigBuild), counts('zig', 10, 1, 1));
   assert.deepEqual(count(native.zigTest), counts('zig', 1, 1, 1));

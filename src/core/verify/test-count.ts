@@ -22,13 +22,13 @@
  *
  * The runners, by family: test-count-tap.ts (node:test, TAP reporters, node-tap, uvu, AVA,
  * mocha), test-count-js.ts (Jest, Vitest, bun, deno), test-count-native.ts (pytest, go, cargo,
- * RSpec, minitest, PHPUnit, Maven, Gradle, CTest, dotnet, zig). Each sample a detector was
- * written from is cited beside it and kept in the fixtures files.
+ * RSpec, minitest, PHPUnit, Maven, Gradle, CTest, dotnet (VSTest and MTP), zig). Each sample a
+ * detector was written from is cited beside it and kept in the fixtures files.
  */
 import type { TestCounts, TestRunnerName } from './report.js';
 import { lineDetector, type Add, type Counts } from './test-count-detector.js';
 import { bunDetector, jsLineDetector } from './test-count-js.js';
-import { ctestDetector, goDetector, nativeLineDetector, rspecDetector } from './test-count-native.js';
+import { ctestDetector, goDetector, mtpDetector, nativeLineDetector, rspecDetector } from './test-count-native.js';
 import { avaDetector, mochaDetector, nodeTapSummary, tapBlockDetector, uvuDetector } from './test-count-tap.js';
 
 export interface TestCounter {
@@ -84,6 +84,7 @@ export function createTestCounter(): TestCounter {
     goDetector(),
     rspecDetector(),
     ctestDetector(),
+    mtpDetector(),
     nativeLineDetector(),
   ];
   return {
