@@ -12,8 +12,8 @@ import { loadWorkspaceConfig } from '../config/load-workspace.js';
 import type { SandboxConfig } from '../config/sandbox-schema.js';
 import type { AideEvent } from '../core/events.js';
 import { verifyFlow, type VerifyCommand, type VerifyPolicy } from '../core/flows/verify.js';
-import { detectCommands } from '../core/init/detect-commands.js';
-import { readProject } from '../core/init/init-workspace.js';
+import { detectProject } from '../core/init/init-workspace.js';
+import { NodeDirectoryLister } from '../infra/fs/list-directories.js';
 import type { CommandRunner, Scratch } from '../core/ports.js';
 import type { VerifyReport } from '../core/verify/report.js';
 import { availableCommands, selectCommands, type CommandSelection } from '../core/verify/select-commands.js';
@@ -49,7 +49,7 @@ function configuredCommands(sandbox: SandboxConfig): VerifyCommand[] {
 
 async function detectedCommands(root: string, sandbox: SandboxConfig): Promise<VerifyCommand[]> {
   if (sandbox.commands.length > 0) return [];
-  return detectCommands(await readProject(new NodeFileSystem(), root)).commands.map((c) => ({ name: c.name, run: c.run }));
+  return (await detectProject(new NodeFileSystem(), new NodeDirectoryLister(), root)).commands.map((c) => ({ name: c.name, run: c.run, ...(c.optional === true ? { optional: true } : {}) }));
 }
 
 /** The commands to verify with: sandbox.json's (optional ones only when named), or the detected ones when it lists none. */

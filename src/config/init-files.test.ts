@@ -33,6 +33,15 @@ test('verify commands are written one per line', () => {
   );
 });
 
+test('an optional command is written with "optional": true, a required one without the field', () => {
+  const text = initialSandboxText([{ name: 'test', run: ['make', 'test'] }, { name: 'tox', run: ['tox'], optional: true }], null);
+  assert.match(text, /\{ "name": "test", "run": \["make", "test"\] \},\n/);
+  assert.match(text, /\{ "name": "tox", "run": \["tox"\], "optional": true \}\n/);
+  const sandbox = parseSandboxFile(text);
+  assert.ok(sandbox.ok);
+  assert.deepEqual(sandbox.loaded.value.commands.map((c) => c.optional), [false, true]);
+});
+
 test('formatJson keeps nested objects readable and empty containers short', () => {
   assert.equal(formatJson({ a: { b: 1 }, c: [], d: {} }), '{\n  "a": {\n    "b": 1\n  },\n  "c": [],\n  "d": {}\n}\n');
 });

@@ -11,6 +11,8 @@ import { formatJson } from './format-json.js';
 export interface InitialCommand {
   name: string;
   run: string[];
+  /** Written only when true: the command runs only when asked for. */
+  optional?: boolean;
 }
 
 /** `schemaDir`: the folder of aide's JSON Schemas relative to `.aide/`, or null to omit `$schema`. */
@@ -24,7 +26,7 @@ export function initialConfigText(schemaDir: string | null): string {
 export function initialSandboxText(commands: readonly InitialCommand[], schemaDir: string | null): string {
   return formatJson({
     ...(schemaDir === null ? {} : { $schema: `${schemaDir}/${SANDBOX_SCHEMA_FILE}` }),
-    commands: commands.map(({ name, run }) => ({ name, run })),
+    commands: commands.map(({ name, run, optional }) => ({ name, run, ...(optional === true ? { optional: true } : {}) })),
   });
 }
 

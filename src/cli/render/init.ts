@@ -19,7 +19,7 @@ function commandLines(report: InitReport, style: Style): string[] {
   const { commands, packageManager } = report.detection;
   if (commands.length === 0) {
     return [
-      `${style.yellow('No verify commands detected')} (looked for package.json scripts, Cargo.toml, go.mod, pytest settings and a Makefile "test" target).`,
+      `${style.yellow('No verify commands detected')} (looked for package.json scripts, a Makefile "test" or "check" target, go.mod, Cargo.toml, ruff, mypy, pytest, tox, nox and pre-commit settings).`,
       '  Until there is one, aide cannot verify a change.',
       `  fix: add your checks to "commands" in .aide/sandbox.json, e.g. { "name": "test", "run": ["make", "check"] }`,
     ];
@@ -27,10 +27,18 @@ function commandLines(report: InitReport, style: Style): string[] {
   const via = packageManager === null ? '' : ` (package manager: ${packageManager.name}, from ${packageManager.because})`;
   const nameWidth = Math.max(...commands.map((c) => c.name.length));
   const runWidth = Math.max(...commands.map((c) => shellLine(c.run).length));
-  return [
+  const optional = commands.filter((c) => c.optional === true).map((c) => c.name);
+  const lines = [
     `Detected ${plural(commands.length, 'verify command')}${via}, run in this order:`,
-    ...commands.map((c) => `  ${style.bold(c.name.padEnd(nameWidth))}  ${shellLine(c.run).padEnd(runWidth)}  ${style.dim(c.because)}`),
+    ...commands.map((c) => {
+      const where = `${style.dim(c.because)}${c.optional === true ? ` ${style.yellow('(optional)')}` : ''}`;
+      return `  ${style.bold(c.name.padEnd(nameWidth))}  ${shellLine(c.run).padEnd(runWidth)}  ${where}`;
+    }),
   ];
+  if (optional.length > 0) {
+    lines.push(`Optional commands run only when asked for: \`aide verify --commands ${optional.join(',')}\` or a plan step's Verify: line.`);
+  }
+  return lines;
 }
 
 export function renderInitText(report: InitReport, style: Style): string {

@@ -1,146 +1,108 @@
 /**
  * Finds a project's own test, lint, typecheck and build commands from its files, for `aide
- * init`. Pure: the caller reads the few files listed in PROBED_FILES and passes their text.
- * Detection only proposes; the user edits `.aide/sandbox.json` to taste.
+ * init`. Pure: the caller reads the files listed in PROBED_FILES (and, in a monorepo, the
+ * package.json of each workspace package) and passes their text. Detection only proposes, and
+ * says where each command was found; the user edits `.aide/sandbox.json` to taste.
+ *
+ * Order: package.json scripts, then lint and typecheck tools, then tests, then optional extras.
+ * Commands that build their own environments (tox, nox, pre-commit) or need a component that
+ * is often missing (clippy) are optional: they run only when asked for.
  */
+import { hasTarget, makeTargets } from './detect-make.js';
+import { nodeCommands } from './detect-node.js';
+import { pythonCommands } from './detect-python.js';
+import type { Candidate, DetectedCommand, Detection, ProjectFiles, WorkspacePackage } from './detect-types.js';
 
-/** The files detection looks at, relative to the workspace root. */
-export const PROBED_FILES = [
-  'package.json',
-  'package-lock.json',
-  'pnpm-lock.yaml',
-  'yarn.lock',
-  'bun.lock',
-  'bun.lockb',
-  'Cargo.toml',
-  'go.mod',
-  'pyproject.toml',
-  'pytest.ini',
-  'setup.cfg',
-  'Makefile',
-] as const;
+export { PROBED_FILES, type DetectedCommand, type Detection, type PackageManager, type ProbedFile, type ProjectFiles, type WorkspacePackage } from './detect-types.js';
+export { workspacePatterns } from './detect-node.js';
 
-export type ProbedFile = (typeof PROBED_FILES)[number];
+const STAGES: readonly Candidate['stage'][] = ['check', 'test', 'extra'];
 
-/** Text of each probed file that exists (a binary lockfile's text does not matter, only that it is there). */
-export type ProjectFiles = Partial<Record<ProbedFile, string>>;
+/** Tool commands that run a project's tests (the first one found is named "test" if nothing else is). */
+const TEST_TOOLS = new Set(['make-test', 'make-check', 'go-test', 'cargo-test', 'pytest']);
 
-export type PackageManager = 'npm' | 'pnpm' | 'yarn' | 'bun';
-
-export interface DetectedCommand {
-  name: string;
-  /** Program and arguments, run without a shell. */
-  run: string[];
-  /** Why it was proposed, for the user: `package.json script "lint"`. */
-  because: string;
+/** A Cargo.toml with a [package] and a [workspace]: plain `cargo test` would test the root package only. */
+function cargoWorkspaceFlag(manifest: string): string[] {
+  return /^\s*\[package\]/m.test(manifest) && /^\s*\[workspace\]/m.test(manifest) ? ['--workspace'] : [];
 }
 
-export interface Detection {
-  packageManager: { name: PackageManager; because: string } | null;
-  commands: DetectedCommand[];
-  /** Things the user should know: a skipped placeholder script, a package.json that does not parse. */
-  notes: string[];
+function rustCommands(files: ProjectFiles): Candidate[] {
+  const manifest = files['Cargo.toml'];
+  if (manifest === undefined) return [];
+  const workspace = cargoWorkspaceFlag(manifest);
+  return [
+    { stage: 'test', command: { name: 'cargo-test', run: ['cargo', 'test', ...workspace], because: 'Cargo.toml' } },
+    {
+      stage: 'extra',
+      command: { name: 'clippy', run: ['cargo', 'clippy', ...workspace, '--all-targets', '--', '-D', 'warnings'], because: 'Cargo.toml (clippy: a rustup component)', optional: true },
+    },
+  ];
 }
 
-const LOCKFILES: readonly [ProbedFile, PackageManager][] = [
-  ['package-lock.json', 'npm'],
-  ['pnpm-lock.yaml', 'pnpm'],
-  ['yarn.lock', 'yarn'],
-  ['bun.lock', 'bun'],
-  ['bun.lockb', 'bun'],
-];
-
-/** Scripts worth verifying with, in the order they should run: fast and specific first. */
-const SCRIPT_ORDER = ['typecheck', 'lint', 'build', 'test'] as const;
-
-/** What `npm init` puts in "test": it always fails, so it verifies nothing. */
-const NPM_PLACEHOLDER_TEST = /no test specified/;
-
-function packageManagerOf(files: ProjectFiles, notes: string[]): NonNullable<Detection['packageManager']> {
-  const found = LOCKFILES.filter(([file]) => files[file] !== undefined);
-  const first = found[0];
-  if (first === undefined) return { name: 'npm', because: 'package.json without a lockfile' };
-  if (new Set(found.map(([, manager]) => manager)).size > 1) notes.push(`Several lockfiles (${found.map(([f]) => f).join(', ')}); used ${first[1]} from ${first[0]}.`);
-  return { name: first[1], because: first[0] };
+function goCommands(files: ProjectFiles): Candidate[] {
+  if (files['go.mod'] === undefined) return [];
+  return [
+    { stage: 'check', command: { name: 'go-vet', run: ['go', 'vet', './...'], because: 'go.mod' } },
+    { stage: 'test', command: { name: 'go-test', run: ['go', 'test', './...'], because: 'go.mod' } },
+  ];
 }
 
-/**
- * `npm test` but `npm run lint`. bun is the exception: `bun test` runs bun's own test runner
- * instead of the "test" script, so every script goes through `bun run`.
- */
-function scriptCommand(manager: PackageManager, script: string): string[] {
-  if (script === 'test' && manager !== 'bun') return [manager, 'test'];
-  return [manager, 'run', script];
-}
-
-function scriptsOf(text: string, notes: string[]): Record<string, unknown> {
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    const scripts = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>)['scripts'] : undefined;
-    return typeof scripts === 'object' && scripts !== null ? (scripts as Record<string, unknown>) : {};
-  } catch {
-    notes.push('package.json is not valid JSON; its scripts were not read.');
-    return {};
+function makeCommands(files: ProjectFiles): Candidate[] {
+  const file = (['GNUmakefile', 'makefile', 'Makefile'] as const).find((name) => files[name] !== undefined);
+  if (file === undefined) return [];
+  const targets = makeTargets(files[file] ?? '');
+  const test = hasTarget(targets, 'test');
+  const found: Candidate[] = [];
+  if (test) found.push({ stage: 'test', command: { name: 'make-test', run: ['make', 'test'], because: `${file} target "test"` } });
+  if (hasTarget(targets, 'check')) {
+    // `check` usually runs `test` and more; with both, running both would run the tests twice.
+    const command: DetectedCommand = { name: 'make-check', run: ['make', 'check'], because: `${file} target "check"` };
+    found.push({ stage: 'test', command: test ? { ...command, optional: true } : command });
   }
+  return found;
 }
 
-function nodeCommands(files: ProjectFiles, detection: Detection): DetectedCommand[] {
-  const text = files['package.json'];
+/** The hook ids of a .pre-commit-config.yaml, for saying what `pre-commit run` would run. */
+function preCommitHooks(text: string): string[] {
+  return [...text.matchAll(/^\s*-\s+id:\s*['"]?([\w.-]+)/gm)].map((m) => m[1] ?? '');
+}
+
+function preCommitCommands(files: ProjectFiles): Candidate[] {
+  const text = files['.pre-commit-config.yaml'];
   if (text === undefined) return [];
-  const manager = packageManagerOf(files, detection.notes);
-  detection.packageManager = manager;
-  const scripts = scriptsOf(text, detection.notes);
-  const commands: DetectedCommand[] = [];
-  for (const script of SCRIPT_ORDER) {
-    const body = scripts[script];
-    if (typeof body !== 'string' || body.trim() === '') continue;
-    if (script === 'test' && NPM_PLACEHOLDER_TEST.test(body)) {
-      detection.notes.push('Skipped the "test" script: it is the placeholder `npm init` writes, which always fails.');
-      continue;
-    }
-    commands.push({ name: script, run: scriptCommand(manager.name, script), because: `package.json script "${script}"` });
-  }
-  return commands;
-}
-
-/** pytest is in use when it has a config section, a pytest.ini, or is named as a dependency. */
-function usesPytest(files: ProjectFiles): string | undefined {
-  if (files['pytest.ini'] !== undefined) return 'pytest.ini';
-  if (files['pyproject.toml'] !== undefined && /\[tool\.pytest|["'\s]pytest\b/.test(files['pyproject.toml'])) return 'pyproject.toml';
-  if (files['setup.cfg'] !== undefined && /\[tool:pytest\]|\bpytest\b/.test(files['setup.cfg'])) return 'setup.cfg';
-  return undefined;
-}
-
-/** A `test:` rule (not a `test := …` variable). */
-function hasMakeTestTarget(makefile: string): boolean {
-  return /^test\s*:(?!=)/m.test(makefile);
-}
-
-function toolCommands(files: ProjectFiles): DetectedCommand[] {
-  const commands: DetectedCommand[] = [];
-  if (files['Cargo.toml'] !== undefined) commands.push({ name: 'cargo-test', run: ['cargo', 'test'], because: 'Cargo.toml' });
-  if (files['go.mod'] !== undefined) commands.push({ name: 'go-test', run: ['go', 'test', './...'], because: 'go.mod' });
-  const pytest = usesPytest(files);
-  if (pytest !== undefined) commands.push({ name: 'pytest', run: ['python', '-m', 'pytest'], because: `pytest (${pytest})` });
-  if (files.Makefile !== undefined && hasMakeTestTarget(files.Makefile)) {
-    commands.push({ name: 'make-test', run: ['make', 'test'], because: 'Makefile target "test"' });
-  }
-  return commands;
+  const hooks = preCommitHooks(text);
+  const shown = hooks.length > 4 ? `${hooks.slice(0, 4).join(', ')}, …` : hooks.join(', ');
+  const because = hooks.length === 0 ? '.pre-commit-config.yaml' : `.pre-commit-config.yaml (hooks: ${shown})`;
+  return [{ stage: 'extra', command: { name: 'pre-commit', run: ['pre-commit', 'run', '--all-files'], because, optional: true } }];
 }
 
 /**
- * Tool commands are named after the tool ("cargo-test"); when nothing else claims "test",
- * the first of them is plain "test", which is what a single-language project expects.
+ * A Makefile's test target is how the project says to run its tests, and it most likely runs
+ * `go test` / `cargo test` / pytest itself: those stay, optional, so the tests do not run twice.
  */
-function nameTools(taken: readonly DetectedCommand[], tools: DetectedCommand[]): DetectedCommand[] {
-  const first = tools[0];
-  if (first === undefined || taken.some((c) => c.name === 'test')) return tools;
-  return [{ ...first, name: 'test' }, ...tools.slice(1)];
+function preferMake(candidates: Candidate[], notes: string[]): Candidate[] {
+  const make = candidates.find((c) => c.command.name === 'make-test' || (c.command.name === 'make-check' && c.command.optional !== true));
+  if (make === undefined) return candidates;
+  return candidates.map((candidate) => {
+    const { command } = candidate;
+    if (command.name === make.command.name || !TEST_TOOLS.has(command.name) || command.optional === true) return candidate;
+    notes.push(`${command.name} (${command.run.join(' ')}) is optional: \`${make.command.run.join(' ')}\` most likely runs it already.`);
+    return { ...candidate, command: { ...command, optional: true } };
+  });
 }
 
-export function detectCommands(files: ProjectFiles): Detection {
+/** When nothing claims "test", the first required test tool takes the name: what a one-language project expects. */
+function nameTest(commands: DetectedCommand[]): DetectedCommand[] {
+  if (commands.some((c) => c.name === 'test')) return commands;
+  const first = commands.findIndex((c) => TEST_TOOLS.has(c.name) && c.optional !== true);
+  return commands.map((c, i) => (i === first ? { ...c, name: 'test' } : c));
+}
+
+export function detectCommands(files: ProjectFiles, workspacePackages: readonly WorkspacePackage[] = []): Detection {
   const detection: Detection = { packageManager: null, commands: [], notes: [] };
-  const node = nodeCommands(files, detection);
-  detection.commands = [...node, ...nameTools(node, toolCommands(files))];
+  const node = nodeCommands(files, workspacePackages, detection);
+  const tools = preferMake([...makeCommands(files), ...goCommands(files), ...rustCommands(files), ...pythonCommands(files), ...preCommitCommands(files)], detection.notes);
+  const ordered = STAGES.flatMap((stage) => tools.filter((c) => c.stage === stage));
+  detection.commands = nameTest([...node, ...ordered].map((c) => c.command));
   return detection;
 }

@@ -12,7 +12,8 @@ import { AIDE_DIR, CONFIG_FILE, CONFIG_SCHEMA_FILE, GITIGNORE_FILE, INSTALLED_SC
 import { gitignoreWithState, initialConfigText, initialSandboxText } from '../../config/init-files.js';
 import { AideError } from '../../shared/errors.js';
 import type { FileSystem, FileWrite } from '../ports.js';
-import { detectCommands, PROBED_FILES, type Detection, type ProjectFiles } from './detect-commands.js';
+import { detectCommands, PROBED_FILES, workspacePatterns, type Detection, type ProjectFiles, type WorkspacePackage } from './detect-commands.js';
+import { expandWorkspaces, type DirectoryLister } from './workspace-dirs.js';
 
 export interface InitRequest {
   /** The workspace root, absolute. */
@@ -101,12 +102,41 @@ async function planGitignore(fs: FileSystem, root: string): Promise<Planned> {
   };
 }
 
-export async function initWorkspace(request: InitRequest, deps: { fs: FileSystem }): Promise<InitReport> {
+/**
+ * The package.json of each workspace package a monorepo declares (none without a lister or
+ * workspaces); a package.json that is missing or not a file is left out.
+ */
+export async function readWorkspacePackages(fs: FileSystem, lister: DirectoryLister | undefined, root: string, files: ProjectFiles): Promise<WorkspacePackage[]> {
+  const declared = workspacePatterns(files);
+  if (lister === undefined || declared === null) return [];
+  const packages: WorkspacePackage[] = [];
+  for (const dir of await expandWorkspaces(lister, root, declared.patterns)) {
+    const path = join(root, dir, 'package.json');
+    if ((await fs.lstat(path))?.kind !== 'file') continue;
+    const bytes = await fs.readFile(path);
+    if (bytes !== null) packages.push({ dir, text: decoder.decode(bytes) });
+  }
+  return packages;
+}
+
+/** What `aide init` detects in a workspace (and `aide verify` runs when sandbox.json lists no commands). */
+export async function detectProject(fs: FileSystem, lister: DirectoryLister | undefined, root: string): Promise<Detection> {
+  const files = await readProject(fs, root);
+  return detectCommands(files, await readWorkspacePackages(fs, lister, root, files));
+}
+
+export interface InitDeps {
+  fs: FileSystem;
+  /** Lists folders, to find a monorepo's workspace packages; without it they are not read. */
+  lister?: DirectoryLister;
+}
+
+export async function initWorkspace(request: InitRequest, deps: InitDeps): Promise<InitReport> {
   const { fs } = deps;
   const { root } = request;
   const existing = await existingConfigFiles(fs, root);
   if (existing.length > 0 && !request.force) throw refuse(existing);
-  const detection = detectCommands(await readProject(fs, root));
+  const detection = await detectProject(fs, deps.lister, root);
   const schemaDir = await schemaDirFor(fs, root);
   const planned = [
     await planWrite(fs, root, CONFIG_FILE, initialConfigText(schemaDir)),

@@ -6,7 +6,28 @@
 import type { IsolationReport } from '../ports.js';
 
 /** The test runners whose summary lines are recognised. */
-export type TestRunnerName = 'node:test' | 'jest' | 'vitest' | 'mocha' | 'pytest' | 'go' | 'cargo';
+export type TestRunnerName =
+  | 'node:test'
+  | 'tap'
+  | 'node-tap'
+  | 'uvu'
+  | 'ava'
+  | 'mocha'
+  | 'jest'
+  | 'vitest'
+  | 'bun'
+  | 'deno'
+  | 'pytest'
+  | 'go'
+  | 'cargo'
+  | 'rspec'
+  | 'minitest'
+  | 'phpunit'
+  | 'maven'
+  | 'gradle'
+  | 'ctest'
+  | 'dotnet'
+  | 'zig';
 
 /** Tests counted from a command's output. */
 export interface TestCounts {

@@ -40,10 +40,14 @@ describe('optional commands in aide verify', () => {
     assert.match(error.hint ?? '', /aide verify --commands e2e/);
   });
 
-  test('detected commands are never optional', () => {
-    const selection = availableCommands([], [{ name: 'test', run: 'npm test', optional: true }], SANDBOX);
+  test('detected commands are optional where detection says so, and the error says they were detected', () => {
+    const selection = selectCommands([], [{ name: 'test', run: 'npm test' }, { name: 'tox', run: 'tox', optional: true }], undefined, SANDBOX);
     assert.equal(selection.source, 'detected');
-    assert.deepEqual(names(stepCommands(selection.commands, [])), ['test']);
+    assert.deepEqual(names(selection.commands), ['test']);
+    assert.deepEqual(selection.optionalNotRun, ['tox']);
+    const error = thrown(() => selectCommands([], [{ name: 'tox', run: 'tox', optional: true }], undefined, SANDBOX));
+    assert.match(error.message, /every command detected in this project is optional \(tox\)/);
+    assert.match(error.hint ?? '', /aide verify --commands tox/);
   });
 });
 

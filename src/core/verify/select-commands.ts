@@ -4,7 +4,8 @@
  * Never a command from anywhere else.
  *
  * A command marked `optional` runs only when asked for by name: by `--commands`, or by a plan
- * step's `Verify:` line (then in addition to the others). Detected commands are never optional.
+ * step's `Verify:` line (then in addition to the others). Detected commands are optional where
+ * detection says so (tox, pre-commit, clippy: see core/init/detect-commands.ts).
  */
 import { AideError } from '../../shared/errors.js';
 import { didYouMean } from '../../shared/text.js';
@@ -24,7 +25,7 @@ const EXAMPLE = '{ "commands": [{ "name": "test", "run": ["npm", "test"] }] }';
 /** Every command there is to verify with, optional ones included; an error when there is none. */
 export function availableCommands(configured: readonly VerifyCommand[], detected: readonly VerifyCommand[], sandboxFile: string): CommandSelection {
   const source = configured.length > 0 ? 'sandbox' : 'detected';
-  const available = source === 'sandbox' ? configured : detected.map((c) => ({ ...c, optional: false }));
+  const available = source === 'sandbox' ? configured : detected;
   if (available.length === 0) {
     throw new AideError('config_invalid', `no verify commands: ${sandboxFile} lists none, and none were detected in this project`, {
       hint: `Add commands to ${sandboxFile}, e.g. ${EXAMPLE}, or run \`aide init\` to detect them.`,
@@ -40,8 +41,9 @@ export function selectCommands(configured: readonly VerifyCommand[], detected: r
     const optional = available.filter((c) => c.optional === true).map((c) => c.name);
     const commands = stepCommands(available, []);
     if (commands.length === 0) {
-      throw new AideError('config_invalid', `no verify commands to run: every command in ${sandboxFile} is optional (${optional.join(', ')}), run only when asked for`, {
-        hint: `Name the ones to run, e.g. \`aide verify --commands ${optional[0] ?? 'test'}\`, or set "optional": false on one in ${sandboxFile}.`,
+      const where = source === 'sandbox' ? `in ${sandboxFile}` : 'detected in this project';
+      throw new AideError('config_invalid', `no verify commands to run: every command ${where} is optional (${optional.join(', ')}), run only when asked for`, {
+        hint: `Name the ones to run, e.g. \`aide verify --commands ${optional[0] ?? 'test'}\`, or ${source === 'sandbox' ? `set "optional": false on one in ${sandboxFile}` : `add commands to ${sandboxFile} (\`aide init\` writes the detected ones)`}.`,
       });
     }
     return { commands, source, optionalNotRun: optional };

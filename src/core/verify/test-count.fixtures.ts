@@ -4,9 +4,10 @@
  * node:test: captured from Node 20.20 (`node --test --test-reporter=tap|spec`) on a small file
  * with a passing, failing, skipped and todo test, a subtest, and a test that logs "1 passed" and
  * "tests 3" (which the TAP reporter turns into "# tests 3", a decoy summary line).
- * The others are not installed here; their samples are written from each runner's reporter source
- * (jest's getSummary, vitest's getStateString/padSummaryTitle, mocha's Base#epilogue, pytest's
- * build_summary_stats_line, go's testing package with -v, libtest's summary line).
+ * The others were written from each runner's reporter source (jest's getSummary, vitest's
+ * getStateString/padSummaryTitle, mocha's Base#epilogue, pytest's build_summary_stats_line, go's
+ * testing package with -v, libtest's summary line); genuine captures of jest 30, vitest 4, mocha
+ * 12, cargo 1.95 and pytest 9 are in test-count-{js,tap,native}.fixtures.ts and count the same.
  */
 
 export const nodeTap = `TAP version 13
