@@ -44,7 +44,7 @@ export function renderApplyText(report: ApplyReport, style: Style): string {
       out.push(`  ${style.red('✗')} response line ${problem.line}: ${problem.message}`, `      ${style.yellow('hint:')} ${problem.hint}`);
     }
     for (const outcome of report.blocks) {
-      if (outcome.ok) out.push(`  ${style.green('✓')} ${blockLabel(outcome)} ${outcome.path}: would apply`);
+      if (outcome.ok) out.push(`  ${style.green('✓')} ${blockLabel(outcome)} ${outcome.path}: ${outcome.action === 'already-applied' ? 'already in the file' : 'would apply'}`);
       else out.push(...renderFailure(outcome, style));
     }
     return `${out.join('\n')}\n`;
