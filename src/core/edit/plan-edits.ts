@@ -7,7 +7,7 @@ import { findInvisible } from '../security/invisible.js';
 import { findAlreadyApplied, findAppliedAround } from './already-applied.js';
 import { findClosest, type Closest } from './closest.js';
 import { isLazyMarker } from './elision.js';
-import { matchSearch, type StrategyName } from './match.js';
+import { matchSearch, type MatchResult, type StrategyName } from './match.js';
 import { restyleReplace } from './indent.js';
 import { splice, type Alignment } from './splice.js';
 import { textFileFromLines, type TextFile } from './text-file.js';
@@ -124,6 +124,34 @@ function createOrFill(path: string, current: TextFile | null, variant: EditVaria
   };
 }
 
+/** The failure of a SEARCH the ladder did not place: found nowhere, or in several places. */
+function unmatched(path: string, file: TextFile, variant: EditVariant, match: Exclude<MatchResult, { kind: 'match' }>): VariantResult {
+  if (match.kind === 'none') {
+    const closest = findClosest(file, variant.search);
+    return fail(
+      'not-found',
+      `the SEARCH text was not found in ${path}`,
+      'SEARCH must match lines of the file exactly: copy them from the file, with the same indentation and blank lines.',
+      closest === undefined ? {} : { closest },
+    );
+  }
+  if (match.weak) {
+    const shown = variant.search.filter((l) => l.trim() !== '').map((l) => l.trim()).join(' ');
+    return fail(
+      'ambiguous',
+      `the SEARCH text "${shown}" is too short to tell which place in ${path} it means: it matches ${match.lines.length} places (lines ${match.lines.join(', ')})`,
+      'Include a line or two of the unchanged code before or after it in SEARCH (and the same lines in REPLACE), so that SEARCH matches exactly one place.',
+      { candidates: match.lines },
+    );
+  }
+  return fail(
+    'ambiguous',
+    `the SEARCH text matches ${match.lines.length} places in ${path} (lines ${match.lines.join(', ')}) with ${match.strategy} matching`,
+    'Add a few unchanged lines before or after to SEARCH (and REPLACE) so it matches exactly one place.',
+    { candidates: match.lines },
+  );
+}
+
 function editExisting(path: string, file: TextFile, variant: EditVariant, block: Pick<EditBlock, 'format' | 'lineHint'>): VariantResult {
   const { format, lineHint } = block;
   if (isBlank(variant.search)) {
@@ -138,32 +166,7 @@ function editExisting(path: string, file: TextFile, variant: EditVariant, block:
     );
   }
   const match = matchSearch(file, variant.search, variant.replace, lineHint === undefined ? {} : { lineHint });
-  if (match.kind === 'none') {
-    const closest = findClosest(file, variant.search);
-    return fail(
-      'not-found',
-      `the SEARCH text was not found in ${path}`,
-      'SEARCH must match lines of the file exactly: copy them from the file, with the same indentation and blank lines.',
-      closest === undefined ? {} : { closest },
-    );
-  }
-  if (match.kind === 'ambiguous' && match.weak) {
-    const shown = variant.search.filter((l) => l.trim() !== '').map((l) => l.trim()).join(' ');
-    return fail(
-      'ambiguous',
-      `the SEARCH text "${shown}" is too short to tell which place in ${path} it means: it matches ${match.lines.length} places (lines ${match.lines.join(', ')})`,
-      'Include a line or two of the unchanged code before or after it in SEARCH (and the same lines in REPLACE), so that SEARCH matches exactly one place.',
-      { candidates: match.lines },
-    );
-  }
-  if (match.kind === 'ambiguous') {
-    return fail(
-      'ambiguous',
-      `the SEARCH text matches ${match.lines.length} places in ${path} (lines ${match.lines.join(', ')}) with ${match.strategy} matching`,
-      'Add a few unchanged lines before or after to SEARCH (and REPLACE) so it matches exactly one place.',
-      { candidates: match.lines },
-    );
-  }
+  if (match.kind !== 'match') return unmatched(path, file, variant, match);
   const again = format === 'search-replace' ? findAppliedAround(file, variant, match.alignment.start, match.alignment.end) : undefined;
   if (again?.evidence === 'replace-found') return { ok: true, file, action: 'already-applied', strategy: again.strategy, range: again.range, added: [] };
   const alignment = restyled(file, variant, match.alignment);
