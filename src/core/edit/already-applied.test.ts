@@ -59,6 +59,12 @@ describe('an edit already in the file', () => {
     assert.deepEqual(plan(`${other}\n${deletion}`, { 'a.js': AFTER }).outcomes, ['failed: not-found', 'failed: not-found']);
   });
 
+  test('a REPLACE that only drops SEARCH lines is a deletion: found alone, it proves nothing', () => {
+    const drop = block('a.js', 'export function add(a, b) {\n  console.debug(a, b);\n  return a + b;', 'export function add(a, b) {\n  return a + b;');
+    assert.deepEqual(plan(drop, { 'a.js': BEFORE }).outcomes, ['failed: not-found']);
+    assert.deepEqual(plan(`${drop}\n${CHANGE.replace('a.js', 'b.js')}`, { 'a.js': BEFORE, 'b.js': 'return sum(a, b);\n'.replace(/^/, '  ') }).outcomes, ['already-applied', 'already-applied']);
+  });
+
   test('blocks that build on each other are already applied together', () => {
     const second = block('a.js', 'export function sub(a, b) {\n  return a - b;\n}', 'export function sub(a, b) {\n  return a - b;\n}\n\nexport const mul = (a, b) => a * b;');
     const done = `${AFTER}\nexport const mul = (a, b) => a * b;\n`;

@@ -12,8 +12,8 @@
  *   SEARCH matched, the lines it adds being new text (not copies of SEARCH lines). Applying it
  *   again would add them a second time. SEARCH/REPLACE blocks only: a diff's trailing context
  *   already tells an applied hunk (its SEARCH is gone).
- * - `search-absent`: a deletion (an empty REPLACE, or a diff deleting a file) whose SEARCH or
- *   file is gone. That alone also fits a SEARCH the model got wrong, so it counts only when every
+ * - `search-absent`: a deletion (an empty REPLACE, a REPLACE that only drops SEARCH lines, or a
+ *   diff deleting a file) whose SEARCH or file is gone. That alone also fits a SEARCH the model got wrong, so it counts only when every
  *   other block of the reply is `replace-found` (plan-edits.ts): the reply as a whole was applied.
  */
 import { matchSearch, type StrategyName } from './match.js';
@@ -52,6 +52,10 @@ export function findAlreadyApplied(op: EditBlock['op'], file: TextFile | null, v
   if (sameText(search, replace) || isWeakSearch(replace)) return undefined;
   const match = matchSearch(file, replace, replace, { strict: true });
   if (match.kind !== 'match') return undefined;
+  // A REPLACE that only drops SEARCH lines is a deletion: its lines were in the file before the
+  // edit too, so finding them proves nothing alone (the dropped line may be made up).
+  const searched = new Set(search.map((line) => line.trim()));
+  if (replace.every((line) => searched.has(line.trim()))) return isWeakSearch(search) ? undefined : { evidence: 'search-absent' };
   const first = match.alignment.start + 1;
   return { evidence: 'replace-found', strategy: match.strategy, range: { first, last: Math.max(first, match.alignment.end) } };
 }
