@@ -243,7 +243,8 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
   }
 }
 
-/** After a session that stopped short: how to carry it on. */
+/** After a session that stopped short: how to carry it on (a step --yes refused needs --allow-protected). */
 function resumeHint(code: number, dryRun: boolean, style: Style): string {
-  return code === ExitCode.ok ? '' : renderResumeHint(resumeCommand(dryRun), style);
+  if (code === ExitCode.ok) return '';
+  return renderResumeHint(`${resumeCommand(dryRun)}${code === ExitCode.approvalNeeded ? ' --yes --allow-protected' : ''}`, style);
 }

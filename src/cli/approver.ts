@@ -28,7 +28,8 @@ export function autoApprover(allowProtected: boolean): Approver {
         kind: 'refuse',
         reason:
           `it changes protected files: ${protectedList(review.protectedFiles)}. --yes does not approve those; ` +
-          'pass --allow-protected as well if you expect it, or run aide act at a terminal to confirm them one by one',
+          // The same command with --allow-protected would start a new session; the resume carries this one on.
+          'if you expect it, carry on with `aide act --resume --yes --allow-protected`, or run `aide act --resume` at a terminal to confirm them one by one',
       });
     },
   };

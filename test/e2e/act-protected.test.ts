@@ -30,7 +30,7 @@ test('--yes refuses a step that edits a test: exit 4, earlier steps written, the
   assert.equal(read(root, 'test/calc.test.js'), PROJECT['test/calc.test.js'], 'the protected test file is as it was');
   assert.match(
     result.stdout,
-    /Step 2: Test sub[\s\S]*verified: 1 command, 2 tests passed[\s\S]*✗ not written: it changes protected files: test\/calc\.test\.js \(rule \*\*\/test\/\*\*\)\. --yes does not approve those; pass --allow-protected/,
+    /Step 2: Test sub[\s\S]*verified: 1 command, 2 tests passed[\s\S]*✗ not written: it changes protected files: test\/calc\.test\.js \(rule \*\*\/test\/\*\*\)\. --yes does not approve those; if you expect it, carry on with `aide act --resume --yes --allow-protected`/,
   );
   assert.match(result.stdout, /1 step applied, 0 skipped, 0 failed, 1 refused \(protected files\)\nCheckpoints: \w{10} \(step 1\)\n/);
   const state = sessionState(root);

@@ -1,6 +1,7 @@
 /** Text and JSON renderings of an apply report. */
 import type { BlockOutcome } from '../../core/edit/plan-edits.js';
 import type { ApplyReport } from '../../core/flows/apply.js';
+import { firstDifferenceLines } from '../../core/edit/report-text.js';
 import { plural } from '../../shared/text.js';
 import { colorDiff, type Style } from './style.js';
 
@@ -9,6 +10,7 @@ const ACTION_MARK = { created: 'A', modified: 'M', deleted: 'D' } as const;
 function blockLabel(outcome: Extract<BlockOutcome, { ok: true }>): string {
   if (outcome.action === 'created' || outcome.action === 'deleted') return `block ${outcome.index} (${outcome.action})`;
   if (outcome.action === 'unchanged') return `block ${outcome.index} (no change)`;
+  if (outcome.action === 'already-applied') return `block ${outcome.index} (already applied)`;
   return `block ${outcome.index} (${outcome.strategy ?? 'edit'})`;
 }
 
@@ -22,9 +24,7 @@ function renderFailure(outcome: Extract<BlockOutcome, { ok: false }>, style: Sty
     closest.lines.slice(0, 12).forEach((line, i) => out.push(style.dim(`      ${String(closest.startLine + i).padStart(width)} | ${line}`)));
     if (closest.lines.length > 12) out.push(style.dim(`      ${' '.repeat(width)} | … ${closest.lines.length - 12} more`));
     const diff = closest.firstDifference;
-    if (diff !== undefined) {
-      out.push(`      first difference: line ${diff.fileLineNumber} is "${diff.fileLine.trim()}"; SEARCH has "${diff.searchLine.trim()}"`);
-    }
+    if (diff !== undefined) out.push(...firstDifferenceLines(diff).map((line) => `      ${line}`));
   }
   out.push(`      ${style.yellow('hint:')} ${failure.hint}`);
   return out;
@@ -54,9 +54,15 @@ export function renderApplyText(report: ApplyReport, style: Style): string {
       out.push(`  ${style.red('✗')} response line ${problem.line}: ${problem.message}`, `      ${style.yellow('hint:')} ${problem.hint}`);
     }
     for (const outcome of report.blocks) {
-      if (outcome.ok) out.push(`  ${style.green('✓')} ${blockLabel(outcome)} ${outcome.path}: would apply`);
+      if (outcome.ok) out.push(`  ${style.green('✓')} ${blockLabel(outcome)} ${outcome.path}: ${outcome.action === 'already-applied' ? 'already in the file' : 'would apply'}`);
       else out.push(...renderFailure(outcome, style));
     }
+    return `${out.join('\n')}\n`;
+  }
+  const done = report.blocks.filter((b): b is Extract<BlockOutcome, { ok: true }> => b.ok && b.action === 'already-applied');
+  if (report.files.length === 0 && done.length === report.blocks.length) {
+    out.push(`aide apply: already applied: ${done.length === 1 ? 'the edit is' : `all ${done.length} edits are`} already in the files; nothing written.`);
+    for (const block of done) out.push(style.dim(`  = block ${block.index} ${block.path}${block.range === null ? '' : ` (line ${block.range.first})`}`));
     return `${out.join('\n')}\n`;
   }
   if (report.dryRun) {

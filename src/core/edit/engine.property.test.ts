@@ -10,9 +10,11 @@ import { createTwoFilesPatch } from 'diff';
 import fc from 'fast-check';
 import { blankLine, codeLine, dividerLike, garbageResponse } from '../../../test/helpers/edit-arbitraries.js';
 import { feedbackForModel } from './feedback.js';
+import { indentStyle, leadingWhitespace } from './indent.js';
 import { parseResponse } from './parse-response.js';
 import { planEdits, type FileInput } from './plan-edits.js';
 import { parseText, renderText } from './text-file.js';
+import { isWeakSearch } from './weak-search.js';
 
 const env = globalThis.process.env;
 const SEED = Number(env['FC_SEED'] ?? 20240611);
@@ -37,6 +39,12 @@ function render(spec: FileSpec, lines: readonly string[] = spec.lines): string {
 /** An empty last line without a terminator does not exist: "a\n" is one line. */
 function representable(spec: FileSpec): boolean {
   return spec.finalNewline || spec.lines.at(-1) !== '';
+}
+
+function occurrences(lines: readonly string[], run: readonly string[]): number {
+  let count = 0;
+  for (let p = 0; p + run.length <= lines.length; p++) if (run.every((l, k) => lines[p + k] === l)) count++;
+  return count;
 }
 
 function indexOfRun(lines: readonly string[], run: readonly string[]): number {
@@ -159,6 +167,9 @@ function renderBlock(style: BlockStyle, search: readonly string[], replace: read
   return out.join('\n');
 }
 
+/** The parser's separator line. */
+const DIVIDER = /^ {0,3}={5,9}\s*$/;
+
 const replacement = fc.array(fc.oneof({ weight: 6, arbitrary: codeLine }, { weight: 2, arbitrary: blankLine }, { weight: 1, arbitrary: dividerLike }), { maxLength: 6 });
 
 test('an exact SEARCH/REPLACE edit gives the expected bytes, whatever its markers, fence and path decoration', () => {
@@ -166,8 +177,29 @@ test('an exact SEARCH/REPLACE edit gives the expected bytes, whatever its marker
   fc.assert(
     fc.property(scenario, ({ spec, range: [start, end], replace, style }) => {
       const search = spec.lines.slice(start, end);
+      // A REPLACE indented unlike the file is re-indented (its own property below).
+      const typed = indentStyle(replace);
+      fc.pre(typed === undefined || typed === indentStyle(search) || indentStyle(spec.lines) === undefined || indentStyle(spec.lines) === typed);
+      // A REPLACE that starts with a `=======` line is a doubled separator: a deletion (the next test).
+      fc.pre(!DIVIDER.test(replace[0] ?? ''));
       const result = applyTo(renderBlock(style, search, replace), style.path, render(spec));
+      if (isWeakSearch(search) && occurrences(spec.lines, search) > 1) {
+        assert.ok('failed' in result, JSON.stringify(result));
+        return;
+      }
       assert.deepEqual(result, { text: expectedAfter(spec, search, replace) });
+    }),
+    params,
+  );
+});
+
+test('a doubled separator (======= twice) is one separator: the REPLACE after it, never the marker', () => {
+  const scenario = fc.record({ style: blockStyle, replace: fc.array(codeLine, { maxLength: 3 }) });
+  fc.assert(
+    fc.property(scenario, ({ style, replace }) => {
+      const spec: FileSpec = { lines: ['# Title', 'old text', 'end'], crlf: false, finalNewline: true, bom: false };
+      const result = applyTo(renderBlock(style, ['old text'], [style.divider, ...replace]), style.path, render(spec));
+      assert.deepEqual(result, { text: render(spec, ['# Title', ...replace, 'end']) });
     }),
     params,
   );
@@ -181,6 +213,30 @@ test('a ======= line inside REPLACE does not cut the replacement short', () => {
       const replace = [...before, 'Heading', '=======', ...after];
       const result = applyTo(renderBlock(style, ['old text'], replace), style.path, render(spec));
       assert.deepEqual(result, { text: render(spec, ['# Title', ...replace, 'end']) });
+    }),
+    params,
+  );
+});
+
+test('a REPLACE typed with tabs for a file indented with spaces, or the reverse, comes out in the file\'s style', () => {
+  const unit = fc.constantFrom('  ', '    ', '\t');
+  // Levels 1 and 2 under the function line: a REPLACE alone cannot tell 8 spaces at one level from 4 at two.
+  const body = fc.array(fc.tuple(fc.integer({ min: 0, max: 1 }), fc.constantFrom('total += item.price;', 'return total;', 'if (item) {', 'log(item);')), { minLength: 1, maxLength: 5 });
+  const typedLines = fc.array(fc.tuple(fc.integer({ min: 0, max: 1 }), fc.constantFrom('count++;', 'total = 0;', 'for (const x of items) {', 'use(x);')), { minLength: 1, maxLength: 5 });
+  // The first line of each one level under the function's (as code is): with nothing else shared, it fixes the unit.
+  const firstAtTop = (lines: Array<[number, string]>) => lines.map(([level, text], i): [number, string] => [i === 0 ? 0 : level, text]);
+  const scenario = fc.record({ fileUnit: unit, modelUnit: unit, body: body.map(firstAtTop), added: typedLines.map(firstAtTop) }).filter((s) => (s.fileUnit === '\t') !== (s.modelUnit === '\t'));
+  fc.assert(
+    fc.property(scenario, ({ fileUnit, modelUnit, body, added }) => {
+      const lines = ['function sum(items) {', ...body.map(([level, text]) => fileUnit.repeat(level + 1) + text), '}'];
+      const search = lines.slice(0, 2);
+      // Added lines, not the body's: a body line at another level would be a moved line, not a typed one.
+      const replace = [lines[0] ?? '', ...added.map(([level, text]) => modelUnit.repeat(level + 1) + text)];
+      const result = applyTo(`src/app.ts\n<<<<<<< SEARCH\n${search.join('\n')}\n=======\n${replace.join('\n')}\n>>>>>>> REPLACE\n`, 'src/app.ts', `${lines.join('\n')}\n`);
+      assert.ok('text' in result, JSON.stringify(result));
+      const expected = [lines[0] ?? '', ...added.map(([level, text]) => fileUnit.repeat(level + 1) + text), ...lines.slice(2)];
+      assert.equal(result.text, `${expected.join('\n')}\n`);
+      for (const line of result.text.split('\n')) assert.ok(!leadingWhitespace(line).includes(fileUnit === '\t' ? ' ' : '\t'), `mixed indentation: ${JSON.stringify(line)}`);
     }),
     params,
   );
@@ -249,6 +305,9 @@ const diffGivesTheEdit = (unique: boolean) =>
     // newline, which aide deliberately does not do.
     fc.pre(representable({ ...spec, lines: intended }));
     fc.pre(intended.join('\n') !== spec.lines.join('\n')); // an edit that changes nothing has no hunks
+    // New lines indented unlike the whole file are re-indented (tested above).
+    const typed = indentStyle(replace);
+    fc.pre(typed === undefined || indentStyle(spec.lines) === undefined || indentStyle(spec.lines) === typed);
     const lf = { ...spec, crlf: false, bom: false };
     const diff = renderDiff('src/app.ts', render(lf), render(lf, intended), header, wrap, salt);
     const result = applyTo(diff, 'src/app.ts', render(spec));

@@ -20,13 +20,17 @@ function apply(response: string, path: string, text: string): string | { failed:
 const block = (search: string, replace: string) => `a.ts\n<<<<<<< SEARCH\n${search}\n=======\n${replace}\n>>>>>>> REPLACE\n`;
 
 test('an exact SEARCH that occurs twice edits the first occurrence in an LF file', () => {
-  assert.equal(apply(block('}', 'X'), 'a.ts', 'a\n}\nb\n}'), 'a\nX\nb\n}');
+  assert.equal(apply(block('count++;', 'X'), 'a.ts', 'a\ncount++;\nb\ncount++;'), 'a\nX\nb\ncount++;');
+});
+
+test('a lone } that occurs twice is ambiguous, not its first occurrence', () => {
+  assert.deepEqual(apply(block('}', 'X'), 'a.ts', 'a\n}\nb\n}'), { failed: ['ambiguous'] });
 });
 
 test(
   'an exact SEARCH that occurs twice edits the first occurrence in a CRLF file without a final newline',
   () => {
-    assert.equal(apply(block('}', 'X'), 'a.ts', 'a\r\n}\r\nb\r\n}'), 'a\r\nX\r\nb\r\n}');
+    assert.equal(apply(block('count++;', 'X'), 'a.ts', 'a\r\ncount++;\r\nb\r\ncount++;'), 'a\r\nX\r\nb\r\ncount++;');
   },
 );
 

@@ -20,7 +20,8 @@ function blockFeedback(outcome: Extract<BlockOutcome, { ok: false }>): string {
     parts.push(`The most similar lines in ${outcome.path} are lines ${closest.startLine}-${closest.endLine}:`, fence(closest.lines));
     const diff = closest.firstDifference;
     if (diff !== undefined) {
-      parts.push(`First difference: your SEARCH has "${diff.searchLine.trim()}" where line ${diff.fileLineNumber} of the file has "${diff.fileLine.trim()}".`);
+      // Quoted whole (JSON escapes a tab as \t): trimmed, lines that differ only in indentation read the same.
+      parts.push(`First difference: your SEARCH has ${JSON.stringify(diff.searchLine)} where line ${diff.fileLineNumber} of the file has ${JSON.stringify(diff.fileLine)}.`);
     }
   }
   return parts.join('\n');

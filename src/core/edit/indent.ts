@@ -118,3 +118,86 @@ function levelShift(
       return fileUnit.repeat(whole) + ' '.repeat(rest);
     });
 }
+
+/**
+ * Whether lines are indented with tabs or with spaces, if only one: a tab-led indent, or one of
+ * two or more spaces. One space is left out (a doc comment's ` * ` under a tab-indented `/**`).
+ */
+export function indentStyle(lines: readonly string[]): '\t' | ' ' | undefined {
+  let tabs = 0;
+  let spaces = 0;
+  for (const line of lines) {
+    if (line.trim() === '') continue;
+    const indent = leadingWhitespace(line);
+    if (indent.startsWith('\t')) tabs++;
+    else if (indent.length >= 2) spaces++;
+  }
+  if (tabs > 0 && spaces === 0) return '\t';
+  if (spaces > 0 && tabs === 0) return ' ';
+  return undefined;
+}
+
+/** A SEARCH line and the file line it matched; undefined where it matched none or several. */
+export type FileLineOf = (searchIndex: number) => string | undefined;
+
+/**
+ * The indentation of a REPLACE written in another style than its SEARCH and the file (tabs for
+ * a file indented with spaces, or the reverse: the SEARCH was copied, the REPLACE typed): its
+ * own level shift onto the file, measured on the lines it shares with SEARCH, else on its first
+ * line standing where SEARCH's first line does. undefined: REPLACE needs no transform of its
+ * own; null: no uniform one exists (the block is refused rather than written in mixed style).
+ */
+export function restyleReplace(
+  search: readonly string[],
+  replace: readonly string[],
+  fileLineOf: FileLineOf,
+  fileLines: readonly string[],
+): IndentTransform | null | undefined {
+  const style = indentStyle(replace);
+  if (style === undefined || indentStyle(search) === style) return undefined;
+  // Only a file indented one way throughout: a file that mixes them on purpose (a Makefile's
+  // tab recipes among space-indented lines) keeps what the model wrote. Read only now: it scans every line.
+  const fileStyle = indentStyle(fileLines);
+  const fileUnit = fileStyle === undefined || fileStyle === style ? undefined : detectIndentUnit(fileLines);
+  if (fileUnit === undefined || fileUnit[0] !== fileStyle) return undefined;
+  const shared = sharedLines(search, replace, fileLineOf);
+  const firstReplace = replace.find((line) => line.trim() !== '');
+  const firstSearch = search.findIndex((line) => line.trim() !== '');
+  const firstFile = firstSearch === -1 ? undefined : fileLineOf(firstSearch);
+  const anchor = firstReplace === undefined || firstFile === undefined ? [] : [{ model: leadingWhitespace(firstReplace), file: leadingWhitespace(firstFile) }];
+  // Every shared line if they agree; else a moved line (wrapped in a new `if`) disagrees, and the
+  // first shared line, or the first lines of both, where a model starts its REPLACE, decide.
+  for (const pairs of [shared, shared.slice(0, 1), anchor]) {
+    if (pairs.length === 0) continue;
+    const replaceUnit = style === '\t' ? '\t' : (spaceUnitFromPairs(pairs) ?? detectIndentUnit(replace.filter((line) => leadingWhitespace(line).length !== 1)));
+    const transform = levelShift(pairs, replaceUnit, fileUnit);
+    if (transform !== null) return transform;
+  }
+  return null;
+}
+
+/** REPLACE lines whose text is a SEARCH line's: the model's indentation and the file's for it. */
+function sharedLines(search: readonly string[], replace: readonly string[], fileLineOf: FileLineOf): Array<{ model: string; file: string }> {
+  const pairs: Array<{ model: string; file: string }> = [];
+  for (const line of replace) {
+    if (line.trim() === '') continue;
+    const at = search.findIndex((s) => s.trim() === line.trim());
+    const file = at === -1 ? undefined : fileLineOf(at);
+    if (file !== undefined) pairs.push({ model: leadingWhitespace(line), file: leadingWhitespace(file) });
+  }
+  return pairs;
+}
+
+/**
+ * The model's space unit, read off lines it shares with a tab-indented file: 8 spaces where the
+ * file has 2 tabs is 4. A REPLACE alone cannot tell 8 spaces at one level from 4 at two.
+ */
+function spaceUnitFromPairs(pairs: ReadonlyArray<{ model: string; file: string }>): string | undefined {
+  const widths = new Set<number>();
+  for (const { model, file } of pairs) {
+    if (!/^\t+$/.test(file) || !/^ +$/.test(model)) continue;
+    widths.add(model.length / file.length);
+  }
+  const [width] = widths;
+  return widths.size === 1 && width !== undefined && Number.isInteger(width) ? ' '.repeat(width) : undefined;
+}

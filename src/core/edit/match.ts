@@ -1,7 +1,8 @@
 /**
  * The matching ladder: small named strategies tried from strictest to loosest. The first
  * strategy that finds the SEARCH decides; every strategy but `exact` must find exactly one
- * place, and "several places" stops the ladder (a looser strategy would only find more).
+ * place, and "several places" stops the ladder (a looser strategy would only find more);
+ * `exact` takes the first of several only for a SEARCH big enough to name a place.
  * A wrong edit is worse than a refused one.
  */
 import { isElisionLine } from './elision.js';
@@ -10,6 +11,7 @@ import { detectIndentUnit, findIndentTransform, identityIndent, type IndentPair,
 import { findRuns, keyOf, lineView, type KeyName } from './line-index.js';
 import type { Alignment } from './splice.js';
 import type { TextFile } from './text-file.js';
+import { isWeakSearch } from './weak-search.js';
 
 export type StrategyName =
   | 'exact'
@@ -32,7 +34,8 @@ export const STRATEGIES: readonly StrategyName[] = [
 
 export type MatchResult =
   | { kind: 'match'; strategy: StrategyName; alignment: Alignment; elisions: boolean }
-  | { kind: 'ambiguous'; strategy: StrategyName; lines: number[] }
+  /** weak: an exact SEARCH too small to take its first occurrence for it (weak-search.ts). */
+  | { kind: 'ambiguous'; strategy: StrategyName; lines: number[]; weak: boolean }
   | { kind: 'none' };
 
 /** What one strategy found: alignments of every place it matched (in file order). */
@@ -188,8 +191,22 @@ function pickOccurrence(found: Found, lineHint: number | undefined): Alignment |
   return best;
 }
 
+/** An exact match; named for its line endings when they differ from the model's LF. */
+function exactMatch(file: TextFile, alignment: Alignment): MatchResult {
+  const crlf = file.eol === '\r\n' || hasCrlf(file, alignment.start, alignment.end);
+  return { kind: 'match', strategy: crlf ? 'line-endings' : 'exact', alignment, elisions: false };
+}
+
+/** How far down the ladder to go, and whether `exact` may take the first of several occurrences. */
+export interface MatchOptions {
+  lineHint?: number;
+  /** Every rung must find exactly one place, `exact` too; `elision` and `fuzzy` are not tried. */
+  strict?: boolean;
+}
+
 /** Runs the ladder for one SEARCH (non-empty, not all blank) against a file. */
-export function matchSearch(file: TextFile, search: readonly string[], replace: readonly string[], lineHint?: number): MatchResult {
+export function matchSearch(file: TextFile, search: readonly string[], replace: readonly string[], options: MatchOptions = {}): MatchResult {
+  const { lineHint, strict = false } = options;
   // Units are only needed by the re-indenting rungs; detecting the file's scans every line.
   let units: { model: string | undefined; file: string | undefined } | undefined;
   const unitsOf = () => (units ??= { model: detectIndentUnit([...search, ...replace]), file: detectIndentUnit(file.lines) });
@@ -214,17 +231,21 @@ export function matchSearch(file: TextFile, search: readonly string[], replace: 
     ['fuzzy', () => fuzzyMatch(file, search, ctx.modelUnit, ctx.fileUnit)],
   ];
   for (const [strategy, run] of rungs) {
+    if (strict && (strategy === 'elision' || strategy === 'fuzzy')) break;
     const found = run();
     const first = found[0];
     if (first === undefined) continue;
-    // Models are told that an exact SEARCH which occurs more than once means its first occurrence.
-    if (strategy === 'exact') {
-      const alignment = pickOccurrence(found, lineHint) ?? first;
-      const crlf = file.eol === '\r\n' || hasCrlf(file, alignment.start, alignment.end);
-      return { kind: 'match', strategy: crlf ? 'line-endings' : 'exact', alignment, elisions: false };
+    // An exact SEARCH which occurs more than once means its first occurrence (aider's convention),
+    // unless it is too small to name a place (a lone `}`): then taking the first is a guess.
+    // A diff hunk whose stated line is exactly one occurrence names it, as for `git apply`.
+    if (strategy === 'exact' && found.length > 1 && (strict || isWeakSearch(search))) {
+      const named = strict || lineHint === undefined ? undefined : found.find((a) => a.start + 1 === lineHint);
+      if (named !== undefined) return exactMatch(file, named);
+      return { kind: 'ambiguous', strategy, lines: found.map((a) => a.start + 1), weak: isWeakSearch(search) };
     }
+    if (strategy === 'exact') return exactMatch(file, pickOccurrence(found, lineHint) ?? first);
     if (found.length === 1) return { kind: 'match', strategy, alignment: first, elisions: strategy === 'elision' };
-    return { kind: 'ambiguous', strategy, lines: found.map((a) => a.start + 1) };
+    return { kind: 'ambiguous', strategy, lines: found.map((a) => a.start + 1), weak: false };
   }
   return { kind: 'none' };
 }

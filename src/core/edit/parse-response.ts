@@ -6,9 +6,11 @@
  * (a Markdown heading underline) must not cut a REPLACE short, and a fence inside the content
  * (editing a README) must not end a block. So a block runs from its SEARCH marker to its
  * REPLACE marker whatever lies between, and fences are only tracked outside blocks.
+ * A reasoning model's `<think>` section is not part of the answer (reasoning.ts).
  */
 import { isFileHeader, looksLikeDiff, parseDiff } from './parse-diff.js';
 import { pathFromFenceInfo, pathFromLine } from './path-text.js';
+import { stripReasoning } from './reasoning.js';
 import type { EditBlock, EditVariant, ParseProblem, ParsedResponse } from './types.js';
 
 const HEAD = /^ {0,3}(?:<{5,9}|-{5,9}) ?SEARCH\b:?\s*(.*)$/i;
@@ -230,10 +232,15 @@ class ResponseParser {
       return tail;
     }
     this.lastPath = path;
-    const variants: EditVariant[] = dividers.map((d) => ({
-      search: this.lines.slice(head + 1, d),
-      replace: this.lines.slice(d + 1, tail),
-    }));
+    const variants: EditVariant[] = dividers.map((d) => {
+      // A doubled separator (`=======` twice in a row, seen in recorded replies of local models)
+      // is one separator: a REPLACE never starts with a `=======` line, which would write the
+      // marker into the file. A `=======` that ends SEARCH (a heading underline) is still
+      // content in the reading split at the next one.
+      let end = d;
+      while (dividers.includes(end + 1)) end++;
+      return { search: this.lines.slice(head + 1, d), replace: this.lines.slice(end + 1, tail) };
+    });
     this.drafts.push({
       line: head + 1,
       format: 'search-replace',
@@ -248,5 +255,14 @@ class ResponseParser {
 
 /** Parses a model response. Never throws: anything unusable becomes a problem. */
 export function parseResponse(text: string): ParsedResponse {
-  return new ResponseParser(text).parse();
+  // Only the answer is parsed: a block drafted while reasoning is not an edit (reasoning.ts).
+  const answer = stripReasoning(text);
+  const parsed = new ResponseParser(answer.text).parse();
+  if (answer.unclosedAt === undefined) return parsed;
+  const problem: ParseProblem = {
+    line: answer.unclosedAt,
+    message: `the reasoning that opens at line ${answer.unclosedAt} (<think>) never ends, so the reply has no answer; edit blocks inside the reasoning are drafts and are not applied`,
+    hint: 'Close the reasoning with </think> and write the edits after it (the reply may have been cut off).',
+  };
+  return { blocks: parsed.blocks, problems: [problem, ...parsed.problems] };
 }

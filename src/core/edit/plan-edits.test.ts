@@ -44,7 +44,7 @@ describe('exact', () => {
     assert.deepEqual([r.strategy, r.text], ['exact', 'a\nB\nc\n']);
   });
   test('first occurrence when the exact text occurs twice', () => {
-    assert.equal(applied('x\ny\nx\n', 'x', 'z').text, 'z\ny\nx\n');
+    assert.equal(applied('retries: 3,\ny\nretries: 3,\n', 'retries: 3,', 'z').text, 'z\ny\nretries: 3,\n');
   });
   test('deleting lines with an empty REPLACE', () => {
     assert.equal(applied('a\nb\nc\n', 'b', '').text, 'a\nc\n');

@@ -4,10 +4,12 @@
  * order, each to the result of the one before.
  */
 import { findInvisible } from '../security/invisible.js';
+import { findAlreadyApplied, findAppliedAround } from './already-applied.js';
 import { findClosest, type Closest } from './closest.js';
 import { isLazyMarker } from './elision.js';
-import { matchSearch, type StrategyName } from './match.js';
-import { splice } from './splice.js';
+import { matchSearch, type MatchResult, type StrategyName } from './match.js';
+import { restyleReplace } from './indent.js';
+import { splice, type Alignment } from './splice.js';
 import { textFileFromLines, type TextFile } from './text-file.js';
 import type { EditBlock, EditVariant } from './types.js';
 
@@ -37,7 +39,8 @@ export interface BlockFailure {
   candidates?: number[];
 }
 
-export type BlockAction = 'created' | 'edited' | 'deleted' | 'unchanged';
+/** already-applied: the file already holds what the block would write (already-applied.ts); nothing changes. */
+export type BlockAction = 'created' | 'edited' | 'deleted' | 'unchanged' | 'already-applied';
 
 interface OutcomeBase {
   index: number;
@@ -79,8 +82,20 @@ export interface EditPlan {
 }
 
 type VariantResult =
-  | { ok: true; file: TextFile | null; action: BlockAction; strategy: StrategyName | null; range: { first: number; last: number } | null; added: number[] }
+  | {
+      ok: true;
+      file: TextFile | null;
+      action: BlockAction;
+      strategy: StrategyName | null;
+      range: { first: number; last: number } | null;
+      added: number[];
+      /** For an already-applied deletion: the failure it is, unless the rest of the reply confirms it. */
+      unconfirmed?: BlockFailure;
+    }
   | { ok: false; failure: BlockFailure };
+
+/** Failures that an edit already in the file also produces. */
+const DONE_BEFORE: ReadonlySet<FailureKind> = new Set(['not-found', 'file-exists', 'file-missing', 'blank-search']);
 
 function fail(kind: FailureKind, message: string, hint: string, extra: Partial<BlockFailure> = {}): { ok: false; failure: BlockFailure } {
   return { ok: false, failure: { kind, message, hint, ...extra } };
@@ -109,7 +124,36 @@ function createOrFill(path: string, current: TextFile | null, variant: EditVaria
   };
 }
 
-function editExisting(path: string, file: TextFile, variant: EditVariant, lineHint: number | undefined): VariantResult {
+/** The failure of a SEARCH the ladder did not place: found nowhere, or in several places. */
+function unmatched(path: string, file: TextFile, variant: EditVariant, match: Exclude<MatchResult, { kind: 'match' }>): VariantResult {
+  if (match.kind === 'none') {
+    const closest = findClosest(file, variant.search);
+    return fail(
+      'not-found',
+      `the SEARCH text was not found in ${path}`,
+      'SEARCH must match lines of the file exactly: copy them from the file, with the same indentation and blank lines.',
+      closest === undefined ? {} : { closest },
+    );
+  }
+  if (match.weak) {
+    const shown = variant.search.filter((l) => l.trim() !== '').map((l) => l.trim()).join(' ');
+    return fail(
+      'ambiguous',
+      `the SEARCH text "${shown}" is too short to tell which place in ${path} it means: it matches ${match.lines.length} places (lines ${match.lines.join(', ')})`,
+      'Include a line or two of the unchanged code before or after it in SEARCH (and the same lines in REPLACE), so that SEARCH matches exactly one place.',
+      { candidates: match.lines },
+    );
+  }
+  return fail(
+    'ambiguous',
+    `the SEARCH text matches ${match.lines.length} places in ${path} (lines ${match.lines.join(', ')}) with ${match.strategy} matching`,
+    'Add a few unchanged lines before or after to SEARCH (and REPLACE) so it matches exactly one place.',
+    { candidates: match.lines },
+  );
+}
+
+function editExisting(path: string, file: TextFile, variant: EditVariant, block: Pick<EditBlock, 'format' | 'lineHint'>): VariantResult {
+  const { format, lineHint } = block;
   if (isBlank(variant.search)) {
     return fail('blank-search', `the SEARCH section for ${path} has only blank lines`, 'Include at least one non-blank line from the file in SEARCH so aide can find the place.');
   }
@@ -121,25 +165,19 @@ function editExisting(path: string, file: TextFile, variant: EditVariant, lineHi
       'Write out every line of REPLACE in full; aide would otherwise write the comment into the file and delete the code it stands for.',
     );
   }
-  const match = matchSearch(file, variant.search, variant.replace, lineHint);
-  if (match.kind === 'none') {
-    const closest = findClosest(file, variant.search);
+  const match = matchSearch(file, variant.search, variant.replace, lineHint === undefined ? {} : { lineHint });
+  if (match.kind !== 'match') return unmatched(path, file, variant, match);
+  const again = format === 'search-replace' ? findAppliedAround(file, variant, match.alignment.start, match.alignment.end) : undefined;
+  if (again?.evidence === 'replace-found') return { ok: true, file, action: 'already-applied', strategy: again.strategy, range: again.range, added: [] };
+  const alignment = restyled(file, variant, match.alignment);
+  if (alignment === null) {
     return fail(
-      'not-found',
-      `the SEARCH text was not found in ${path}`,
-      'SEARCH must match lines of the file exactly: copy them from the file, with the same indentation and blank lines.',
-      closest === undefined ? {} : { closest },
+      'indentation',
+      `the REPLACE section for ${path} is indented with ${variant.replace.some((l) => l.startsWith('\t')) ? 'tabs' : 'spaces'}, unlike the file, and cannot be re-indented consistently`,
+      'Indent REPLACE the same way as the file (and as SEARCH).',
     );
   }
-  if (match.kind === 'ambiguous') {
-    return fail(
-      'ambiguous',
-      `the SEARCH text matches ${match.lines.length} places in ${path} (lines ${match.lines.join(', ')}) with ${match.strategy} matching`,
-      'Add a few unchanged lines before or after to SEARCH (and REPLACE) so it matches exactly one place.',
-      { candidates: match.lines },
-    );
-  }
-  const result = splice(file, match.alignment, variant.search, variant.replace, match.elisions);
+  const result = splice(file, alignment, variant.search, variant.replace, match.elisions);
   if (!result.ok) {
     return result.reason === 'indent'
       ? fail('indentation', `a REPLACE line for ${path} cannot be indented consistently with the file: "${result.line.trim()}"`, 'Indent REPLACE the same way as SEARCH.')
@@ -158,6 +196,17 @@ function editExisting(path: string, file: TextFile, variant: EditVariant, lineHi
     range: { first: result.firstLine, last: result.lastLine },
     added: result.added,
   };
+}
+
+/** The alignment, its transform replaced when REPLACE is indented in another style (indent.ts); null when it cannot be. */
+function restyled(file: TextFile, variant: EditVariant, alignment: Alignment): Alignment | null {
+  const fileLineOf = (i: number) => {
+    const span = alignment.spans[i];
+    return span !== undefined && span[1] === span[0] + 1 ? file.lines[span[0]] : undefined;
+  };
+  const indent = restyleReplace(variant.search, variant.replace, fileLineOf, file.lines);
+  if (indent === undefined) return alignment;
+  return indent === null ? null : { ...alignment, indent };
 }
 
 function deleteFile(path: string, file: TextFile, expected: readonly string[]): VariantResult {
@@ -186,7 +235,7 @@ function applyVariant(block: EditBlock, current: FileInput, variant: EditVariant
   if (file === null) {
     return fail('file-missing', `${path} does not exist`, 'Check the path (it is relative to the repository root). To create the file, leave SEARCH empty.');
   }
-  return editExisting(path, file, variant, block.lineHint);
+  return editExisting(path, file, variant, block);
 }
 
 /** Applies a block: its single reading, or the one reading (of several `=======` splits) that applies. */
@@ -197,6 +246,10 @@ function applyBlock(block: EditBlock, current: FileInput): VariantResult {
     return result?.ok === true ? [{ result, searchLength: variant.search.length }] : [];
   });
   if (applied.length === 1 && applied[0] !== undefined) return applied[0].result;
+  if (applied.length === 0) {
+    const done = alreadyApplied(block, current, results);
+    if (done !== undefined) return done;
+  }
   // Readings that match at the same place differ only in where the content's own `=======`
   // lines fall: the longest SEARCH is the one that keeps them all as content (a setext heading,
   // a merge conflict being resolved); a shorter one would write the rest of SEARCH as REPLACE.
@@ -213,6 +266,23 @@ function applyBlock(block: EditBlock, current: FileInput): VariantResult {
     );
   }
   return results[0] ?? fail('not-found', `the block for ${block.path} is empty`, 'Write SEARCH and REPLACE sections.');
+}
+
+/** A block none of whose readings applied, if one of them is already in the file. */
+function alreadyApplied(block: EditBlock, current: FileInput, results: readonly VariantResult[]): VariantResult | undefined {
+  if (current.state === 'unreadable') return undefined;
+  const file = current.state === 'text' ? current.file : null;
+  const found = block.variants.flatMap((variant, i) => {
+    const result = results[i];
+    if (result === undefined || result.ok || !DONE_BEFORE.has(result.failure.kind)) return [];
+    const done = findAlreadyApplied(block.op, file, variant);
+    return done === undefined ? [] : [{ done, failure: result.failure }];
+  });
+  const unchanged = { ok: true as const, file, action: 'already-applied' as const, added: [] };
+  const positive = found.flatMap((f) => (f.done.evidence === 'replace-found' ? [f.done] : []));
+  if (positive.length === 1 && positive[0] !== undefined) return { ...unchanged, strategy: positive[0].strategy, range: positive[0].range };
+  if (positive.length > 0 || found[0] === undefined) return undefined;
+  return { ...unchanged, strategy: null, range: null, unconfirmed: found[0].failure };
 }
 
 function invisibleFailure(path: string, file: TextFile, added: readonly number[]): BlockFailure | undefined {
@@ -253,6 +323,7 @@ export function planEdits(blocks: readonly EditBlock[], files: ReadonlyMap<strin
   const order: string[] = [];
   const lastBlock = new Map<string, number>();
   const outcomes: BlockOutcome[] = [];
+  const unconfirmed = new Map<number, BlockFailure>();
   for (const block of blocks) {
     const base = { index: block.index, line: block.line, path: block.path, format: block.format };
     const input = current.get(block.path) ?? { state: 'missing' };
@@ -269,8 +340,10 @@ export function planEdits(blocks: readonly EditBlock[], files: ReadonlyMap<strin
     current.set(block.path, result.file === null ? { state: 'missing' } : { state: 'text', file: result.file });
     if (!order.includes(block.path)) order.push(block.path);
     lastBlock.set(block.path, outcomes.length);
+    if (result.unconfirmed !== undefined) unconfirmed.set(outcomes.length, result.unconfirmed);
     outcomes.push({ ...base, ok: true, action: result.action, strategy: result.strategy, range: result.range });
   }
+  confirmDeletions(outcomes, unconfirmed);
   const changes: FileChange[] = [];
   for (const path of order) {
     const before = original.get(path);
@@ -296,6 +369,21 @@ export function planEdits(blocks: readonly EditBlock[], files: ReadonlyMap<strin
     changes.push({ path, before: beforeFile, after: afterFile });
   }
   return { ok: outcomes.every((o) => o.ok), outcomes, changes };
+}
+
+/**
+ * A deletion whose SEARCH is gone is already applied only if every other block of the reply
+ * found its REPLACE in place (already-applied.ts); otherwise it is the failure it looked like.
+ */
+function confirmDeletions(outcomes: BlockOutcome[], unconfirmed: ReadonlyMap<number, BlockFailure>): void {
+  if (unconfirmed.size === 0) return;
+  const others = outcomes.filter((_, i) => !unconfirmed.has(i));
+  const confirmed = others.length > 0 && others.every((o) => o.ok && o.action === 'already-applied');
+  if (confirmed) return;
+  for (const [i, failure] of unconfirmed) {
+    const o = outcomes[i];
+    if (o !== undefined) outcomes[i] = { index: o.index, line: o.line, path: o.path, format: o.format, ok: false, failure };
+  }
 }
 
 function sameText(a: TextFile, b: TextFile): boolean {

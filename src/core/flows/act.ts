@@ -7,9 +7,11 @@
  */
 import type { AideEvent, ChangedFile } from '../events.js';
 import type { Approver, CommandRunner, FileSystem, ProtectedChange, Scratch, ScratchCapture, SessionRecorder, StepDecision } from '../ports.js';
+import { describeFailures } from '../edit/report-text.js';
 import { diffStat } from '../edit/unified-diff.js';
 import { aloneTemplateProblem, resolveTemplates } from '../plan/templates.js';
 import { findProtected } from '../security/protected-paths.js';
+import { plural } from '../../shared/text.js';
 import type { VerifyReport } from '../verify/report.js';
 import { stepCommands } from '../verify/select-commands.js';
 import { applyFlow } from './apply.js';
@@ -178,9 +180,12 @@ async function runCommands(step: ActStep, ctx: Context): Promise<Outcome<string>
 /** At most this much of a Run command's output is kept as the step's output. */
 const RUN_OUTPUT_BYTES = 64 * 1024;
 
-/** The step's edits, templates resolved, applied in the scratch (all or nothing). */
-async function applyEdits(step: ActStep, ctx: Context): Promise<Outcome<null>> {
-  if (step.edits.trim() === '') return { ok: true, value: null };
+/**
+ * The step's edits, templates resolved, applied in the scratch (all or nothing). The value says
+ * whether every block was already in the files (a step re-run after an earlier session wrote it).
+ */
+async function applyEdits(step: ActStep, ctx: Context): Promise<Outcome<{ alreadyApplied: boolean }>> {
+  if (step.edits.trim() === '') return { ok: true, value: { alreadyApplied: false } };
   const resolved = resolveTemplates(step.edits, ctx.outputs, step.number);
   if (!resolved.ok) return { ok: false, reason: resolved.message };
   // The apply flow's own events describe writes into the scratch; the step's events say what matters.
@@ -188,8 +193,14 @@ async function applyEdits(step: ActStep, ctx: Context): Promise<Outcome<null>> {
   let next = await flow.next();
   while (next.done !== true) next = await flow.next();
   const applied = next.value;
-  if (!applied.ok) return { ok: false, reason: `the edits did not apply:\n${applied.forModel.trim()}` };
-  return { ok: true, value: null };
+  if (!applied.ok) {
+    // For the person reading the step (forModel is what a model would be told).
+    if (applied.blockCount === 0 && applied.problems.length === 0) return { ok: false, reason: 'the edits did not apply: the Edits section holds no SEARCH/REPLACE block or diff' };
+    const failed = applied.blocks.filter((b) => !b.ok).length + applied.problems.length;
+    const head = `the edits did not apply (${failed} of ${plural(applied.blockCount + applied.problems.length, 'edit')} failed; none is written):`;
+    return { ok: false, reason: [head, ...describeFailures(applied.blocks, applied.problems, "the step's edits")].join('\n') };
+  }
+  return { ok: true, value: { alreadyApplied: applied.blocks.every((b) => b.ok && b.action === 'already-applied') } };
 }
 
 /** One ChangedFile per file of a `git diff` (the scratch's capture against its base). */
@@ -280,7 +291,9 @@ async function* actStep(step: ActStep, ctx: Context): AsyncGenerator<AideEvent, 
   if (!ran.ok) return report(step, ran.reason === 'interrupted' ? 'cancelled' : 'failed', ran.reason);
   ctx.outputs.set(step.number, ran.value);
   const capture = await deps.scratch.capture();
-  if (capture.changes.length === 0) return report(step, 'skipped', 'the step changes no file');
+  if (capture.changes.length === 0) {
+    return report(step, 'skipped', edited.value.alreadyApplied ? 'already applied: its edits are already in the files' : 'the step changes no file');
+  }
   const files = changedFiles(await deps.scratch.diff(capture));
   yield { type: 'step_edited', step: step.number, files: files.map((f) => ({ path: f.path, action: f.action, added: f.added, removed: f.removed })) };
   const verify: VerifyReport = yield* verifyFlow({ cwd: deps.scratch.path, commands: stepCommands(input.commands, step.verify ?? []), policy: input.policy, userEnv: input.userEnv, logDir: input.logDir(step.number), ...(input.signal === undefined ? {} : { signal: input.signal }) }, { runner: deps.runner, now: deps.now });
