@@ -11,6 +11,7 @@ import { commands } from './commands/index.js';
 import type { CommandSpec, RawArgv } from './commands/spec.js';
 import type { CliIo, GlobalOptions } from './io.js';
 import { printError } from './render/error.js';
+import { usageError } from './usage-errors.js';
 
 export function packageVersion(): string {
   const raw = readFileSync(new URL('../../../package.json', import.meta.url), 'utf8');
@@ -34,7 +35,16 @@ function register(parser: Argv, spec: CommandSpec, select: (selected: Selected) 
   });
 }
 
-function buildParser(select: (selected: Selected) => void) {
+/**
+ * The options yargs knows at this point of parsing (the chosen command's and the global ones),
+ * for "did you mean". getOptions() is public on the instance but missing from its typings.
+ */
+function knownOptions(parser: Argv): string[] {
+  const withOptions = parser as unknown as { getOptions?: () => { key?: Record<string, unknown> } };
+  return Object.keys(withOptions.getOptions?.().key ?? {});
+}
+
+function buildParser(select: (selected: Selected) => void, args: readonly string[]) {
   const parser = yargs()
     .scriptName('aide')
     .usage('$0 <command> [options]\n\naide applies, verifies and checkpoints code changes written by a local model.')
@@ -48,13 +58,16 @@ function buildParser(select: (selected: Selected) => void) {
     .option('cwd', { type: 'string', describe: 'Run as if aide was started in this directory', global: true, requiresArg: true })
     .demandCommand(1, 'Name a command; `aide --help` lists them.')
     .recommendCommands()
-    .epilog('Exit codes: 0 ok, 1 failed, 2 usage or config error, 70 internal error.')
+    .epilog(
+      'Exit codes: 0 ok · 1 failed (verification failed, review blocked, an edit did not apply) · 2 usage or\n' +
+        'configuration error · 3 model unavailable or unusable · 4 approval needed but no terminal and no --yes ·\n' +
+        '5 aborted (you said no) · 6 workspace conflict (another aide holds it, or files changed under aide) ·\n' +
+        '70 internal error (a bug: please report it) · 130 interrupted (Ctrl-C; 143 for SIGTERM).',
+    )
     .fail((message: string | undefined, error: Error | undefined) => {
       // yargs' own validation (an option given without its value: YError) is a usage error too.
       if (error !== undefined && error.name !== 'YError') throw error;
-      throw new AideError('usage', message ?? error?.message ?? 'invalid command line', {
-        hint: 'Run `aide --help` (or `aide <command> --help`) for usage.',
-      });
+      throw usageError(message ?? error?.message ?? 'invalid command line', args, commands, knownOptions(parser));
     });
   let withCommands: Argv = parser;
   for (const spec of commands) withCommands = register(withCommands, spec, select);
@@ -93,7 +106,7 @@ export async function parseCommandLine(args: readonly string[]): Promise<ParsedC
   let selected: Selected | undefined;
   const parser = buildParser((s) => {
     selected = s;
-  });
+  }, args);
   const text = await new Promise<string>((resolveOutput, reject) => {
     void parser.parse([...args], {}, (error: Error | null | undefined, _argv: unknown, output: string) => {
       if (error) reject(error);

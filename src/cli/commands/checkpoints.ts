@@ -9,16 +9,24 @@ import { useColor, type CliIo, type GlobalOptions } from '../io.js';
 import type { ShadowStore } from '../../infra/shadow/shadow-store.js';
 import type { CommandSpec, RawArgv } from './spec.js';
 
+/** A count or a number of days: yargs hands `--limit x` over as NaN. */
+const positive = (flag: string, example: string, whole: boolean) => {
+  const error = `${flag} needs a ${whole ? 'whole ' : ''}number above 0, e.g. ${flag} ${example}`;
+  const number = z.number({ error }).positive({ error });
+  return whole ? number.int({ error }) : number;
+};
+
 const listSchema = z.object({
   session: z.string().optional(),
-  limit: z.number().int().positive().default(20),
+  limit: positive('--limit', '50', true).default(20),
   stats: z.boolean().default(false),
+  all: z.boolean().default(false),
 });
 const showSchema = z.object({ id: z.string() });
 const diffSchema = z.object({ id: z.string(), id2: z.string().optional() });
 const saveSchema = z.object({ message: z.string().default('manual checkpoint') });
 const pruneSchema = z
-  .object({ keep: z.number().int().positive().optional(), olderThan: z.number().positive().optional(), dryRun: z.boolean().default(false) })
+  .object({ keep: positive('--keep', '20', true).optional(), olderThan: positive('--older-than', '30', false).optional(), dryRun: z.boolean().default(false) })
   .refine((o) => o.keep !== undefined || o.olderThan !== undefined, {
     error: 'say what to prune: --keep N (sessions to keep) and/or --older-than DAYS',
   });
@@ -34,7 +42,7 @@ function parse<T extends z.ZodType>(schema: T, input: Record<string, unknown>): 
   return result.data;
 }
 
-export const listOptions = (argv: RawArgv): ListOptions => parse(listSchema, { session: argv['session'], limit: argv['limit'], stats: argv['stats'] });
+export const listOptions = (argv: RawArgv): ListOptions => parse(listSchema, { session: argv['session'], limit: argv['limit'], stats: argv['stats'], all: argv['all'] });
 export const pruneOptions = (argv: RawArgv): PruneOptions => parse(pruneSchema, { keep: argv['keep'], olderThan: argv['olderThan'], dryRun: argv['dryRun'] });
 
 async function modules() {
