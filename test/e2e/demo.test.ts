@@ -11,7 +11,7 @@ test('the README quickstart demo carries out the example plan: dry run, then eve
   const result = spawnSync(process.execPath, [demo], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
   // The demo keeps the example project for a look around and says where: this test removes it.
   const kept = /^The example project is kept in (\S+)\. Have a look:$/m.exec(result.stdout)?.[1];
-  if (kept !== undefined && kept.startsWith(tmpdir())) t.after(() => rmSync(kept, { recursive: true, force: true }));
+  if (kept !== undefined && kept.startsWith(tmpdir())) t.after(() => { rmSync(kept, { recursive: true, force: true }); });
   assert.equal(result.status, 0, result.stdout + result.stderr);
   assert.match(result.stdout, /3 steps verified \(dry run: nothing written\)/);
   // Step 3 adds a test: a protected path, named in the dry run and written only with --allow-protected.
