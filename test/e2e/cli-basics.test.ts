@@ -46,7 +46,7 @@ test('usage errors say what is wrong and what to type, never yargs\' or Node\'s 
     [['checkpoints', 'show'], /^aide: `aide checkpoints show` needs a checkpoint id\n/],
     [['checkpoints', 'diff'], /^aide: `aide checkpoints diff` needs a checkpoint id\n.*Usage: aide checkpoints diff <id> \[id2\]/],
     [['restore', 'a', 'b'], /^aide: `aide restore`: unexpected argument "b"\n/],
-    [['status', 'one', 'two'], /^aide: `aide status`: unexpected arguments "one", "two"\n/],
+    [['doctor', 'one', 'two'], /^aide: `aide doctor`: unexpected arguments "one", "two"\n/],
     [['checkpoints', '--sesion', 'x'], /^aide: `aide checkpoints`: unknown option --sesion \(did you mean --session\?\)/],
     [['act', '-q'], /^aide: `aide act`: unknown option -q\n/],
     [['checkpoints', '--limit', 'x'], /^aide: --limit needs a whole number above 0, e\.g\. --limit 50\n/],
