@@ -2,7 +2,7 @@
  * The composition root: builds the yargs parser, runs the chosen command and turns its
  * outcome into the one exit code. Nothing else in aide decides the exit code.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import yargs, { type Argv } from 'yargs';
 import { AideError, ExitCode } from '../shared/errors.js';
@@ -76,10 +76,13 @@ function buildParser(select: (selected: Selected) => void, args: readonly string
 
 function globalsFrom(argv: RawArgv, io: CliIo): GlobalOptions {
   const cwdArg = argv['cwd'];
-  return {
-    json: argv['json'] === true,
-    cwd: typeof cwdArg === 'string' && cwdArg !== '' ? resolve(io.cwd, cwdArg) : io.cwd,
-  };
+  const cwd = typeof cwdArg === 'string' && cwdArg !== '' ? resolve(io.cwd, cwdArg) : io.cwd;
+  // A file there would reach every command as a failed spawn (ENOTDIR, exit 70); a missing
+  // folder is reported where the workspace is looked up.
+  if (cwd !== io.cwd && statSync(cwd, { throwIfNoEntry: false })?.isDirectory() === false) {
+    throw new AideError('usage', `--cwd ${String(cwdArg)} is a file, not a folder`, { hint: 'Give --cwd the folder to run in: the workspace, or a folder inside it.' });
+  }
+  return { json: argv['json'] === true, cwd };
 }
 
 /** yargs reports an unknown command as an "unknown argument"; say what it is instead. */

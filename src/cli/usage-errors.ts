@@ -93,7 +93,9 @@ export function usageError(message: string, args: readonly string[], specs: read
   const noValue = /^Not enough arguments following: (.+)$/.exec(message);
   if (noValue !== null) {
     const option = noValue[1] ?? '';
-    return new AideError('usage', `${shown}: --${option} needs a value`, { hint: `Write it after the option (--${option} VALUE). ${helpHint(name, usage)}` });
+    // yargs names the option as it was typed, without dashes: `-m` arrives as "m".
+    const flag = option.length === 1 ? `-${option}` : `--${option}`;
+    return new AideError('usage', `${shown}: ${flag} needs a value`, { hint: `Write it after the option (${flag} VALUE). ${helpHint(name, usage)}` });
   }
   const tooMany = /^Too many non-option arguments/.exec(message);
   if (tooMany !== null) return new AideError('usage', `${shown}: too many arguments`, { hint: helpHint(name, usage) });

@@ -55,6 +55,8 @@ test('usage errors say what is wrong and what to type, never yargs\' or Node\'s 
     [['act', 'folder'], /^aide: cannot read the plan folder: it is a folder, not a file\n/],
     [['apply', 'folder'], /^aide: cannot read folder: it is a folder, not a file\n/],
     [['verify', '--junit', 'folder'], /aide: cannot write the JUnit report to folder: it is a folder, not a file\n/],
+    [['checkpoints', 'save', '-m'], /^aide: `aide checkpoints save`: -m needs a value\n/],
+    [['status', '--cwd', 'a.txt'], /^aide: --cwd a\.txt is a file, not a folder\n {2}hint: Give --cwd the folder to run in/],
   ];
   for (const [args, expected] of cases) {
     const result = await runAide(args, { cwd });

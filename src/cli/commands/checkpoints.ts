@@ -231,6 +231,9 @@ export const checkpointsCommand: CommandSpec = {
     const [{ readPendingRestore }, { pendingRestoreLines }] = await Promise.all([import('../../infra/shadow/restore-journal.js'), import('../render/restore.js')]);
     const pending = r === null ? null : await readPendingRestore(r.workspace.stateDir);
     const note = pending === null ? '' : `${pendingRestoreLines(pending, style).join('\n')}\n`;
+    if (options.session !== undefined && list.length === 0 && r !== null) {
+      throw new AideError('checkpoint_unknown', `no session "${options.session}" has checkpoints here`, { hint: 'The SESSION column of `aide checkpoints` (or `aide status`) names the sessions; give one exactly.' });
+    }
     return print(io, globals, 'aide.checkpoints/1', { checkpoints: list, hiddenDryRun: hidden, pendingRestore: pending }, () => note + m.render.renderList(list, new Date(), style, hidden));
   },
 };
