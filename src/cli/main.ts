@@ -59,10 +59,18 @@ function buildParser(select: (selected: Selected) => void, args: readonly string
     .demandCommand(1, 'Name a command; `aide --help` lists them.')
     .recommendCommands()
     .epilog(
-      'Exit codes: 0 ok · 1 failed (verification failed, review blocked, an edit did not apply) · 2 usage or\n' +
-        'configuration error · 3 model unavailable or unusable · 4 approval needed but no terminal and no --yes ·\n' +
-        '5 aborted (you said no) · 6 workspace conflict (another aide holds it, or files changed under aide) ·\n' +
-        '70 internal error (a bug: please report it) · 130 interrupted (Ctrl-C; 143 for SIGTERM).',
+      [
+        'Exit codes:',
+        '  0    ok',
+        '  1    failed: verification failed, review blocked, an edit did not apply',
+        '  2    usage or configuration error (an unknown checkpoint or session too)',
+        '  3    model unavailable or unusable',
+        '  4    approval needed, but no terminal to ask on and no --yes',
+        '  5    aborted: you said no',
+        '  6    workspace conflict: another aide holds it, or files changed under aide',
+        '  70   internal error: a bug in aide, please report it',
+        '  130  interrupted (Ctrl-C; 143 for SIGTERM)',
+      ].join('\n'),
     )
     .fail((message: string | undefined, error: Error | undefined) => {
       // yargs' own validation (an option given without its value: YError) is a usage error too.

@@ -44,6 +44,7 @@ test('dry-run checkpoints are hidden by default, marked with --all, and left out
   assert.match(await aide(root, ['checkpoints', '--all']), new RegExp(`^${dryStep.short} .* step 1, dry run +1 file +step 1: Add sub$`, 'm'));
 
   assert.match(await aide(root, ['checkpoints', 'show', realBase.id]), /\n0 files changed since the previous checkpoint:\n$/);
+  assert.match(await aide(root, ['checkpoints', '--help']), /--all +List the checkpoints of dry runs too \(marked "dry run"\)[\s\S]*hidden unless --all/);
   const noSession = await runAide(['checkpoints', '--session', 'act-nope'], { cwd: root });
   assert.equal(noSession.code, 2, noSession.stderr);
   assert.match(noSession.stderr, /^aide: no session "act-nope" has checkpoints here\n/);

@@ -206,10 +206,10 @@ export const checkpointsCommand: CommandSpec = {
       .example('$0 checkpoints --stats', 'how much space checkpoints take')
       .epilog(
         'Checkpoints live in .aide/state/shadow.git, never in your own .git. Every `aide apply` takes one before it writes.\n' +
-          'Undo to a checkpoint with `aide restore ID`.\n' +
-          'An `aide act --dry-run` session records what it verified in a scratch copy as checkpoints too; your files\n' +
-          'never had those states, so they are hidden unless --all (or --session naming that session) asks for them,\n' +
-          'marked "dry run" where shown, and the files changed before a real checkpoint are counted without them.',
+          'Undo to a checkpoint with `aide restore ID`.\n\n' +
+          'An `aide act --dry-run` session records what it verified in a scratch copy as checkpoints too. Your files never had ' +
+          'those states, so they are hidden unless --all (or --session naming that session) asks for them, marked "dry run" ' +
+          'where shown, and the files changed before a real checkpoint are counted without them.',
       ),
   subcommands: [show, diff, save, prune],
   run: async (argv, globals, io) => {

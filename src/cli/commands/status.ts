@@ -30,9 +30,9 @@ export const statusCommand: CommandSpec = {
       .example('$0 status', 'the newest session in full, and the recent ones in a short list')
       .example('$0 status act-20261201-0911', 'one session: its steps, and what undoes them')
       .epilog(
-        'A step a later `aide restore` took back out of the files is shown as undone, with the command that\n' +
-          'puts it back. "undo this session" names the checkpoint from before the session\'s first write; a\n' +
-          'session that wrote nothing (a dry run, or every step failed or was skipped) has nothing to undo.',
+        'A step a later `aide restore` took back out of the files is shown as undone, with the command that puts it back. ' +
+          '"undo this session" names the checkpoint from before the session\'s first write; a session that wrote nothing ' +
+          '(a dry run, or every step failed or was skipped) has nothing to undo.',
       ),
   run: async (argv, globals, io) => {
     const options = statusOptions(argv);
