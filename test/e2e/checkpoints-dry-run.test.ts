@@ -45,6 +45,10 @@ test('dry-run checkpoints are hidden by default, marked with --all, and left out
 
   assert.match(await aide(root, ['checkpoints', 'show', realBase.id]), /\n0 files changed since the previous checkpoint:\n$/);
   assert.match(await aide(root, ['checkpoints', '--help']), /--all +List the checkpoints of dry runs too \(marked "dry run"\)[\s\S]*hidden unless --all/);
+  // Restoring a dry run's checkpoint is possible (it writes what the dry run verified), and says what it is.
+  const restoreDry = await aide(root, ['restore', dryStep.id, '--dry-run']);
+  assert.match(restoreDry, new RegExp(`^note: checkpoint ${dryStep.short} is from a dry run: your files never had this state`));
+  assert.doesNotMatch(await aide(root, ['restore', realBase.id, '--dry-run']), /from a dry run/);
   const noSession = await runAide(['checkpoints', '--session', 'act-nope'], { cwd: root });
   assert.equal(noSession.code, 2, noSession.stderr);
   assert.match(noSession.stderr, /^aide: no session "act-nope" has checkpoints here\n/);
