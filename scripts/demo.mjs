@@ -3,7 +3,8 @@
 // (.aide/plans/add-remove.md) with `aide act`: first as a dry run, then for real with --yes --allow-protected (step 3 adds a test file).
 // Every step is edited and verified with the project's own tests in a scratch copy before it
 // is written.
-// Pass --keep to keep the temp repository for a look around.
+// The temp repository is kept for a look around (the last lines say how); pass --clean to
+// remove it at the end instead.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const example = join(root, 'examples', 'inventory');
 const bin = join(root, 'dist', 'src', 'bin.js');
-const keep = process.argv.includes('--keep');
+const clean = process.argv.includes('--clean');
 
 const env = {
   ...process.env,
@@ -44,7 +45,7 @@ try {
   spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: work, env });
   spawnSync('git', ['add', '-A'], { cwd: work, env });
   spawnSync('git', ['commit', '-q', '-m', 'inventory example'], { cwd: work, env });
-  console.log(`aide demo: the example project is in ${work}`);
+  console.log(`aide demo: the example project is copied to ${work}`);
   console.log('The plan: examples/inventory/.aide/plans/add-remove.md (3 steps, edits written down)');
   run('aide act --dry-run   (verify every step in a scratch copy; write nothing)', process.execPath, [bin, 'act', '--dry-run'], work);
   // Step 3 adds a test file: tests are protected paths, which --yes alone does not write.
@@ -52,7 +53,19 @@ try {
   run('aide status', process.execPath, [bin, 'status'], work);
   run('git status --short', 'git', ['status', '--short'], work);
   console.log("\naide demo: done. Every step passed the project's tests before it was written.");
+  if (!clean) {
+    console.log(
+      [
+        `\nThe example project is kept in ${work}. Have a look:`,
+        `  cd ${work}`,
+        '  git status          # the files aide wrote (the repository\'s own .git is untouched)',
+        '  aide checkpoints    # a checkpoint before each session and one per step',
+        '  aide status         # what the sessions did, and how to undo them',
+        `(aide is \`node ${bin}\` until \`npm link\` in this checkout puts it on your PATH.)`,
+        `Remove it with \`rm -rf ${work}\`, or run the demo with --clean.`,
+      ].join('\n'),
+    );
+  }
 } finally {
-  if (keep) console.log(`kept ${work}`);
-  else rmSync(work, { recursive: true, force: true });
+  if (clean) rmSync(work, { recursive: true, force: true });
 }

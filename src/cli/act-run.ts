@@ -9,7 +9,7 @@
  * steps skipped, the scratch opened at the last finished step.
  */
 import { randomBytes } from 'node:crypto';
-import { readdir, readFile, realpath, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { loadWorkspaceConfig } from '../config/load-workspace.js';
@@ -29,6 +29,7 @@ import type { SessionStatus } from '../infra/session/session-state.js';
 import { newSessionId } from '../infra/shadow/checkpoints.js';
 import { ShadowSessionRecorder } from '../infra/shadow/session-recorder.js';
 import { ShadowStore } from '../infra/shadow/shadow-store.js';
+import { unreadableReason } from '../shared/file-errors.js';
 import { AideError, ExitCode } from '../shared/errors.js';
 import { findResumable, refusePendingWriteBacks, resumeCommand, type ResumableSession } from './act-session-select.js';
 import { openActView, type ActView } from './act-view.js';
@@ -66,7 +67,9 @@ async function loadPlan(file: string, root: string): Promise<{ plan: Plan; lines
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new AideError('input_unreadable', `cannot read the plan ${shown}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { hint: 'Give the path of a plan document.' });
+    throw new AideError('input_unreadable', `cannot read the plan ${shown}: ${unreadableReason(error)}`, {
+      hint: `Give the path of a plan document (a .md file), or run \`aide act\` alone to carry out the newest plan under ${PLANS_DIR}/.`,
+    });
   }
   const parsed = parsePlan(text, shown);
   if (parsed.ok) return { plan: parsed.plan, lines: parsed.lines, text };
@@ -227,7 +230,7 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
     await view.close();
     const code = exitCodeOf(report, interrupt.received());
     await log.end(sessionStatus(code), report);
-    if (options.patchOut !== undefined) await writeFile(resolve(globals.cwd, options.patchOut), report.patch);
+    if (options.patchOut !== undefined) await writeReportFile(resolve(globals.cwd, options.patchOut), options.patchOut, report.patch, 'the patch');
     if (options.junit !== undefined) {
       const xml = renderActJunit(report, { suiteName: plan.title, timestamp: startedAt, plan: shownPlan });
       await writeReportFile(resolve(globals.cwd, options.junit), options.junit, xml, 'the JUnit report');

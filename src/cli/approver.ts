@@ -10,7 +10,7 @@ import { AideError } from '../shared/errors.js';
 import { isInteractive, useColor, type CliIo } from './io.js';
 import { protectedList } from './render/act.js';
 import { showText } from './render/pager.js';
-import { protectedQuestion, REVIEW_CHOICES, reviewHeader, reviewQuestion, stepDiff, type ReviewChoice } from './render/review.js';
+import { protectedQuestion, REVIEW_CHOICES, reviewHeader, reviewQuestion, stepDiff, yesNo, type ReviewChoice } from './render/review.js';
 import { makeStyle, type Style } from './render/style.js';
 import { askStep, type StepPrompts } from './step-approver.js';
 import { discardTypeahead } from './prompt-guard.js';
@@ -74,7 +74,7 @@ export function interactiveApprover(streams: PromptStreams, screen: ReviewScreen
   }
   async function confirm(question: string, details: readonly string[]): Promise<Approval> {
     for (const line of details) streams.stdout.write(`${line}\n`);
-    return (await ask<boolean>({ type: 'confirm', message: question, initial: false })) === true ? 'yes' : 'no';
+    return (await ask<boolean>({ type: 'confirm', message: question, initial: false, format: yesNo })) === true ? 'yes' : 'no';
   }
   const { style, env } = screen;
   const prompts: StepPrompts = {
@@ -83,7 +83,7 @@ export function interactiveApprover(streams: PromptStreams, screen: ReviewScreen
       await discardTypeahead(streams.stdin);
       return ask<ReviewChoice>({ type: 'select', message: reviewQuestion(review), choices: REVIEW_CHOICES.map((c) => ({ name: c.name, message: c.message })) });
     },
-    confirmProtected: (review) => ask<boolean>({ type: 'confirm', message: protectedQuestion(review), initial: false }),
+    confirmProtected: (review) => ask<boolean>({ type: 'confirm', message: protectedQuestion(review), initial: false, format: yesNo }),
     showDiff: async (review) => {
       const out = streams.stdout;
       // The pager writes to the same terminal: stdout, or stderr under --json.

@@ -2,7 +2,7 @@
  * The composition root: builds the yargs parser, runs the chosen command and turns its
  * outcome into the one exit code. Nothing else in aide decides the exit code.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import yargs, { type Argv } from 'yargs';
 import { AideError, ExitCode } from '../shared/errors.js';
@@ -11,6 +11,7 @@ import { commands } from './commands/index.js';
 import type { CommandSpec, RawArgv } from './commands/spec.js';
 import type { CliIo, GlobalOptions } from './io.js';
 import { printError } from './render/error.js';
+import { usageError } from './usage-errors.js';
 
 export function packageVersion(): string {
   const raw = readFileSync(new URL('../../../package.json', import.meta.url), 'utf8');
@@ -34,7 +35,16 @@ function register(parser: Argv, spec: CommandSpec, select: (selected: Selected) 
   });
 }
 
-function buildParser(select: (selected: Selected) => void) {
+/**
+ * The options yargs knows at this point of parsing (the chosen command's and the global ones),
+ * for "did you mean". getOptions() is public on the instance but missing from its typings.
+ */
+function knownOptions(parser: Argv): string[] {
+  const withOptions = parser as unknown as { getOptions?: () => { key?: Record<string, unknown> } };
+  return Object.keys(withOptions.getOptions?.().key ?? {});
+}
+
+function buildParser(select: (selected: Selected) => void, args: readonly string[]) {
   const parser = yargs()
     .scriptName('aide')
     .usage('$0 <command> [options]\n\naide applies, verifies and checkpoints code changes written by a local model.')
@@ -48,13 +58,24 @@ function buildParser(select: (selected: Selected) => void) {
     .option('cwd', { type: 'string', describe: 'Run as if aide was started in this directory', global: true, requiresArg: true })
     .demandCommand(1, 'Name a command; `aide --help` lists them.')
     .recommendCommands()
-    .epilog('Exit codes: 0 ok, 1 failed, 2 usage or config error, 70 internal error.')
+    .epilog(
+      [
+        'Exit codes:',
+        '  0    ok',
+        '  1    failed: verification failed, review blocked, an edit did not apply',
+        '  2    usage or configuration error (an unknown checkpoint or session too)',
+        '  3    model unavailable or unusable',
+        '  4    approval needed, but no terminal to ask on and no --yes',
+        '  5    aborted: you said no',
+        '  6    workspace conflict: another aide holds it, or files changed under aide',
+        '  70   internal error: a bug in aide, please report it',
+        '  130  interrupted (Ctrl-C; 143 for SIGTERM)',
+      ].join('\n'),
+    )
     .fail((message: string | undefined, error: Error | undefined) => {
       // yargs' own validation (an option given without its value: YError) is a usage error too.
       if (error !== undefined && error.name !== 'YError') throw error;
-      throw new AideError('usage', message ?? error?.message ?? 'invalid command line', {
-        hint: 'Run `aide --help` (or `aide <command> --help`) for usage.',
-      });
+      throw usageError(message ?? error?.message ?? 'invalid command line', args, commands, knownOptions(parser));
     });
   let withCommands: Argv = parser;
   for (const spec of commands) withCommands = register(withCommands, spec, select);
@@ -63,10 +84,13 @@ function buildParser(select: (selected: Selected) => void) {
 
 function globalsFrom(argv: RawArgv, io: CliIo): GlobalOptions {
   const cwdArg = argv['cwd'];
-  return {
-    json: argv['json'] === true,
-    cwd: typeof cwdArg === 'string' && cwdArg !== '' ? resolve(io.cwd, cwdArg) : io.cwd,
-  };
+  const cwd = typeof cwdArg === 'string' && cwdArg !== '' ? resolve(io.cwd, cwdArg) : io.cwd;
+  // A file there would reach every command as a failed spawn (ENOTDIR, exit 70); a missing
+  // folder is reported where the workspace is looked up.
+  if (cwd !== io.cwd && statSync(cwd, { throwIfNoEntry: false })?.isDirectory() === false) {
+    throw new AideError('usage', `--cwd ${String(cwdArg)} is a file, not a folder`, { hint: 'Give --cwd the folder to run in: the workspace, or a folder inside it.' });
+  }
+  return { json: argv['json'] === true, cwd };
 }
 
 /** yargs reports an unknown command as an "unknown argument"; say what it is instead. */
@@ -93,7 +117,7 @@ export async function parseCommandLine(args: readonly string[]): Promise<ParsedC
   let selected: Selected | undefined;
   const parser = buildParser((s) => {
     selected = s;
-  });
+  }, args);
   const text = await new Promise<string>((resolveOutput, reject) => {
     void parser.parse([...args], {}, (error: Error | null | undefined, _argv: unknown, output: string) => {
       if (error) reject(error);

@@ -31,13 +31,13 @@ function scripted(choices: Array<ReviewChoice | null>, sure: boolean | null = nu
 
 test('Approve, Skip step and Abort are the decisions of the same name', async () => {
   assert.deepEqual(await askStep(REVIEW, scripted(['approve']).prompts), { kind: 'approve' });
-  assert.deepEqual(await askStep(REVIEW, scripted(['skip']).prompts), { kind: 'skip' });
+  assert.deepEqual(await askStep(REVIEW, scripted(['skip']).prompts), { kind: 'skip', reason: 'you chose Skip step' });
   assert.deepEqual(await askStep(REVIEW, scripted(['abort']).prompts), { kind: 'abort' });
 });
 
 test('Show diff shows it and comes back to the same menu, as often as asked', async () => {
   const { prompts, asked } = scripted(['diff', 'diff', 'skip']);
-  assert.deepEqual(await askStep(REVIEW, prompts), { kind: 'skip' });
+  assert.deepEqual(await askStep(REVIEW, prompts), { kind: 'skip', reason: 'you chose Skip step' });
   assert.deepEqual(asked, ['menu', 'diff', 'menu', 'diff', 'menu']);
 });
 
@@ -49,7 +49,7 @@ test('protected files: Approve asks again; yes approves, no skips, a cancelled q
   const yes = scripted(['approve'], true);
   assert.deepEqual(await askStep(PROTECTED, yes.prompts), { kind: 'approve' });
   assert.deepEqual(yes.asked, ['menu', 'protected?']);
-  assert.deepEqual(await askStep(PROTECTED, scripted(['approve'], false).prompts), { kind: 'skip' });
+  assert.deepEqual(await askStep(PROTECTED, scripted(['approve'], false).prompts), { kind: 'skip', reason: 'you did not approve writing its protected files' });
   assert.deepEqual(await askStep(PROTECTED, scripted(['approve'], null).prompts), { kind: 'abort' });
 });
 

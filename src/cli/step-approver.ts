@@ -15,6 +15,10 @@ export interface StepPrompts {
   showDiff(review: StepReview): Promise<void>;
 }
 
+/** What the step's line says after "skipped: ": the person's own choice, in their words. */
+export const SKIPPED = 'you chose Skip step';
+export const PROTECTED_DECLINED = 'you did not approve writing its protected files';
+
 export async function askStep(review: StepReview, prompts: StepPrompts): Promise<StepDecision> {
   for (;;) {
     const choice = await prompts.choose(review);
@@ -23,7 +27,7 @@ export async function askStep(review: StepReview, prompts: StepPrompts): Promise
       case 'abort':
         return { kind: 'abort' };
       case 'skip':
-        return { kind: 'skip' };
+        return { kind: 'skip', reason: SKIPPED };
       case 'diff':
         await prompts.showDiff(review);
         continue;
@@ -31,7 +35,7 @@ export async function askStep(review: StepReview, prompts: StepPrompts): Promise
         if (review.protectedFiles.length === 0) return { kind: 'approve' };
         const sure = await prompts.confirmProtected(review);
         if (sure === null) return { kind: 'abort' };
-        return sure ? { kind: 'approve' } : { kind: 'skip' };
+        return sure ? { kind: 'approve' } : { kind: 'skip', reason: PROTECTED_DECLINED };
       }
     }
   }

@@ -21,6 +21,7 @@ import { NodeFileSystem } from '../infra/fs/node-file-system.js';
 import { findWorkspaceRoot } from '../infra/git/workspace-root.js';
 import { newSessionId } from '../infra/shadow/checkpoints.js';
 import { ShadowStore } from '../infra/shadow/shadow-store.js';
+import { unreadableReason } from '../shared/file-errors.js';
 import { AideError, ExitCode } from '../shared/errors.js';
 import type { VerifyOptions } from './commands/verify.js';
 import { interruptExitCode, listenForInterrupt } from './interrupt.js';
@@ -166,8 +167,8 @@ export async function writeReportFile(file: string, shown: string, content: stri
   try {
     await writeFile(file, content);
   } catch (error) {
-    throw new AideError('usage', `cannot write ${what} to ${shown}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, {
-      hint: 'Give a path in a folder that exists and is writable.',
+    throw new AideError('usage', `cannot write ${what} to ${shown}: ${unreadableReason(error)}`, {
+      hint: 'Give the path of a file in a folder that exists and is writable.',
     });
   }
 }

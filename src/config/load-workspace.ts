@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { unreadableReason } from '../shared/file-errors.js';
 import { AideError } from '../shared/errors.js';
 import { plural } from '../shared/text.js';
 import type { AideConfig } from './config-schema.js';
@@ -26,7 +27,7 @@ async function readText(root: string, file: string): Promise<string | null> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return null;
-    throw new AideError('config_invalid', `cannot read ${file}: ${code === 'EISDIR' ? 'it is a directory' : String(code ?? error)}`, {
+    throw new AideError('config_invalid', `cannot read ${file}: ${unreadableReason(error)}`, {
       hint: `${file} must be a readable JSON file (or absent, for the defaults).`,
     });
   }

@@ -210,7 +210,12 @@ export interface StepReview {
  * What to do with a verified step. `refuse`: the approver may not decide it (--yes and a
  * protected file without --allow-protected); the reason says what would.
  */
-export type StepDecision = { kind: 'approve' } | { kind: 'skip' } | { kind: 'abort' } | { kind: 'refuse'; reason: string };
+export type StepDecision =
+  | { kind: 'approve' }
+  /** `reason`: why, in the user's words ("you chose Skip step"); shown after "skipped: ". */
+  | { kind: 'skip'; reason?: string }
+  | { kind: 'abort' }
+  | { kind: 'refuse'; reason: string };
 
 /** Asks the person at the keyboard, or answers for them (--yes). Flows never know which. */
 export interface Approver {

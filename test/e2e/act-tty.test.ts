@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { ADD_SUB, PROJECT, actRepo, edit, planDoc, sandbox } from '../helpers/act.js';
+import { ADD_SUB, BREAK_ADD, PROJECT, actRepo, edit, planDoc, sandbox } from '../helpers/act.js';
 import { KEY, needScript, onTerminal } from '../helpers/pty.js';
 import { tempDir } from '../helpers/sandbox.js';
 
@@ -50,7 +50,9 @@ test('a task per step; Enter approves step 1, Show diff then Skip step leaves st
   assert.equal(existsSync(pager.seen), false, 'a diff that fits on the screen is printed, not paged');
   // The tree as it stands at the end: each step, its subtasks, what happened.
   assert.match(output, /aide act: Two steps\n {2}› isolation: [^\n]+\n {2}✔ Step 1: Add sub\n {4}✔ Edits applied: src\/calc\.js \+4 -0\n {4}✔ test {2}1 test passed {2}\d+\.\d s\n {4}✔ Approved\n {4}✔ Checkpoint \w+, written: src\/calc\.js \+4 -0\n/);
-  assert.match(output, /↓ Step 2: Swap operands — skipped: not approved\n {4}✔ Edits applied: src\/calc\.js \+1 -1\n {4}✔ test {2}1 test passed[^\n]*\n {4}↓ Not approved\n {4}↓ Not written\n/);
+  // Skip step is the person's choice, and the tree says so (not "not approved").
+  assert.match(output, /↓ Step 2: Swap operands — skipped: you chose Skip step\n {4}✔ Edits applied: src\/calc\.js \+1 -1\n {4}✔ test {2}1 test passed[^\n]*\n {4}↓ Skipped: you chose Skip step\n {4}↓ Not written\n/);
+  assert.doesNotMatch(output, /not approved/);
   assert.match(output, /\n1 step applied, 1 skipped, 0 failed\nCheckpoints: \w{10} \(step 1\)\nUndo with `aide restore \w+`/);
   assert.match(read(root, 'src/calc.js'), /export function sub/);
   assert.match(read(root, 'src/calc.js'), /return a \+ b/);
@@ -128,14 +130,19 @@ test('keys typed while the tests run are not answers: an Enter pressed then does
   const root = actRepo(t, planDoc('One step', [{ title: 'Add sub', edits: ADD_SUB }]), sandbox({ commands: [wait] }));
   const run = onTerminal(root, ['act']);
   await run.waitFor('isolation:');
-  // The terminal echoes what is typed while no prompt reads it: the marker shows the keys arrived.
   run.press('§', KEY.enter);
-  await run.waitFor('§');
+  await run.keysDelivered();
+  // Echo is off while the tree is live: typed keys and an Enter would land in the middle of it
+  // and leave its header on the screen twice. Ctrl-C still interrupts (ISIG stays on).
+  const settings = run.terminalSettings();
+  assert.match(settings, /(^|\s)-echo(\s|;|$)/m, settings);
+  assert.match(settings, /(^|\s)isig(\s|;|$)/m, settings);
   writeFileSync(go, '');
   await run.waitFor(question(1, 'Add sub'));
   run.press(KEY.down, KEY.down, KEY.enter);
   assert.equal(await run.exit(), 0, run.output());
-  assert.match(run.output(), /↓ Step 1: Add sub — skipped: not approved/);
+  assert.match(run.output(), /↓ Step 1: Add sub — skipped: you chose Skip step/);
+  assert.doesNotMatch(run.output(), /§/, 'the typed key was not echoed');
   assert.equal(read(root, 'src/calc.js'), PROJECT['src/calc.js']);
 });
 
@@ -152,7 +159,21 @@ test('a protected file: a warning names it and its rule, Approve asks again, and
   assert.equal(await run.exit(), 0, run.output());
   const output = run.output();
   assert.match(output, /verified: 1 command, 1 test passed\n {2}M test\/calc\.test\.js \+1 -0\n! protected: test\/calc\.test\.js \(rule \*\*\/test\/\*\*\): writing it takes a second, explicit yes\n\? Write step 1/);
-  assert.match(output, /↓ Step 1: Test more — skipped: not approved/);
+  assert.match(output, /↓ Step 1: Test more — skipped: you did not approve writing its protected files\n[\s\S]*?↓ Skipped: you did not approve writing its protected files\n/);
+  // The second question shows no raw value ("(y/N) ‣ false") while it waits.
+  assert.match(output, /too\? \(no skips the step\) \(y\/N\) ‣/);
+  assert.doesNotMatch(output, /‣ (false|true)/);
   assert.equal(read(root, 'test/calc.test.js'), PROJECT['test/calc.test.js']);
   assert.match(read(root, 'src/calc.js'), /export function sub/, 'the run went on to the next step');
+});
+
+test('a step whose tests fail lists no approval or write rows: they would never come', async (t) => {
+  needScript();
+  const root = actRepo(t, planDoc('Break it', [{ title: 'Break add', edits: BREAK_ADD }]));
+  const run = onTerminal(root, ['act']);
+  assert.equal(await run.exit(), 1, run.output());
+  const output = run.output();
+  assert.match(output, /❯ Step 1: Break add\n {4}✔ Edits applied: src\/calc\.js \+1 -1\n {4}✖ test [^\n]*\n {6}› test exited 1/);
+  assert.doesNotMatch(output, /Approval|Checkpoint and write/, 'no frame showed rows for what a failed step never reaches');
+  assert.equal(read(root, 'src/calc.js'), PROJECT['src/calc.js']);
 });

@@ -53,7 +53,7 @@ test('a step that fails verification is not written, exit 1, and later steps do 
   assert.equal(audit.at(-1)?.type, 'session_finished');
   const status = await runAide(['status'], { cwd: root });
   assert.equal(status.code, 0);
-  assert.match(status.stdout, /session act-[\w-]+: stopped\nplan: \.aide\/plans\/plan\.md — Mixed\n {2}step 1: applied \(checkpoint \w+\)\n {2}step 2: failed\n {2}step 3: not run\nundo the whole session with `aide restore \w+`\ncarry it on with `aide act --resume`\n$/);
+  assert.match(status.stdout, /session act-[\w-]+: stopped\nplan: \.aide\/plans\/plan\.md — Mixed\n {2}step 1: applied \(checkpoint \w+\)\n {2}step 2: failed\n {2}step 3: not run\nundo this session: `aide restore \w+` puts the files back as they were before it\ncarry it on with `aide act --resume`\n$/);
 });
 
 test('--dry-run writes nothing, and its --patch-out patch applies cleanly with git apply', async (t) => {

@@ -1,12 +1,17 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 
 const demo = fileURLToPath(new URL('../../../scripts/demo.mjs', import.meta.url));
 
-test('the README quickstart demo carries out the example plan: dry run, then every step verified and written', () => {
+test('the README quickstart demo carries out the example plan: dry run, then every step verified and written', (t) => {
   const result = spawnSync(process.execPath, [demo], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  // The demo keeps the example project for a look around and says where: this test removes it.
+  const kept = /^The example project is kept in (\S+)\. Have a look:$/m.exec(result.stdout)?.[1];
+  if (kept !== undefined && kept.startsWith(tmpdir())) t.after(() => { rmSync(kept, { recursive: true, force: true }); });
   assert.equal(result.status, 0, result.stdout + result.stderr);
   assert.match(result.stdout, /3 steps verified \(dry run: nothing written\)/);
   // Step 3 adds a test: a protected path, named in the dry run and written only with --allow-protected.
@@ -21,4 +26,7 @@ test('the README quickstart demo carries out the example plan: dry run, then eve
   assert.match(result.stdout, / M src\/inventory\.js\n M src\/format\.js|M src\/format\.js\n M src\/inventory\.js/);
   assert.match(result.stdout, /\?\? test\/remove\.test\.js/);
   assert.match(result.stdout, /aide demo: done/);
+  assert.ok(kept !== undefined && existsSync(kept), `the demo keeps the project it printed: ${kept}`);
+  assert.match(result.stdout, new RegExp(`^ {2}cd ${kept}\n {2}git status .*\n {2}aide checkpoints .*\n {2}aide status `, 'm'));
+  assert.match(result.stdout, /`npm link`/);
 });

@@ -55,12 +55,21 @@ test('doctor exits 1 with the fix when the configuration is invalid', async (t) 
   const root = gitRepo(t, { '.aide/config.json': '{ "model": { "endpoint": 42 } }' });
   const text = await runAide(['doctor'], { cwd: root, home: tempDir(t), env: { TMPDIR: tempDir(t) } });
   assert.equal(text.code, 1, text.stderr);
-  assert.match(text.stdout, /FAIL {2}model/);
+  assert.match(text.stdout, /FAIL {2}config +\.aide\/config\.json is invalid/);
+  assert.doesNotMatch(text.stdout, /model/);
   assert.match(text.stdout, /fix: Run `aide config`/);
   assert.match(text.stdout, /1 problem to fix/);
   const json = await runAide(['doctor', '--json'], { cwd: root, home: tempDir(t), env: { TMPDIR: tempDir(t) } });
   assert.equal(json.code, 1);
   const report = JSON.parse(json.stdout) as DoctorReport;
   assert.equal(report.ok, false);
-  assert.equal(report.checks.find((c) => c.id === 'model')?.status, 'fail');
+  assert.equal(report.checks.find((c) => c.id === 'config')?.status, 'fail');
+});
+
+test('doctor names an invalid sandbox.json as a configuration problem, not a failed model check', async (t) => {
+  const root = gitRepo(t, { '.aide/sandbox.json': '{ "commands": 7 }' });
+  const text = await runAide(['doctor'], { cwd: root, home: tempDir(t), env: { TMPDIR: tempDir(t) } });
+  assert.equal(text.code, 1, text.stderr);
+  assert.match(text.stdout, /FAIL {2}config +\.aide\/sandbox\.json is invalid/);
+  assert.doesNotMatch(text.stdout, /^ {2}\S+ +model\b/m);
 });

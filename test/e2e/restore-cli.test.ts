@@ -66,6 +66,18 @@ test('an unknown checkpoint id exits 2 and says how to list them', async (t) => 
   assert.deepEqual(workspaceState(root), before);
 });
 
+test('an unknown checkpoint id is exit 2 even where no one could be asked (no terminal, --json): found before anything is asked', async (t) => {
+  const { root, before } = await changedSinceCheckpoint(t);
+  const text = await runAide(['restore', 'deadbeef'], { cwd: root });
+  assert.equal(text.code, 2, text.stderr);
+  assert.match(text.stderr, /^aide: no checkpoint "deadbeef"\n {2}hint: List them with `aide checkpoints`/);
+  const json = await runAide(['restore', 'deadbeef', '--json'], { cwd: root });
+  assert.equal(json.code, 2, json.stdout);
+  const parsed = JSON.parse(json.stdout) as { ok: boolean; error: { code: string } };
+  assert.equal(parsed.error.code, 'checkpoint_unknown');
+  assert.deepEqual(workspaceState(root), before);
+});
+
 test('a workspace locked by a live aide process exits 6 and writes nothing', async (t) => {
   const { root, id, before } = await changedSinceCheckpoint(t);
   writeFileSync(join(root, '.aide/state/lock'), JSON.stringify({ pid: process.pid, command: 'apply', startedAt: 'now' }));

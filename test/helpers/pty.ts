@@ -4,7 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { stripAnsi } from '../../src/shared/text.js';
 import { BIN } from './cli.js';
 import { testEnv } from './sandbox.js';
@@ -27,6 +29,13 @@ export interface PtyRun {
   /** Resolves once `text` appears after everything an earlier wait matched; fails after `ms`. */
   waitFor(text: string | RegExp, ms?: number): Promise<void>;
   press(...keys: string[]): void;
+  /**
+   * Resolves once `script` has passed every key pressed so far to the terminal (its input log
+   * has them): with echo off nothing on the screen says the keys arrived. Fails after `ms`.
+   */
+  keysDelivered(ms?: number): Promise<void>;
+  /** `stty -a` of aide's terminal while aide runs: its echo, raw mode and the rest. */
+  terminalSettings(): string;
   /** Sends a signal to aide itself (not `script`, not the shell between them), as `kill` would. */
   signal(name: NodeJS.Signals): void;
   /** The exit code once aide (and `script`) ended; fails after `ms`. */
@@ -42,7 +51,15 @@ function descendants(pid: number): number[] {
 export function onTerminal(cwd: string, args: readonly string[], env: Record<string, string> = {}): PtyRun {
   // A pseudo-terminal from `script` has no size until one is set; listr2 and the pager use it.
   const command = `stty cols 100 rows 40; ${[process.execPath, BIN, ...args].map(quote).join(' ')}`;
-  const child = spawn('script', ['-qec', command, '/dev/null'], { cwd, env: testEnv(undefined, { TERM: 'xterm', ...env }), stdio: ['pipe', 'pipe', 'pipe'] });
+  // The keys `script` passes on are logged (-I), flushed as they come (-f), for keysDelivered().
+  const logDir = mkdtempSync(join(tmpdir(), 'aide-pty-'));
+  const inputLog = join(logDir, 'input');
+  const child = spawn('script', ['-qef', '-O', '/dev/null', '-I', inputLog, '-c', command], { cwd, env: testEnv(undefined, { TERM: 'xterm', ...env }), stdio: ['pipe', 'pipe', 'pipe'] });
+  child.on('exit', () => {
+    rmSync(logDir, { recursive: true, force: true });
+  });
+  let pressed = '';
+  const aidePid = () => descendants(child.pid ?? 0).find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(BIN));
   let raw = '';
   let seen = 0;
   const listeners = new Set<() => void>();
@@ -90,10 +107,27 @@ export function onTerminal(cwd: string, args: readonly string[], env: Record<str
     },
     press(...keys) {
       for (const key of keys) child.stdin.write(key);
+      pressed += keys.join('');
+    },
+    async keysDelivered(ms = 10_000) {
+      const deadline = Date.now() + ms;
+      const logged = () => (existsSync(inputLog) ? readFileSync(inputLog, 'utf8') : '');
+      // The log starts with a header line; the keys are at its end.
+      while (!logged().includes(pressed)) {
+        if (Date.now() > deadline) throw fail(`script did not pass on the keys pressed within ${ms} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+    terminalSettings() {
+      const aide = aidePid();
+      assert.ok(aide !== undefined, 'aide is not running');
+      const result = spawnSync('stty', ['-F', readlinkSync(`/proc/${aide}/fd/0`), '-a'], { encoding: 'utf8' });
+      assert.equal(result.status, 0, result.stderr);
+      return result.stdout;
     },
     signal(name) {
       // The shell between `script` and aide names BIN too, inside one argument.
-      const aide = descendants(child.pid ?? 0).find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(BIN));
+      const aide = aidePid();
       assert.ok(aide !== undefined, 'aide is not running');
       process.kill(aide, name);
     },

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { unreadableReason } from '../../shared/file-errors.js';
 import { AideError, ExitCode } from '../../shared/errors.js';
 import { useColor, type CliIo, type InputStream } from '../io.js';
 import type { ApplyReport } from '../../core/flows/apply.js';
@@ -64,8 +65,7 @@ async function readResponse(options: ApplyOptions, cwd: string, io: CliIo): Prom
   try {
     return await readFile(path, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new AideError('input_unreadable', `cannot read ${options.file}: ${code === 'ENOENT' ? 'no such file' : String(code ?? error)}`, {
+    throw new AideError('input_unreadable', `cannot read ${options.file}: ${unreadableReason(error)}`, {
       hint: 'Give the path of a file holding the model response, or - to read standard input.',
     });
   }

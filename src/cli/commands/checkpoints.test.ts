@@ -12,9 +12,9 @@ async function parsed(args: string[]) {
 
 test('aide checkpoints: argv → list options', async () => {
   const table: [string[], ListOptions][] = [
-    [['checkpoints'], { session: undefined, limit: 20, stats: false }],
-    [['checkpoints', '--limit', '5', '--session', 'apply-x'], { limit: 5, session: 'apply-x', stats: false }],
-    [['checkpoints', '--stats', '--json'], { session: undefined, limit: 20, stats: true }],
+    [['checkpoints'], { session: undefined, limit: 20, stats: false, all: false }],
+    [['checkpoints', '--limit', '5', '--session', 'apply-x'], { limit: 5, session: 'apply-x', stats: false, all: false }],
+    [['checkpoints', '--stats', '--json'], { session: undefined, limit: 20, stats: true, all: false }],
   ];
   for (const [args, expected] of table) {
     const result = await parsed(args);

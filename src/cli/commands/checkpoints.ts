@@ -6,19 +6,28 @@
 import { z } from 'zod';
 import { AideError, ExitCode } from '../../shared/errors.js';
 import { useColor, type CliIo, type GlobalOptions } from '../io.js';
-import type { ShadowStore } from '../../infra/shadow/shadow-store.js';
+import type { Checkpoint } from '../../infra/shadow/checkpoints.js';
+import type { FileChangeSummary, ShadowStore } from '../../infra/shadow/shadow-store.js';
 import type { CommandSpec, RawArgv } from './spec.js';
+
+/** A count or a number of days: yargs hands `--limit x` over as NaN. */
+const positive = (flag: string, example: string, whole: boolean) => {
+  const error = `${flag} needs a ${whole ? 'whole ' : ''}number above 0, e.g. ${flag} ${example}`;
+  const number = z.number({ error }).positive({ error });
+  return whole ? number.int({ error }) : number;
+};
 
 const listSchema = z.object({
   session: z.string().optional(),
-  limit: z.number().int().positive().default(20),
+  limit: positive('--limit', '50', true).default(20),
   stats: z.boolean().default(false),
+  all: z.boolean().default(false),
 });
 const showSchema = z.object({ id: z.string() });
 const diffSchema = z.object({ id: z.string(), id2: z.string().optional() });
 const saveSchema = z.object({ message: z.string().default('manual checkpoint') });
 const pruneSchema = z
-  .object({ keep: z.number().int().positive().optional(), olderThan: z.number().positive().optional(), dryRun: z.boolean().default(false) })
+  .object({ keep: positive('--keep', '20', true).optional(), olderThan: positive('--older-than', '30', false).optional(), dryRun: z.boolean().default(false) })
   .refine((o) => o.keep !== undefined || o.olderThan !== undefined, {
     error: 'say what to prune: --keep N (sessions to keep) and/or --older-than DAYS',
   });
@@ -34,7 +43,7 @@ function parse<T extends z.ZodType>(schema: T, input: Record<string, unknown>): 
   return result.data;
 }
 
-export const listOptions = (argv: RawArgv): ListOptions => parse(listSchema, { session: argv['session'], limit: argv['limit'], stats: argv['stats'] });
+export const listOptions = (argv: RawArgv): ListOptions => parse(listSchema, { session: argv['session'], limit: argv['limit'], stats: argv['stats'], all: argv['all'] });
 export const pruneOptions = (argv: RawArgv): PruneOptions => parse(pruneSchema, { keep: argv['keep'], olderThan: argv['olderThan'], dryRun: argv['dryRun'] });
 
 async function modules() {
@@ -74,6 +83,38 @@ async function reader(globals: GlobalOptions, io: CliIo) {
 
 const NO_SHADOW = 'This workspace has no checkpoints yet: `aide apply` takes one before it writes, `aide checkpoints save` takes one now.';
 
+/**
+ * The sessions that were dry runs (`aide act --dry-run`): their checkpoints record what aide
+ * verified in a scratch copy and never wrote, a state the files never had. Known from each
+ * session's state.json, never from anything in the shadow a verify command could have written.
+ */
+async function dryRunSessions(stateDir: string): Promise<ReadonlySet<string>> {
+  const { listSessionStates } = await import('../../infra/session/session-state.js');
+  const sessions = await listSessionStates(stateDir);
+  return new Set(sessions.filter((s) => s.state?.dryRun === true).map((s) => s.session));
+}
+
+type Reader = NonNullable<Awaited<ReturnType<typeof reader>>['reader']>;
+
+/**
+ * What a checkpoint changed: against its parent, or for a session's first, against the newest
+ * older checkpoint of a real (not dry-run) session: the state the files had before it.
+ */
+async function changesOf(r: Reader, checkpoint: Checkpoint, dryRuns: ReadonlySet<string>): Promise<FileChangeSummary[]> {
+  if (checkpoint.parent !== null) return r.changesOf(checkpoint);
+  const { EMPTY_TREE } = await import('../../infra/shadow/shadow-store.js');
+  const all = await r.list({ limit: 1000 });
+  const older = all.slice(all.findIndex((c) => c.id === checkpoint.id) + 1);
+  const previous = older.find((c) => !dryRuns.has(c.session));
+  return r.changes(previous?.tree ?? EMPTY_TREE, checkpoint.id);
+}
+
+/** The listing's file counts for sessions' first checkpoints, with dry runs skipped as above. */
+async function countFiles(r: Reader, list: readonly Checkpoint[], dryRuns: ReadonlySet<string>): Promise<Checkpoint[]> {
+  if (dryRuns.size === 0) return [...list];
+  return Promise.all(list.map(async (c) => (c.parent === null && !dryRuns.has(c.session) ? { ...c, filesChanged: (await changesOf(r, c, dryRuns)).length } : c)));
+}
+
 const show: CommandSpec = {
   command: 'show <id>',
   describe: 'Show a checkpoint: when, why, and the files it changed',
@@ -83,8 +124,10 @@ const show: CommandSpec = {
     const { m, reader: r, style } = await reader(globals, io);
     if (r === null) throw new AideError('checkpoint_unknown', `no checkpoint "${id}"`, { hint: NO_SHADOW });
     const checkpoint = await r.show(id);
-    const changes = await r.changesOf(checkpoint);
-    return print(io, globals, 'aide.checkpoint/1', { checkpoint, changes }, () => m.render.renderShow(checkpoint, changes, new Date(), style));
+    const dryRuns = await dryRunSessions(r.workspace.stateDir);
+    const changes = await changesOf(r, checkpoint, dryRuns);
+    const dryRun = dryRuns.has(checkpoint.session);
+    return print(io, globals, 'aide.checkpoint/1', { checkpoint: { ...checkpoint, dryRun }, changes }, () => m.render.renderShow(checkpoint, changes, new Date(), style, dryRun));
   },
 };
 
@@ -157,11 +200,16 @@ export const checkpointsCommand: CommandSpec = {
       .option('session', { type: 'string', describe: 'Only this session', requiresArg: true, global: false })
       .option('limit', { type: 'number', default: 20, describe: 'Show at most N checkpoints', requiresArg: true, global: false })
       .option('stats', { type: 'boolean', default: false, describe: 'Report the size of the shadow repository instead', global: false })
+      .option('all', { type: 'boolean', default: false, describe: 'List the checkpoints of dry runs too (marked "dry run")', global: false })
       .example('$0 checkpoints', 'the 20 newest checkpoints')
+      .example('$0 checkpoints --all', 'the same, with the checkpoints of `aide act --dry-run` sessions')
       .example('$0 checkpoints --stats', 'how much space checkpoints take')
       .epilog(
         'Checkpoints live in .aide/state/shadow.git, never in your own .git. Every `aide apply` takes one before it writes.\n' +
-          'Undo to a checkpoint with `aide restore ID`.',
+          'Undo to a checkpoint with `aide restore ID`.\n\n' +
+          'An `aide act --dry-run` session records what it verified in a scratch copy as checkpoints too. Your files never had ' +
+          'those states, so they are hidden unless --all (or --session naming that session) asks for them, marked "dry run" ' +
+          'where shown, and the files changed before a real checkpoint are counted without them.',
       ),
   subcommands: [show, diff, save, prune],
   run: async (argv, globals, io) => {
@@ -172,11 +220,20 @@ export const checkpointsCommand: CommandSpec = {
       const stats = await r.stats();
       return print(io, globals, 'aide.checkpoints.stats/1', { stats }, () => m.render.renderStats(stats));
     }
-    const list = r === null ? [] : await r.list({ limit: options.limit, ...(options.session === undefined ? {} : { session: options.session }) });
+    const dryRuns = r === null ? new Set<string>() : await dryRunSessions(r.workspace.stateDir);
+    // Dry runs are hidden unless asked for (--all, or --session naming one): read enough to fill the page.
+    const showDry = options.all || options.session !== undefined;
+    const read = r === null ? [] : await r.list({ limit: showDry ? options.limit : options.limit + 1000, ...(options.session === undefined ? {} : { session: options.session }) });
+    const hidden = showDry ? 0 : read.filter((c) => dryRuns.has(c.session)).length;
+    const wanted = (showDry ? read : read.filter((c) => !dryRuns.has(c.session))).slice(0, options.limit);
+    const list = r === null ? [] : (await countFiles(r, wanted, dryRuns)).map((c) => ({ ...c, dryRun: dryRuns.has(c.session) }));
     // A restore killed half way: say so first, with how to finish or undo it.
     const [{ readPendingRestore }, { pendingRestoreLines }] = await Promise.all([import('../../infra/shadow/restore-journal.js'), import('../render/restore.js')]);
     const pending = r === null ? null : await readPendingRestore(r.workspace.stateDir);
     const note = pending === null ? '' : `${pendingRestoreLines(pending, style).join('\n')}\n`;
-    return print(io, globals, 'aide.checkpoints/1', { checkpoints: list, pendingRestore: pending }, () => note + m.render.renderList(list, new Date(), style));
+    if (options.session !== undefined && list.length === 0 && r !== null) {
+      throw new AideError('checkpoint_unknown', `no session "${options.session}" has checkpoints here`, { hint: 'The SESSION column of `aide checkpoints` (or `aide status`) names the sessions; give one exactly.' });
+    }
+    return print(io, globals, 'aide.checkpoints/1', { checkpoints: list, hiddenDryRun: hidden, pendingRestore: pending }, () => note + m.render.renderList(list, new Date(), style, hidden));
   },
 };

@@ -41,13 +41,8 @@ export const restoreCommand: CommandSpec = {
       ),
   run: async (argv, globals, io) => {
     const options = restoreOptions(argv);
-    const { chooseApprover } = await import('../approver.js');
-    // Decided before any work: a run that cannot ask must not change anything (exit 4).
-    const approver = chooseApprover({ yes: options.yes, dryRun: options.dryRun, command: 'restore' }, io, () => ({
-      stdin: process.stdin,
-      stdout: globals.json ? process.stderr : process.stdout,
-    }));
-    const [{ restoreFlow }, { NodeFileSystem }, { testPauseAfterWrites }, { findWorkspaceRoot }, { loadWorkspaceConfig }, { ShadowReader, ShadowStore }, { ShadowRestorer }, render, { makeStyle }] = await Promise.all([
+    const [{ chooseApprover }, { restoreFlow }, { NodeFileSystem }, { testPauseAfterWrites }, { findWorkspaceRoot }, { loadWorkspaceConfig }, { ShadowReader, ShadowStore }, { ShadowRestorer }, render, { makeStyle }] = await Promise.all([
+      import('../approver.js'),
       import('../../core/flows/restore.js'),
       import('../../infra/fs/node-file-system.js'),
       import('../test-hooks.js'),
@@ -69,6 +64,17 @@ export const restoreCommand: CommandSpec = {
     }
     const store = await ShadowStore.open(root, io.env, { maxFileBytes: config.config.value.checkpoints.max_file_bytes, command: 'restore' });
     try {
+      // An unknown id is a usage error (exit 2) whether or not anyone could be asked: find it first.
+      const target = await store.show(options.id);
+      // A dry run's checkpoint is a state the files never had: say so before anything is asked.
+      const { listSessionStates } = await import('../../infra/session/session-state.js');
+      const dryRun = (await listSessionStates(store.workspace.stateDir)).some((s) => s.session === target.session && s.state?.dryRun === true);
+      if (dryRun && !globals.json) io.stdout.write(render.dryRunNote(target.short, style));
+      // Decided before any work: a run that cannot ask must not change anything (exit 4).
+      const approver = chooseApprover({ yes: options.yes, dryRun: options.dryRun, command: 'restore' }, io, () => ({
+        stdin: process.stdin,
+        stdout: globals.json ? process.stderr : process.stdout,
+      }));
       const restorer = new ShadowRestorer(store, new NodeFileSystem(testPauseAfterWrites(io)));
       const flow = restoreFlow(
         { target: options.id, dryRun: options.dryRun },

@@ -1,86 +1,97 @@
 import { join } from 'node:path';
-import type { CommandSpec } from './spec.js';
+import { z } from 'zod';
+import { AideError } from '../../shared/errors.js';
+import { useColor } from '../io.js';
+import type { CommandSpec, RawArgv } from './spec.js';
 
-/** state.json as far as it can be shown: a session recorded by an older aide may lack fields. */
-interface ShownState {
-  session?: string;
-  plan?: string;
-  title?: string;
-  status?: string;
-  dryRun?: boolean;
-  base?: string;
-  steps?: Array<{ number: number; status: string; checkpoint: string | null }>;
-}
+/** How many sessions the list shows. */
+const RECENT = 5;
+/** Enough checkpoints to see the restores that concern the recent sessions. */
+const CHECKPOINTS_READ = 1000;
 
-/** What status says about carrying a session on. */
-interface Resumable {
-  session: string;
-  plan: string;
-  command: string;
-  /** A write-back of this session was killed half way: resuming finishes it. */
-  pendingWriteBack: { step: number; files: number } | null;
-}
+export const statusOptionsSchema = z.object({
+  /** A session id or a unique prefix of one; omitted: the newest session. */
+  session: z.union([z.string(), z.number()]).transform(String).pipe(z.string().min(1)).optional(),
+});
+export type StatusOptions = z.infer<typeof statusOptionsSchema>;
 
-const STATUS_TEXT: Record<string, string> = { not_run: 'not run' };
-
-function renderState(state: ShownState, killed: boolean): string[] {
-  const status = state.status ?? 'unknown';
-  const shown = killed ? 'running when its aide process ended (killed or crashed)' : status;
-  const lines = [`session ${state.session ?? '?'}: ${shown}${state.dryRun === true ? ' (dry run)' : ''}`];
-  if (state.plan !== undefined) lines.push(`plan: ${state.plan}${state.title === undefined ? '' : ` — ${state.title}`}`);
-  for (const step of state.steps ?? []) {
-    lines.push(`  step ${step.number}: ${STATUS_TEXT[step.status] ?? step.status}${step.checkpoint === null ? '' : ` (checkpoint ${step.checkpoint.slice(0, 10)})`}`);
-  }
-  if (state.base !== undefined) lines.push(`undo the whole session with \`aide restore ${state.base.slice(0, 10)}\``);
-  return lines;
-}
-
-function renderResumable(resumable: Resumable, other: boolean): string[] {
-  const lines: string[] = [];
-  if (other) lines.push(`session ${resumable.session} (${resumable.plan}) is unfinished`);
-  const write = resumable.pendingWriteBack;
-  if (write !== null) {
-    lines.push(`aide stopped while it wrote step ${write.step} into your files: some of its ${write.files} files may be written and others not`);
-    lines.push(`finish writing it and carry the session on with \`${resumable.command}\``);
-  } else lines.push(`carry it on with \`${resumable.command}\``);
-  return lines;
+export function statusOptions(argv: RawArgv): StatusOptions {
+  const parsed = statusOptionsSchema.safeParse({ session: argv['session'] });
+  if (!parsed.success) throw new AideError('usage', 'aide status SESSION needs a session id (or the first characters of one)', { hint: 'Run `aide status` to list the recent sessions.' });
+  return parsed.data;
 }
 
 export const statusCommand: CommandSpec = {
-  command: 'status',
-  describe: 'Show the current or last `aide act` session: its plan, what each step did, how to carry it on',
-  builder: (yargs) => yargs.example('$0 status', 'what the last act session did, how to undo it, and how to resume it if it stopped'),
-  run: async (_argv, globals, io) => {
-    const [{ findWorkspaceRoot }, { listSessionStates }, { lockHolder }, { resumeCommand }] = await Promise.all([
+  command: 'status [session]',
+  describe: 'Show the recent `aide act` sessions and one in full: its plan, what each step did, how to undo it, how to carry it on',
+  builder: (yargs) =>
+    yargs
+      .positional('session', { type: 'string', describe: 'The session to show (an id, or the first characters of one); omitted: the newest' })
+      .example('$0 status', 'the newest session in full, and the recent ones in a short list')
+      .example('$0 status act-20261201-0911', 'one session: its steps, and what undoes them')
+      .epilog(
+        'A step a later `aide restore` took back out of the files is shown as undone, with the command that puts it back. ' +
+          '"undo this session" names the checkpoint from before the session\'s first write; a session that wrote nothing ' +
+          '(a dry run, or every step failed or was skipped) has nothing to undo.',
+      ),
+  run: async (argv, globals, io) => {
+    const options = statusOptions(argv);
+    const [{ findWorkspaceRoot }, { listSessionStates }, { lockHolder }, { resumeCommand }, { ShadowReader }, history, render, { makeStyle }] = await Promise.all([
       import('../../infra/git/workspace-root.js'),
       import('../../infra/session/session-state.js'),
       import('../../infra/shadow/lock.js'),
       import('../act-session-select.js'),
+      import('../../infra/shadow/shadow-store.js'),
+      import('../session-history.js'),
+      import('../render/status.js'),
+      import('../render/style.js'),
     ]);
     const root = await findWorkspaceRoot(globals.cwd, io.env);
     const stateDir = join(root, '.aide/state');
     const sessions = await listSessionStates(stateDir);
-    const last = sessions[0];
-    // `running` in state.json with no aide holding the lock: that aide was killed.
+    let shown = sessions[0];
+    if (options.session !== undefined) {
+      const found = history.findSession(sessions, options.session);
+      if (Array.isArray(found)) {
+        const hint = found.length === 0 ? 'Run `aide status` to list the recent sessions.' : `It could be ${found.slice(0, 5).join(', ')}${found.length > 5 ? ', …' : ''}: give more of the id.`;
+        throw new AideError('usage', found.length === 0 ? `no session "${options.session}" in this workspace` : `"${options.session}" names ${found.length} sessions`, { hint });
+      }
+      shown = found as (typeof sessions)[number];
+    }
+    // `running` in state.json with no aide holding the lock: that aide was killed. While aide act
+    // holds it, the newest running session is the live one; any other running one was killed.
     const holder = await lockHolder(stateDir);
-    const killed = last?.state?.status === 'running' && holder?.command !== 'act';
+    const live = holder?.command === 'act' ? sessions.find((s) => s.state?.status === 'running') : undefined;
+    const killed = (s: (typeof sessions)[number] | undefined) => s !== undefined && s.state?.status === 'running' && s !== live;
+    const reader = await ShadowReader.openExisting(root, io.env);
+    const checkpoints = reader === null ? [] : await reader.list({ limit: CHECKPOINTS_READ });
+    const undone = history.replayRestores(sessions, checkpoints);
+    const undoOf = (s: (typeof sessions)[number]) => history.sessionUndo(s, sessions, undone);
     // What `aide act --resume` would pick: the newest unfinished session (of its own kind).
-    const unfinished = sessions.find((s) => s.state !== null && s.state.status !== 'finished' && !(s === last && s.state.status === 'running' && !killed));
-    const resumable: Resumable | null =
+    const unfinished = sessions.find((s) => s.state !== null && s.state.status !== 'finished' && !(s === live));
+    const resumable =
       unfinished?.state == null
         ? null
         : { session: unfinished.session, plan: unfinished.state.plan, command: resumeCommand(unfinished.state.dryRun), pendingWriteBack: unfinished.pendingWriteBack };
+    const recent = options.session === undefined ? sessions.slice(0, RECENT) : [];
     if (globals.json) {
-      const session = last === undefined ? null : (last.state ?? last.raw);
-      io.stdout.write(`${JSON.stringify({ schema: 'aide.status/1', ok: true, session, killed, resumable }, null, 2)}\n`);
+      const session = shown === undefined ? null : (shown.state ?? shown.raw);
+      const summary = (s: (typeof sessions)[number]) => ({ session: s.session, status: s.state?.status ?? null, dryRun: s.state?.dryRun ?? null, plan: s.state?.plan ?? null, updatedAt: new Date(s.updated).toISOString(), killed: killed(s) });
+      const json = { schema: 'aide.status/1', ok: true, session, killed: killed(shown), undo: shown === undefined ? null : undoOf(shown), resumable, recent: recent.map(summary) };
+      io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
       return 0;
     }
-    if (last === undefined) {
+    if (shown === undefined) {
       io.stdout.write('No aide act session in this workspace yet.\n');
       return 0;
     }
-    const lines = renderState(last.state ?? last.raw ?? {}, killed);
-    if (resumable !== null) lines.push(...renderResumable(resumable, resumable.session !== last.session));
+    const now = new Date();
+    const lines = render.renderSession(shown, killed(shown), undoOf(shown), now);
+    if (resumable !== null && (options.session === undefined || resumable.session === shown.session)) lines.push(...render.renderResumable(resumable, resumable.session !== shown.session));
+    if (recent.length > 1) {
+      const rows = recent.map((found) => ({ found, killed: killed(found), undo: undoOf(found) }));
+      lines.push('', ...render.renderRecent(rows, sessions.length - recent.length, now, makeStyle(useColor(io))));
+    }
     io.stdout.write(`${lines.join('\n')}\n`);
     return 0;
   },

@@ -20,11 +20,12 @@ import { plural } from '../../shared/text.js';
 import type { OutputStream } from '../io.js';
 import { askStep, type StepPrompts } from '../step-approver.js';
 import { discardTypeahead, keepSignalsFrom, type KeyboardInput } from '../prompt-guard.js';
+import { silenceEcho } from '../terminal-echo.js';
 import { protectedList } from './act.js';
 import { filesText, statusText, StepSlot, type PlannedStep, type Task, type Turn } from './act-steps.js';
 import { Deferred } from './deferred.js';
 import { showText, type TerminalSize } from './pager.js';
-import { protectedQuestion, REVIEW_CHOICES, reviewHeader, reviewQuestion, stepDiff, type ReviewChoice } from './review.js';
+import { protectedQuestion, REVIEW_CHOICES, reviewHeader, reviewQuestion, stepDiff, yesNo, type ReviewChoice } from './review.js';
 import type { Style } from './style.js';
 import { SUSPENDABLE_OPTIONS, suspendableRenderer, type SuspendableRenderer } from './suspendable-renderer.js';
 import { isolationLine, seconds, testsText } from './verify.js';
@@ -43,13 +44,19 @@ export interface ActTaskListOptions {
   size: () => TerminalSize;
   /** PAGER, LESS. */
   env: Readonly<Record<string, string | undefined>>;
-  /** The keyboard the prompts read (keys typed ahead of a prompt are dropped). */
+  /** The keyboard the prompts read (keys typed ahead of a prompt are dropped, and not echoed while the tree is live). */
   stdin: KeyboardInput;
   /** Fires on Ctrl-C outside a prompt (SIGINT): a prompt on screen is cancelled, which aborts. */
   signal?: AbortSignal;
 }
 
 type StepTask = ListrTask<unknown, typeof SuspendableRenderer, typeof SimpleRenderer>;
+
+/** `rows`, each made only once the one before it passed (an untitled task is not drawn, its subtasks are). */
+function thenRows(rows: readonly StepTask[]): StepTask {
+  const [first, ...rest] = rows;
+  return { task: (_, host) => host.newListr(first === undefined ? [] : rest.length === 0 ? [first] : [first, thenRows(rest)], { concurrent: false, exitOnError: true }) };
+}
 
 /** At most this many lines of a failing command's output are shown under it. */
 const TAIL_LINES = 12;
@@ -96,11 +103,13 @@ export class TaskListActView implements Approver {
     // uncaught error, a second signal) must not leave the terminal without one.
     const showCursor = () => writeSync(this.options.fd, '\u001b[?25h');
     process.once('exit', showCursor);
+    const restoreEcho = silenceEcho(this.options.stdin);
     this.running = list
       .run()
       .then(() => undefined, () => undefined)
       .finally(() => {
         process.off('exit', showCursor);
+        restoreEcho();
         // Never leave the flow waiting on a question no task will ask.
         for (const answer of this.answers) answer.resolve({ kind: 'abort' });
       });
@@ -195,11 +204,12 @@ export class TaskListActView implements Approver {
         const commands = await slot.verifying.promise;
         task.output = '';
         if (commands === null) return this.endedEarly(slot, task);
-        const subtasks = [this.editsTask(slot), ...commands.map((name) => this.commandTask(slot, name))];
-        if (!this.options.dryRun) subtasks.push(this.approvalTask(slot));
-        subtasks.push(this.writeTask(slot));
-        // A subtask that fails (a command, a refusal, a conflict) fails the step; the rest are not reached.
-        return task.newListr(subtasks, { concurrent: false, exitOnError: true });
+        // A subtask that fails (a command, a refusal, a conflict) fails the step; the rest are not
+        // reached. They are not drawn either: each later row is made (inside an untitled task,
+        // which is not drawn itself) only once the rows before it passed, so a failed step does not
+        // go on listing an approval and a write that will never come.
+        const later = [...(this.options.dryRun ? [] : [this.approvalTask(slot)]), this.writeTask(slot)];
+        return task.newListr([this.editsTask(slot), ...commands.map((name) => this.commandTask(slot, name)), thenRows(later)], { concurrent: false, exitOnError: true });
       },
     };
   }
@@ -246,7 +256,7 @@ export class TaskListActView implements Approver {
             task.skip('Approval: not asked');
             return;
           case 'decided':
-            return this.showDecision(slot, task, turn.decision, ' (--yes)');
+            return this.showDecision(slot, task, { kind: turn.decision }, ' (--yes)');
           case 'ask':
             task.title = 'Approval: waiting for your answer';
             // The prompts get a task of their own (untitled, so not drawn): the enquirer adapter
@@ -262,16 +272,16 @@ export class TaskListActView implements Approver {
     const decision = await askStep(turn.review, this.prompts(host)).catch((): StepDecision => ({ kind: 'abort' }));
     turn.answer.resolve(decision);
     const count = turn.review.protectedFiles.length;
-    await this.showDecision(slot, approval, decision.kind, count === 0 ? '' : `, protected ${count === 1 ? 'file' : 'files'} included`);
+    await this.showDecision(slot, approval, decision, count === 0 ? '' : `, protected ${count === 1 ? 'file' : 'files'} included`);
   }
 
-  private async showDecision(slot: StepSlot, task: Task, decision: StepDecision['kind'], note: string): Promise<void> {
-    switch (decision) {
+  private async showDecision(slot: StepSlot, task: Task, decision: { kind: StepDecision['kind']; reason?: string }, note: string): Promise<void> {
+    switch (decision.kind) {
       case 'approve':
         task.title = `Approved${note}`;
         return;
       case 'skip':
-        task.skip('Not approved');
+        task.skip(`Skipped: ${decision.reason ?? 'not approved'}`);
         return;
       case 'abort':
         task.skip('Aborted');
@@ -331,7 +341,7 @@ export class TaskListActView implements Approver {
           header: reviewHeader(review, style),
           choices: REVIEW_CHOICES.map((c) => ({ name: c.name, message: c.message })),
         }),
-      confirmProtected: (review) => this.ask<boolean>(task, { type: 'confirm', message: protectedQuestion(review), initial: false }),
+      confirmProtected: (review) => this.ask<boolean>(task, { type: 'confirm', message: protectedQuestion(review), initial: false, format: yesNo }),
       showDiff: (review) => this.showDiff(review),
     };
   }

@@ -30,19 +30,21 @@ export function formatBytes(bytes: number): string {
   return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit] ?? 'TiB'}`;
 }
 
-export function renderList(checkpoints: readonly Checkpoint[], now: Date, style: Style): string {
-  if (checkpoints.length === 0) return 'No checkpoints yet. `aide apply` takes one before it writes; `aide checkpoints save` takes one now.\n';
+/** `hidden`: how many checkpoints of dry runs were left out (listed with --all). */
+export function renderList(checkpoints: ReadonlyArray<Checkpoint & { dryRun?: boolean }>, now: Date, style: Style, hidden = 0): string {
+  const hiddenNote = hidden === 0 ? '' : `${plural(hidden, 'checkpoint')} of dry runs not listed (files aide verified but never wrote): --all lists them.\n`;
+  if (checkpoints.length === 0) return `No checkpoints yet. \`aide apply\` takes one before it writes; \`aide checkpoints save\` takes one now.\n${hiddenNote}`;
   const rows = checkpoints.map((c) => [
     style.bold(c.short),
     ago(c.time, now),
     c.session,
-    c.step === null ? '' : `step ${c.step}`,
+    [c.step === null ? '' : `step ${c.step}`, c.dryRun === true ? style.yellow('dry run') : ''].filter((t) => t !== '').join(', '),
     plural(c.filesChanged, 'file'),
     c.message,
   ]);
   const widths = [0, 1, 2, 3, 4].map((i) => Math.max(...rows.map((r) => stripLength(r[i] ?? ''))));
   const lines = rows.map((r) => r.map((cell, i) => (i < 5 ? pad(cell, widths[i] ?? 0) : cell)).join('  ').trimEnd());
-  return `${lines.join('\n')}\n\nShow one: aide checkpoints show ID · compare: aide checkpoints diff ID [ID2] · undo to one: aide restore ID\n`;
+  return `${lines.join('\n')}\n\n${hiddenNote}Show one: aide checkpoints show ID · compare: aide checkpoints diff ID [ID2] · undo to one: aide restore ID\n`;
 }
 
 function stripLength(text: string): number {
@@ -56,7 +58,7 @@ function pad(text: string, width: number): string {
 
 const STATUS: Readonly<Record<string, string>> = { A: 'added', D: 'deleted', M: 'modified', T: 'type changed' };
 
-export function renderShow(checkpoint: Checkpoint, changes: readonly FileChangeSummary[], now: Date, style: Style): string {
+export function renderShow(checkpoint: Checkpoint, changes: readonly FileChangeSummary[], now: Date, style: Style, dryRun = false): string {
   const out = [
     style.bold(`checkpoint ${checkpoint.id}`),
     `time     ${checkpoint.time} (${ago(checkpoint.time, now)})`,
@@ -65,6 +67,7 @@ export function renderShow(checkpoint: Checkpoint, changes: readonly FileChangeS
     `message  ${checkpoint.message}`,
   ];
   if (checkpoint.verdict !== null) out.push(`verdict  ${checkpoint.verdict}`);
+  if (dryRun) out.push(`${style.yellow('dry run')}  an \`aide act --dry-run\` session: aide verified this in a scratch copy and never wrote it to your files`);
   if (checkpoint.skipped.length > 0) out.push(`skipped  ${checkpoint.skipped.join(', ')} (over checkpoints.max_file_bytes; restore leaves them alone)`);
   out.push('', `${plural(changes.length, 'file')} changed since the previous checkpoint:`);
   for (const change of changes.slice(0, 200)) {

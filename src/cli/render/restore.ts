@@ -47,6 +47,11 @@ function planLines(plan: RestorePlan, style: Style): string[] {
   return out;
 }
 
+/** Before the plan, when the checkpoint is one an `aide act --dry-run` session took. */
+export function dryRunNote(short: string, style: Style): string {
+  return `${style.yellow('note:')} checkpoint ${short} is from a dry run: your files never had this state; restoring it writes what that dry run verified.\n`;
+}
+
 /** What to tell the user about a restore that was interrupted (also for `aide checkpoints`). */
 export function pendingRestoreLines(pending: PendingRestore, style: Style): string[] {
   return [

@@ -42,6 +42,15 @@ export function protectedQuestion(review: StepReview): string {
   return `Write the protected ${review.protectedFiles.length === 1 ? 'file' : 'files'} ${files} too? (no skips the step)`;
 }
 
+/**
+ * The answer of a yes/no prompt as people read it. enquirer's confirm shows its value as
+ * `false` while it waits and `true`/`false` once answered ("(y/N) ‣ false"); this shows
+ * nothing while it waits, then "yes" or "no". Called by enquirer with the prompt as `this`.
+ */
+export function yesNo(this: { state?: { submitted?: boolean } } | undefined, value: unknown): string {
+  return this?.state?.submitted === true ? (value === true ? 'yes' : 'no') : '';
+}
+
 /** The diff view: the files with their counts, then each file's diff, colored. */
 export function stepDiff(files: readonly ChangedFile[], style: Style): string {
   const head = [style.bold(`${plural(files.length, 'file')} changed`), ...files.map((f) => `  ${fileLine(f, style)}`)];

@@ -43,7 +43,7 @@ test('what fails (exit 1) and what only warns', () => {
     ['old node', { node: { version: 'v18.20.0', required: '>=20.19' } }, { node: 'fail' }],
     ['no git', { git: { version: null } }, { git: 'fail', scratch: 'fail' }],
     ['old git', { git: { version: '2.25.1' } }, { git: 'fail', scratch: 'fail' }],
-    ['invalid config', { model: { error: '.aide/config.json is invalid (1 problem)' } }, { model: 'fail' }],
+    ['invalid config', { model: { error: '.aide/config.json is invalid (1 problem)' } }, { config: 'fail' }],
     ['remote model with consent', { model: { endpoint: 'https://gpu.example.com/v1', loopback: false, allowRemote: true } }, { model: 'warn' }],
     ['home folder', { workspace: { root: '/root', refused: 'aide will not keep checkpoints of your home directory', gitRepo: false, shadow: { present: false, bytes: 0, sessions: 0 } } }, { workspace: 'warn' }],
     ['no namespaces', { isolation: { verify: { mechanism: 'none', network: 'unavailable', workspaceReadOnly: false, processTree: 'process-group', detail: 'network isolation: unavailable because unshare: Operation not permitted' }, bubblewrap: { present: true, version: '0.8.0' } } }, { network: 'warn' }],

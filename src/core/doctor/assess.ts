@@ -41,7 +41,8 @@ export interface DoctorFacts {
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 
 export interface DoctorCheck {
-  id: 'node' | 'git' | 'workspace' | 'scratch' | 'network' | 'model';
+  /** `config`: .aide/config.json or sandbox.json is invalid (shown instead of `model`, which cannot be judged then). */
+  id: 'node' | 'git' | 'workspace' | 'scratch' | 'network' | 'model' | 'config';
   status: CheckStatus;
   summary: string;
   details: string[];
@@ -162,7 +163,8 @@ function networkCheck({ isolation, platform }: DoctorFacts): DoctorCheck {
 }
 
 function modelCheck({ model }: DoctorFacts): DoctorCheck {
-  if ('error' in model) return check('model', 'fail', `the configuration is invalid: ${model.error}`, [], 'Run `aide config` to see every problem with its file and line, and fix them.');
+  // The error may be sandbox.json's: it is the configuration that failed, not the model.
+  if ('error' in model) return check('config', 'fail', model.error, [], 'Run `aide config` to see every problem with its file and line, and fix them.');
   if (model.loopback) return check('model', 'ok', `${model.endpoint}: on this machine (not contacted by doctor)`);
   if (model.allowRemote) return check('model', 'warn', `${model.endpoint}: a remote server; prompts and the code in them leave this machine (allow_remote is set)`);
   return check('model', 'fail', `${model.endpoint} is not on this machine and allow_remote is not set`, [], 'Use a local server such as http://127.0.0.1:11434/v1, or set "allow_remote": true in .aide/config.json.');

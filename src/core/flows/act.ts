@@ -269,7 +269,7 @@ async function* approve(step: ActStep, ctx: Context, verified: Verified): AsyncG
 function declined(step: ActStep, decision: Exclude<StepDecision, { kind: 'approve' }>, verified: Verified): StepReport {
   switch (decision.kind) {
     case 'skip':
-      return report(step, 'skipped', 'not approved', verified);
+      return report(step, 'skipped', decision.reason ?? 'not approved', verified);
     case 'abort':
       return report(step, 'aborted', 'you stopped the session here; nothing of this step was written', verified);
     case 'refuse':
