@@ -57,4 +57,23 @@ describe('bad input is a clear error', () => {
     assert.equal(config.code, 2, config.stderr);
     assert.match(config.stderr, /\.aide\/config\.json:1:\d+: arrays and objects are nested more than 64 levels deep here/);
   });
+
+  test('a reply of a thousand blocks is reported once per file, the blocks of a busy file summed up', async (t) => {
+    const files: Record<string, string> = { 'src/many.js': `${Array.from({ length: 30 }, (_, i) => `const m${i} = ${i};`).join('\n')}\n` };
+    const blocks: string[] = [];
+    for (let i = 0; i < 1000; i++) {
+      files[`src/d${i % 10}/f${i}.js`] = `const v${i} = 1;\n`;
+      blocks.push(reply(`src/d${i % 10}/f${i}.js`, `const v${i} = 1;`, `const v${i} = 2;`));
+    }
+    for (let i = 0; i < 30; i++) blocks.push(reply('src/many.js', `const m${i} = ${i};`, `const m${i} = ${i + 1};`));
+    const repo = gitRepo(t, files);
+    const result = await runAide(['apply', '--dry-run', '-'], { cwd: repo, input: blocks.join('\n') });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^aide apply: 1030 edits would change 1001 files \(dry run: nothing written\)\.$/m);
+    const listed = result.stdout.split('\n').filter((line) => /^ {2}M /.test(line));
+    assert.equal(listed.length, 1001, 'each file once');
+    assert.ok(listed.includes('  M src/d7/f517.js  +1 -1  block 518 (exact)'));
+    const busy = listed.find((line) => line.startsWith('  M src/many.js'));
+    assert.match(busy ?? '', /\+30 -30 {2}block 1001 \(exact\), .*block 1010 \(exact\) and 20 more blocks$/);
+  });
 });
