@@ -25,6 +25,11 @@
  * 5. Release unlinks `lock` only when it still holds our token. Nobody replaces a live lock, so
  *    the read and the unlink see the same file.
  *
+ * 6. The process that replaces a stale lock may lose the race of step 1 to another; the note it
+ *    leaves before the unlink (`lock.taken-over`) tells the winner, whoever it is, that it took
+ *    over from a dead aide. Only a holder reads and removes the note; it is written only while
+ *    the stale lock is in place, when nobody holds the lock.
+ *
  * A crash between two of these steps can leave a `lock.*.new` or `lock.break-*` file behind;
  * they name keys that never come back, so they are harmless litter, never a held lock.
  */
@@ -144,24 +149,29 @@ async function createInPlace(path: string, record: LockRecord): Promise<boolean>
   return true;
 }
 
-async function unlinkIfKey(path: string, key: string): Promise<void> {
+/**
+ * Step 4's unlink, under the break guard. For the workspace lock it first leaves a note naming
+ * the dead owner (`lock.taken-over`): whichever process wins the lock next, this one or another,
+ * learns from it that a dead aide's leftovers (git's own lock files) need clearing.
+ */
+async function unlinkIfKey(path: string, key: string, note: { file: string; owner: LockRecord | null } | null): Promise<void> {
   const now = await inspect(path);
   if (now?.key !== key) return;
+  if (note !== null) await writeFile(note.file, JSON.stringify(note.owner ?? UNKNOWN));
   await unlink(path).catch((error: unknown) => {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   });
 }
 
-type Claim = { held: true; tookOver: LockRecord | null } | { held: false; owner: LockRecord };
+type Claim = { held: true } | { held: false; owner: LockRecord };
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Takes the lock at `path` for `record`, replacing a stale one (step 4), or reports its live owner. */
 async function claim(path: string, record: LockRecord, depth: number): Promise<Claim> {
   const deadline = Date.now() + BREAK_WAIT_MS;
-  let tookOver: LockRecord | null = null;
   for (;;) {
-    if (await linkInto(path, record)) return { held: true, tookOver };
+    if (await linkInto(path, record)) return { held: true };
     const seen = await inspect(path);
     if (seen === null) continue; // released between our link() and our read: try again
     if (await held(seen)) return { held: false, owner: seen.record ?? UNKNOWN };
@@ -169,8 +179,7 @@ async function claim(path: string, record: LockRecord, depth: number): Promise<C
     const breaker = depth < MAX_DEPTH ? await claim(guard, { ...record, token: randomBytes(16).toString('hex') }, depth + 1) : null;
     if (breaker?.held === true) {
       try {
-        await unlinkIfKey(path, seen.key);
-        tookOver = seen.record ?? UNKNOWN;
+        await unlinkIfKey(path, seen.key, depth === 0 ? { file: noteFile(path), owner: seen.record } : null);
       } finally {
         await unlink(guard).catch(() => undefined);
       }
@@ -180,6 +189,18 @@ async function claim(path: string, record: LockRecord, depth: number): Promise<C
     if (Date.now() > deadline) return { held: false, owner: breaker?.held === false ? breaker.owner : (seen.record ?? UNKNOWN) };
     await sleep(15 + Math.random() * 20);
   }
+}
+
+function noteFile(path: string): string {
+  return `${path}.taken-over`;
+}
+
+/** The dead owner named by a takeover note, which the new holder removes; null without one. */
+async function takeNote(path: string): Promise<LockRecord | null> {
+  const text = await readFile(noteFile(path), 'utf8').catch(() => null);
+  if (text === null) return null;
+  await unlink(noteFile(path)).catch(() => undefined);
+  return parseRecord(text) ?? UNKNOWN;
 }
 
 /** The live process holding a workspace's lock, or null (none, or a dead one's stale lock). Reads only. */
@@ -215,7 +236,7 @@ export async function acquireLock(stateDir: string, command: string): Promise<Wo
   if (!result.held) throw lockedError(result.owner, path);
   return {
     path,
-    tookOver: result.tookOver,
+    tookOver: await takeNote(path),
     release: async () => {
       const current = parseRecord(await readFile(path, 'utf8').catch(() => ''));
       if (current?.token === record.token) await unlink(path).catch(() => undefined);
