@@ -71,6 +71,17 @@ describe('the workspace lock under simultaneous runs', () => {
     assert.deepEqual(await messages(repo), ['after reuse']);
   });
 
+  test("an older aide's lock (pid and date only) naming pid 1, which started after it, is taken over", { skip: process.platform !== 'linux' }, async (t) => {
+    const repo = gitRepo(t, { 'a.txt': 'a\n' });
+    plantLock(repo, JSON.stringify({ pid: 1, command: 'act', startedAt: '2020-01-01T00:00:00.000Z' }));
+    const result = await runAide(['checkpoints', 'save', '-m', 'after reboot'], { cwd: repo });
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(await messages(repo), ['after reboot']);
+    plantLock(repo, JSON.stringify({ pid: process.pid, command: 'act', startedAt: new Date().toISOString() }));
+    const refused = await runAide(['checkpoints', 'save'], { cwd: repo });
+    assert.equal(refused.code, 6, 'a live older-format lock still holds');
+  });
+
   test('a lock held by a live aide is not taken over', async (t) => {
     const repo = gitRepo(t, { 'a.txt': 'a\n' });
     plantLock(repo, JSON.stringify({ pid: process.pid, identity: await processIdentity(process.pid), token: 'live0000', command: 'act', startedAt: 'now' }));

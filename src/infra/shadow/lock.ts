@@ -37,7 +37,7 @@ import { randomBytes } from 'node:crypto';
 import { link, mkdir, open, readFile, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { AideError } from '../../shared/errors.js';
-import { processAlive, processIdentity } from '../process/process-identity.js';
+import { processAlive, processIdentity, processStartedAt } from '../process/process-identity.js';
 
 export interface LockRecord {
   pid: number;
@@ -108,8 +108,20 @@ async function inspect(path: string): Promise<SeenLock | null> {
   }
 }
 
+/**
+ * Whether the lock is held: its owner is alive (pid and identity), or it is a fresh unreadable
+ * file. An older aide's lock has no identity, only a start date: a process under its pid that
+ * started later (a reused pid: pid 1 after a reboot) is not its owner. A second of slack covers
+ * the boot time's rounding.
+ */
 async function held(seen: SeenLock): Promise<boolean> {
-  return seen.record === null ? seen.fresh : processAlive(seen.record.pid, seen.record.identity);
+  const { record } = seen;
+  if (record === null) return seen.fresh;
+  if (!(await processAlive(record.pid, record.identity))) return false;
+  if (record.identity !== null) return true;
+  const written = Date.parse(record.startedAt);
+  const started = Number.isNaN(written) ? null : await processStartedAt(record.pid);
+  return started === null || started <= written + 1000;
 }
 
 /** Step 1: the record, written complete, linked into place. False when `path` exists. */
@@ -212,7 +224,7 @@ export async function lockHolder(stateDir: string): Promise<LockRecord | null> {
 function lockedError(owner: LockRecord, path: string): AideError {
   if (owner.pid === 0) {
     return new AideError('workspace_locked', 'another aide process is starting in this workspace (its lock file is not written yet)', {
-      hint: `Try again in a few seconds. If no aide is running, remove ${path}.`,
+      hint: `Try again in a few seconds; a lock file left empty (by a crash) is taken over once it is ${FRESH_MS / 1000} s old.`,
     });
   }
   return new AideError('workspace_locked', `another aide process is working in this workspace (pid ${owner.pid}: aide ${owner.command}, since ${owner.startedAt})`, {
