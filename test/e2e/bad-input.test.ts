@@ -33,6 +33,14 @@ describe('bad input is a clear error', () => {
     assert.deepEqual(readdirSync(repo).filter((n) => n.endsWith('.tmp')), [], 'no temp file left');
   });
 
+  test('a reply naming a file of 256 bytes is refused as an edit that cannot apply, not a crash', async (t) => {
+    const repo = gitRepo(t, { 'a.txt': 'a\n' });
+    const name = `${'é'.repeat(126)}.txt`;
+    const result = await runAide(['apply', '-'], { cwd: repo, input: `${name}\n<<<<<<< SEARCH\n=======\nnew\n>>>>>>> REPLACE\n` });
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stdout, /a name in the path is 256 bytes long; file systems allow at most 255/);
+  });
+
   test('a number past its ceiling (output_tail_bytes: 1e15) is a config error naming the file and field', async (t) => {
     const repo = gitRepo(t, { 'a.txt': 'a\n' });
     writeTree(repo, { '.aide/sandbox.json': '{\n  "commands": [{ "name": "t", "run": "true" }],\n  "output_tail_bytes": 1e15\n}\n' });
