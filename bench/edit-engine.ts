@@ -4,9 +4,18 @@
  * SEARCH lost its indentation, and a SEARCH found nowhere (which also computes the closest
  * lines). Work should grow linearly with the file: 10× from 1k to 10k, 5× from 10k to 50k.
  *
- * Run: npm run bench:edit   (RUNS=n to change the number of timed runs per cell)
+ * Then the whole `aide apply` path (parse, jail and read, plan, diffs, the text and JSON reports)
+ * on replies of 1,000 and 10,000 blocks, one file each and all in one file, against an in-memory
+ * file system: work should grow 10× (a report that filtered the blocks per file grew 100×).
+ *
+ * Run: npm run bench:edit   (RUNS=n to change the number of timed runs per cell; ONLY=apply for the apply path alone)
  */
 import { loadavg } from 'node:os';
+import { dirname } from 'node:path';
+import { applyJson, renderApplyText } from '../src/cli/render/apply.js';
+import { makeStyle } from '../src/cli/render/style.js';
+import { applyFlow, type ApplyReport } from '../src/core/flows/apply.js';
+import type { FileStat, FileSystem } from '../src/core/ports.js';
 import { parseResponse } from '../src/core/edit/parse-response.js';
 import { planEdits, type BlockOutcome } from '../src/core/edit/plan-edits.js';
 import { parseText } from '../src/core/edit/text-file.js';
@@ -184,7 +193,93 @@ function lineLengthTable(): void {
   }
 }
 
-function main(): void {
+/** Files in memory, folders implied by their paths: the apply path without the disk's noise. */
+class MemoryFileSystem implements FileSystem {
+  private readonly dirs = new Set<string>();
+
+  constructor(private readonly files: ReadonlyMap<string, Uint8Array>) {
+    for (const path of files.keys()) for (let d = dirname(path); !this.dirs.has(d) && d !== dirname(d); d = dirname(d)) this.dirs.add(d);
+  }
+
+  readFile(path: string): Promise<Uint8Array | null> {
+    return Promise.resolve(this.files.get(path) ?? null);
+  }
+
+  lstat(path: string): Promise<FileStat | null> {
+    const file = this.files.get(path);
+    if (file !== undefined) return Promise.resolve({ kind: 'file', mode: 0o644, size: file.length });
+    return Promise.resolve(this.dirs.has(path) ? { kind: 'directory', mode: 0o755, size: 0 } : null);
+  }
+
+  realpath(path: string): Promise<string | null> {
+    return Promise.resolve(this.files.has(path) || this.dirs.has(path) ? path : null);
+  }
+
+  commit(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+const ROOT = '/workspace';
+
+/** A reply of `blocks` exact edits: one per file, or all in one file of `blocks` short functions. */
+function applyCase(blocks: number, layout: 'one file each' | 'one file'): { response: string; fs: MemoryFileSystem } {
+  const files = new Map<string, Uint8Array>();
+  const encoder = new TextEncoder();
+  const parts: string[] = [];
+  const single = Array.from({ length: blocks }, (_, i) => `export const value${i} = ${i};`);
+  if (layout === 'one file') files.set(`${ROOT}/src/values.ts`, encoder.encode(`${single.join('\n')}\n`));
+  for (let i = 0; i < blocks; i++) {
+    const path = layout === 'one file' ? 'src/values.ts' : `src/m${i % 100}/file${i}.ts`;
+    if (layout === 'one file each') files.set(`${ROOT}/${path}`, encoder.encode(`export const value${i} = ${i};\nexport default value${i};\n`));
+    parts.push(`${path}\n<<<<<<< SEARCH\nexport const value${i} = ${i};\n=======\nexport const value${i} = ${i + 1};\n>>>>>>> REPLACE\n`);
+  }
+  return { response: parts.join('\n'), fs: new MemoryFileSystem(files) };
+}
+
+/**
+ * CPU milliseconds (user + system) for the apply path once: the flow (dry run), then both
+ * reports. CPU rather than wall time: on a shared machine the wall clock measures the neighbours.
+ */
+async function timeApply(blocks: number, layout: 'one file each' | 'one file'): Promise<number> {
+  const { response, fs } = applyCase(blocks, layout);
+  const started = process.cpuUsage();
+  const flow = applyFlow({ response, root: ROOT, dryRun: true }, { fs });
+  let step = await flow.next();
+  while (step.done !== true) step = await flow.next();
+  const report: ApplyReport = step.value;
+  renderApplyText(report, makeStyle(false));
+  applyJson(report);
+  const used = process.cpuUsage(started);
+  const elapsed = (used.user + used.system) / 1000;
+  if (!report.ok || report.files.length !== (layout === 'one file' ? 1 : blocks)) throw new Error(`apply of ${blocks} blocks (${layout}) did not apply`);
+  return elapsed;
+}
+
+async function applyTable(): Promise<void> {
+  const runs = Math.max(1, Math.min(RUNS, 3));
+  console.log(`\naide apply path (parse, read, plan, diffs, text and JSON reports), dry run in memory, median of ${runs} runs (CPU ms)\n`);
+  await timeApply(500, 'one file each');
+  for (const layout of ['one file each', 'one file'] as const) {
+    const medians: number[] = [];
+    for (const blocks of [1_000, 10_000]) {
+      const times: number[] = [];
+      for (let run = 0; run < runs; run++) times.push(await timeApply(blocks, layout));
+      times.sort((a, b) => a - b);
+      medians.push(times[Math.floor(times.length / 2)] ?? Number.NaN);
+    }
+    const [small = Number.NaN, large = Number.NaN] = medians;
+    const ratio = large / small;
+    console.log(`  ${layout.padEnd(14)}  1k blocks ${small.toFixed(1).padStart(8)}  10k blocks ${large.toFixed(1).padStart(9)}  ${ratio.toFixed(1)}× ${verdict(ratio, 10, small)} (linear 10×)`);
+  }
+}
+
+async function main(): Promise<void> {
+  // ONLY=apply runs just the apply-path table.
+  if (process.env['ONLY'] === 'apply') {
+    await applyTable();
+    return;
+  }
   const sources = SIZES.map((size) => generate(size));
   // Warm the JIT on every path first, so the first cell measured is not also the slowest.
   const warm = generate(2_000);
@@ -212,6 +307,7 @@ function main(): void {
     if (n === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   }
   lineLengthTable();
+  await applyTable();
 }
 
-main();
+await main();

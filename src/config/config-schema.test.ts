@@ -61,8 +61,8 @@ test('a key at the wrong level says where it belongs', () => {
 test('a value of the wrong type names what was expected and what was found', () => {
   const text = '{\n  "model": { "context_tokens": "32k" },\n  "limits": { "max_iterations": 0 }\n}';
   assert.deepEqual(problems(parseConfigFile(text, {})), [
-    '.aide/config.json:2:14: model.context_tokens: expected a whole number of tokens, at least 1024 (e.g. 32768), got "32k" | Fix the value, or remove "context_tokens" to use the default (16384).',
-    '.aide/config.json:3:15: limits.max_iterations: expected a whole number of model turns greater than 0 (e.g. 25), got 0 | Fix the value, or remove "max_iterations" to use the default (25).',
+    '.aide/config.json:2:14: model.context_tokens: expected a whole number of tokens from 1024 to 1048576 (e.g. 32768), got "32k" | Fix the value, or remove "context_tokens" to use the default (16384).',
+    '.aide/config.json:3:15: limits.max_iterations: expected a whole number of model turns from 1 to 1000 (e.g. 25), got 0 | Fix the value, or remove "max_iterations" to use the default (25).',
   ]);
 });
 
@@ -131,7 +131,7 @@ test('AIDE_ALLOW_REMOTE gives consent for a remote AIDE_MODEL_ENDPOINT', () => {
 
 test('an invalid environment value is an error naming the variable', () => {
   assert.deepEqual(problems(parseConfigFile('{}', { AIDE_CONTEXT_TOKENS: '32k' })), [
-    'AIDE_CONTEXT_TOKENS (environment variable): model.context_tokens: expected a whole number of tokens, at least 1024 (e.g. 32768), got "32k" | Set AIDE_CONTEXT_TOKENS to a valid value, or unset it.',
+    'AIDE_CONTEXT_TOKENS (environment variable): model.context_tokens: expected a whole number of tokens from 1024 to 1048576 (e.g. 32768), got "32k" | Set AIDE_CONTEXT_TOKENS to a valid value, or unset it.',
   ]);
   const [remote] = problems(parseConfigFile(null, { AIDE_MODEL_ENDPOINT: 'http://gpu:8000/v1' }));
   assert.match(remote ?? '', /^AIDE_MODEL_ENDPOINT \(environment variable\): model\.endpoint: /);

@@ -11,6 +11,19 @@ export const DEFAULT_MODEL = 'qwen2.5-coder:14b';
 export const DEFAULT_CONTEXT_TOKENS = 16384;
 
 /**
+ * Ceilings. 1M tokens of context (the largest windows models offer); 1000 model turns and 100
+ * mistakes in a row per step (a loop past that is runaway, threat T9); 1 MiB per tool result
+ * (it goes into the prompt); 1 GiB per checkpointed file (files are read into memory); 1000
+ * protected globs.
+ */
+export const MAX_CONTEXT_TOKENS = 1_048_576;
+export const MAX_ITERATIONS = 1000;
+export const MAX_CONSECUTIVE_MISTAKES = 100;
+export const MAX_TOOL_RESULT_BYTES = 1_048_576;
+export const MAX_CHECKPOINT_FILE_BYTES = 1_073_741_824;
+const MAX_PROTECTED_PATHS = 1000;
+
+/**
  * Protected by default. A change to any of these is never approved automatically: a model
  * that edits tests, snapshots, test-runner settings or lockfiles can make verification pass
  * without fixing anything (threat T6), and scripts, build files, install settings, hooks and CI
@@ -128,10 +141,10 @@ const modelSchema = strictObject(
         'Base URL of an OpenAI-compatible server (Ollama, llama.cpp server, LM Studio, vLLM). A host other than loopback needs allow_remote.',
       ),
     name: text('a model name').default(DEFAULT_MODEL).describe('Model name as the server knows it (e.g. "qwen2.5-coder:14b" for Ollama).'),
-    context_tokens: intAtLeast(1024, 'tokens', 32768)
+    context_tokens: intAtLeast(1024, 'tokens', 32768, MAX_CONTEXT_TOKENS)
       .default(DEFAULT_CONTEXT_TOKENS)
       .describe(
-        "Context window to request, in tokens. Sent to Ollama as num_ctx: its own default is small (2k-4k) and it silently truncates longer prompts.",
+        'Context window to request, in tokens, at most 1048576. Sent to Ollama as num_ctx: its own default is small (2k-4k) and it silently truncates longer prompts.',
       ),
     api_key_env: envVarName()
       .optional()
@@ -148,16 +161,18 @@ const modelSchema = strictObject(
 
 const limitsSchema = strictObject(
   {
-    max_iterations: positiveInt('model turns', 25).default(25).describe('Most model turns per plan step before aide stops the step.'),
-    max_consecutive_mistakes: positiveInt('mistakes', 3)
+    max_iterations: positiveInt('model turns', 25, MAX_ITERATIONS)
+      .default(25)
+      .describe(`Most model turns per plan step before aide stops the step. At most ${MAX_ITERATIONS}.`),
+    max_consecutive_mistakes: positiveInt('mistakes', 3, MAX_CONSECUTIVE_MISTAKES)
       .default(3)
-      .describe('Malformed tool calls or failed edits in a row before aide stops the step.'),
-    max_tool_result_bytes: positiveInt('bytes', 16384)
+      .describe(`Malformed tool calls or failed edits in a row before aide stops the step. At most ${MAX_CONSECUTIVE_MISTAKES}.`),
+    max_tool_result_bytes: positiveInt('bytes', 16384, MAX_TOOL_RESULT_BYTES)
       .default(16384)
-      .describe('Largest tool result passed to the model, in bytes; longer output is cut with a marker.'),
-    context_budget_tokens: positiveInt('tokens', 12000)
+      .describe('Largest tool result passed to the model, in bytes; longer output is cut with a marker. At most 1 MiB (1048576).'),
+    context_budget_tokens: positiveInt('tokens', 12000, MAX_CONTEXT_TOKENS)
       .optional()
-      .describe('Tokens of conversation kept before older turns are summarized. Unset: derived from model.context_tokens.'),
+      .describe('Tokens of conversation kept before older turns are summarized, at most 1048576. Unset: derived from model.context_tokens.'),
   },
   'the agent loop limits',
 )
@@ -166,10 +181,10 @@ const limitsSchema = strictObject(
 
 const checkpointsSchema = strictObject(
   {
-    max_file_bytes: positiveInt('bytes', 20 * 1024 * 1024)
+    max_file_bytes: positiveInt('bytes', 20 * 1024 * 1024, MAX_CHECKPOINT_FILE_BYTES)
       .default(20 * 1024 * 1024)
       .describe(
-        'Files larger than this are left out of checkpoints, with a warning naming them; restore never touches a file a checkpoint left out.',
+        'Files larger than this are left out of checkpoints, with a warning naming them; restore never touches a file a checkpoint left out. At most 1 GiB (1073741824).',
       ),
   },
   'the checkpoint settings',
@@ -183,12 +198,12 @@ export const configSchema = strictObject(
     model: modelSchema,
     limits: limitsSchema,
     checkpoints: checkpointsSchema,
-    protected_paths: list(protectedPath(), 'globs')
+    protected_paths: list(protectedPath(), 'globs', MAX_PROTECTED_PATHS)
       .default([...DEFAULT_PROTECTED_PATHS])
       .describe(
         'Paths whose changes are never approved automatically: `aide apply` and `aide act` write them only with --allow-protected or a yes at the terminal. ' +
           'Globs relative to the workspace root (`*` within a segment, `**` across segments), matched without regard to case where the file system ignores it; ' +
-          '`glob#/pointer` protects one value in a JSON file, e.g. `**/package.json#/scripts`. Setting this replaces the default list; `.aide/**` stays protected whatever it says.',
+          '`glob#/pointer` protects one value in a JSON file, e.g. `**/package.json#/scripts`. Setting this replaces the default list; `.aide/**` stays protected whatever it says. At most 1000.',
       ),
   },
   'the aide configuration',

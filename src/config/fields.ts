@@ -5,16 +5,20 @@
  */
 import { z } from 'zod';
 
-/** A whole number greater than 0, e.g. milliseconds or tokens. */
-export function positiveInt(unit: string, example: number) {
-  const error = `expected a whole number of ${unit} greater than 0 (e.g. ${example})`;
-  return z.number({ error }).int({ error }).positive({ error });
+/**
+ * A whole number from 1 to `max`, e.g. milliseconds or tokens. Every number has a ceiling: a
+ * value past what makes sense (a timeout of 1e15 ms, a byte cap larger than memory) is a typo
+ * or an attack, and would otherwise fail deep inside as an internal error.
+ */
+export function positiveInt(unit: string, example: number, max: number) {
+  const error = `expected a whole number of ${unit} from 1 to ${max} (e.g. ${example})`;
+  return z.number({ error }).int({ error }).positive({ error }).max(max, { error });
 }
 
-/** A whole number of at least `min`. */
-export function intAtLeast(min: number, unit: string, example: number) {
-  const error = `expected a whole number of ${unit}, at least ${min} (e.g. ${example})`;
-  return z.number({ error }).int({ error }).min(min, { error });
+/** A whole number from `min` to `max`. */
+export function intAtLeast(min: number, unit: string, example: number, max: number) {
+  const error = `expected a whole number of ${unit} from ${min} to ${max} (e.g. ${example})`;
+  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
 }
 
 export function bool() {
@@ -57,9 +61,9 @@ export function strictObject<T extends z.core.$ZodLooseShape>(shape: T, what: st
   return z.strictObject(shape, { error: (issue) => (issue.code === 'invalid_type' ? `expected an object (${what})` : undefined) });
 }
 
-/** An array; `what` names its items in a type error. */
-export function list<T extends z.core.SomeType>(item: T, what: string) {
-  return z.array(item, { error: `expected an array of ${what}` });
+/** An array of at most `max` items; `what` names its items in a type error. */
+export function list<T extends z.core.SomeType>(item: T, what: string, max: number) {
+  return z.array(item, { error: `expected an array of ${what}` }).max(max, { error: `expected at most ${max} ${what}` });
 }
 
 /** The `$schema` key editors use to find the JSON Schema; aide itself ignores it. */

@@ -49,10 +49,38 @@ function describeError(text: string, code: ParseErrorCode, offset: number): { of
   return { offset, message: MESSAGES[printParseErrorCode(code)] ?? `invalid JSON (${printParseErrorCode(code)})` };
 }
 
+/**
+ * How deep arrays and objects may sit inside each other. aide's own files need four levels; the
+ * parser, the schema check and the error reporter all recurse, and a file nested some thousands
+ * deep overflowed the stack (an internal error) before this guard.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** Offset of the first `[` or `{` (outside strings) that opens level MAX_JSON_DEPTH + 1, if any. A linear scan. */
+export function tooDeepAt(text: string): number | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_JSON_DEPTH) return i;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return undefined;
+}
+
 /** Parses strict JSON; on failure, the first error only (later ones are usually its echoes). */
 export function parseJson(text: string): ParsedJson {
   // A UTF-8 byte order mark, as some Windows editors write, becomes a space: offsets stay put.
   const source = text.startsWith('\uFEFF') ? ` ${text.slice(1)}` : text;
+  const deep = tooDeepAt(source);
+  if (deep !== undefined) {
+    return { ok: false, offset: deep, message: `arrays and objects are nested more than ${MAX_JSON_DEPTH} levels deep here; aide's settings need a few` };
+  }
   const errors: ParseError[] = [];
   const tree = parseTree(source, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   const first = errors[0];

@@ -61,6 +61,17 @@ function readInput(file: string, text: string | null): ReadInput {
   return { ok: true, document, input: value as Record<string, unknown>, problems };
 }
 
+/** One of each: a value can fail two checks with one message (1e300 is neither whole nor at most the ceiling). */
+function distinct(problems: readonly ConfigProblem[]): ConfigProblem[] {
+  const seen = new Set<string>();
+  return problems.filter((p) => {
+    const key = JSON.stringify([p.file, p.variable, p.line, p.column, p.path, p.message]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 function byPosition(a: ConfigProblem, b: ConfigProblem): number {
   return (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0);
 }
@@ -72,7 +83,7 @@ function parseFile<S extends z.ZodType>(format: FileFormat<S>, text: string | nu
   const result = format.schema.safeParse(read.input);
   const context: ProblemContext = { file: format.file, schema: format.schema, document: read.document, input: read.input, overrides: applied };
   const issues = result.success ? [] : result.error.issues;
-  const problems = [...read.problems, ...issues.flatMap((issue) => problemsFromIssue(context, issue))].sort(byPosition);
+  const problems = distinct([...read.problems, ...issues.flatMap((issue) => problemsFromIssue(context, issue))]).sort(byPosition);
   if (!result.success || problems.length > 0) return { ok: false, problems };
   const value = result.data;
   return {

@@ -16,12 +16,27 @@ test('every field in the JSON Schemas has a description, for editors', () => {
   assert.deepEqual(missing, []);
 });
 
+test('every number and every list in the JSON Schemas has a ceiling', () => {
+  const unbounded: string[] = [];
+  const walk = (schema: Record<string, unknown>, path: string) => {
+    const type = schema['type'];
+    if ((type === 'integer' || type === 'number') && typeof schema['maximum'] !== 'number') unbounded.push(path);
+    if (type === 'array' && typeof schema['maxItems'] !== 'number') unbounded.push(path);
+    for (const [key, value] of Object.entries((schema['properties'] ?? {}) as Record<string, Record<string, unknown>>)) walk(value, `${path}.${key}`);
+    for (const variant of (schema['anyOf'] ?? []) as Array<Record<string, unknown>>) walk(variant, path);
+    const items = schema['items'] as Record<string, unknown> | undefined;
+    if (items !== undefined) walk(items, `${path}[]`);
+  };
+  for (const [file, text] of Object.entries(schemaFiles())) walk(JSON.parse(text) as Record<string, unknown>, file);
+  assert.deepEqual(unbounded, []);
+});
+
 test('the reference lists every key, its default and the environment overrides', () => {
   const reference = configReference();
   for (const key of ['`model.endpoint`', '`limits.max_iterations`', '`protected_paths`', '`commands[].timeout_ms`', '`allowed_commands`']) {
     assert.ok(reference.includes(key), key);
   }
-  assert.match(reference, /\| `model\.context_tokens` \| integer ≥ 1024 \| `16384` \|/);
+  assert.match(reference, /\| `model\.context_tokens` \| integer 1024–1048576 \| `16384` \|/);
   assert.match(reference, /\| `AIDE_CONTEXT_TOKENS` \| `model\.context_tokens` \|/);
 });
 

@@ -36,14 +36,22 @@ function asSchema(value: unknown): JsonSchema {
   return typeof value === 'object' && value !== null ? (value as JsonSchema) : {};
 }
 
+/** `integer 1–86400000`: the range a number field takes (every one has a ceiling). */
+function integerText(schema: JsonSchema): string {
+  const min = schema['exclusiveMinimum'] === 0 ? 1 : schema['minimum'];
+  const max = schema['maximum'];
+  if (typeof min === 'number' && typeof max === 'number') return `integer ${min}–${max}`;
+  if (typeof min === 'number') return `integer ≥ ${min}`;
+  return 'integer';
+}
+
 function typeText(schema: JsonSchema): string {
   if (Array.isArray(schema['anyOf'])) return schema['anyOf'].map((s) => typeText(asSchema(s))).join(' or ');
   const type = schema['type'];
   if (type === 'array') return `${typeText(asSchema(schema['items']))}[]`;
   if (type === 'object' && typeof schema['additionalProperties'] === 'object') return `object (name → ${typeText(asSchema(schema['additionalProperties']))})`;
   if (type === 'string' && schema['format'] === 'uri') return 'URL';
-  if (type === 'integer' && schema['exclusiveMinimum'] === 0) return 'integer > 0';
-  if (type === 'integer' && typeof schema['minimum'] === 'number') return `integer ≥ ${schema['minimum']}`;
+  if (type === 'integer') return integerText(schema);
   return typeof type === 'string' ? type : 'any';
 }
 

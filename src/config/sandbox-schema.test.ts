@@ -71,7 +71,7 @@ test('an unknown key inside a command names the file, the JSON path, line:column
 test('a timeout written as text is rejected with what was found', () => {
   const text = '{\n  "commands": [\n    { "name": "test", "run": "npm test", "timeout_ms": "30s" }\n  ]\n}';
   assert.deepEqual(problems(parseSandboxFile(text)), [
-    '.aide/sandbox.json:3:42: commands[0].timeout_ms: expected a whole number of milliseconds greater than 0 (e.g. 30000), got "30s"',
+    '.aide/sandbox.json:3:42: commands[0].timeout_ms: expected a whole number of milliseconds from 1 to 86400000 (e.g. 30000), got "30s"',
   ]);
 });
 

@@ -6,6 +6,20 @@
 import { z } from 'zod';
 import { bool, envVarName, intAtLeast, list, positiveInt, relativePath, schemaRef, strictObject, text } from './fields.js';
 
+/**
+ * Ceilings. A day for any timeout (a verify run longer than that is stuck; past 2^31 ms a Node
+ * timer would fire at once); 1 MiB of output tail (it is read into memory and shown, and the
+ * model is meant to get about 2 KB); 1 GiB of log per command; 10 reruns and 20 attempts (each
+ * is a full run of the commands); 100 commands and links, 1000 names in a list.
+ */
+export const MAX_TIMEOUT_MS = 86_400_000;
+export const MAX_OUTPUT_TAIL_BYTES = 1_048_576;
+export const MAX_OUTPUT_LOG_BYTES = 1_073_741_824;
+export const MAX_FLAKE_RERUNS = 10;
+export const MAX_ATTEMPTS = 20;
+const MAX_COMMANDS = 100;
+const MAX_NAMES = 1000;
+
 /** Command names appear in reports, logs and command lines: keep them plain. */
 const COMMAND_NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
 
@@ -16,7 +30,11 @@ function commandName() {
 
 function commandLine() {
   const error = 'expected an argv array of non-empty strings (e.g. ["npm", "test"]) or a shell command string (e.g. "make check")';
-  const argv = z.array(z.string().min(1), { error }).min(1, { error }).describe('Program and arguments, run without a shell.');
+  const argv = z
+    .array(z.string().min(1), { error })
+    .min(1, { error })
+    .max(MAX_NAMES, { error: `expected at most ${MAX_NAMES} arguments` })
+    .describe('Program and arguments, run without a shell.');
   const shell = z.string().min(1).describe('A command line run by /bin/sh -c.');
   return z.union([argv, shell], { error });
 }
@@ -25,9 +43,9 @@ const commandSchema = strictObject(
   {
     name: commandName().describe('Unique name of the command, shown in reports (e.g. "test").'),
     run: commandLine().describe('What to run: an argv array (no shell; preferred) or a string run by /bin/sh -c.'),
-    timeout_ms: positiveInt('milliseconds', 30000)
+    timeout_ms: positiveInt('milliseconds', 30000, MAX_TIMEOUT_MS)
       .optional()
-      .describe("Milliseconds before this command's process group is killed. Unset: the file's timeout_ms."),
+      .describe("Milliseconds before this command's process group is killed, at most a day. Unset: the file's timeout_ms."),
     env: z
       .record(envVarName(), z.string({ error: 'expected a string value' }), {
         error: (issue) => (issue.code === 'invalid_type' ? 'expected an object of environment variables, e.g. { "CI": "1" }' : undefined),
@@ -68,38 +86,44 @@ function checkUniqueNames(commands: unknown, ctx: z.core.$RefinementCtx): void {
 export const sandboxSchema = strictObject(
   {
     $schema: schemaRef(),
-    commands: list(commandSchema, 'commands')
+    commands: list(commandSchema, 'commands', MAX_COMMANDS)
       .superRefine(checkUniqueNames, { when: () => true })
       .default([])
-      .describe('Verify commands, run in this order on a scratch copy of the workspace; a change is verified when all of them pass (optional ones run only when asked for).'),
-    timeout_ms: positiveInt('milliseconds', 120000)
+      .describe(
+        `Verify commands, run in this order on a scratch copy of the workspace; a change is verified when all of them pass (optional ones run only when asked for). At most ${MAX_COMMANDS}.`,
+      ),
+    timeout_ms: positiveInt('milliseconds', 120000, MAX_TIMEOUT_MS)
       .default(120000)
-      .describe("Milliseconds before a command's whole process group is killed, unless the command sets its own."),
-    total_timeout_ms: positiveInt('milliseconds', 600000).default(600000).describe('Milliseconds for one verification run of all commands together.'),
+      .describe("Milliseconds before a command's whole process group is killed, unless the command sets its own. At most a day (86400000)."),
+    total_timeout_ms: positiveInt('milliseconds', 600000, MAX_TIMEOUT_MS)
+      .default(600000)
+      .describe('Milliseconds for one verification run of all commands together. At most a day (86400000).'),
     allow_network: bool().default(false).describe('Let verify commands use the network. Off: they run without network access where the OS allows (threat T10).'),
-    link: list(relativePath('a folder to link'), 'paths')
+    link: list(relativePath('a folder to link'), 'paths', MAX_COMMANDS)
       .default(['node_modules'])
-      .describe('Ignored folders the commands need (e.g. node_modules), linked into the scratch copy instead of copied.'),
-    flake_reruns: intAtLeast(0, 'reruns', 1)
+      .describe(`Ignored folders the commands need (e.g. node_modules), linked into the scratch copy instead of copied. At most ${MAX_COMMANDS}.`),
+    flake_reruns: intAtLeast(0, 'reruns', 1, MAX_FLAKE_RERUNS)
       .default(1)
-      .describe('Times a failing command is run again before the failure counts (flake guard; every run is recorded).'),
-    max_attempts: positiveInt('attempts', 3)
+      .describe(`Times a failing command is run again before the failure counts (flake guard; every run is recorded). At most ${MAX_FLAKE_RERUNS}.`),
+    max_attempts: positiveInt('attempts', 3, MAX_ATTEMPTS)
       .default(3)
-      .describe('Edit-and-verify attempts per plan step; the failing output tail goes back to the model between attempts.'),
-    output_tail_bytes: positiveInt('bytes', 2048)
+      .describe(`Edit-and-verify attempts per plan step; the failing output tail goes back to the model between attempts. At most ${MAX_ATTEMPTS}.`),
+    output_tail_bytes: positiveInt('bytes', 2048, MAX_OUTPUT_TAIL_BYTES)
       .default(2048)
-      .describe("Bytes from the end of a command's output (whole lines, colors stripped) shown in reports and given back to the model."),
-    output_log_bytes: positiveInt('bytes', 16777216)
+      .describe(
+        "Bytes from the end of a command's output (whole lines, colors stripped) shown in reports and given back to the model. At most 1 MiB (1048576): it is held in memory and shown.",
+      ),
+    output_log_bytes: positiveInt('bytes', 16777216, MAX_OUTPUT_LOG_BYTES)
       .default(16777216)
-      .describe("Bytes of each command's output kept in its log file; the rest is read and dropped, and the log says how much."),
-    env_allow: list(envVarName(), 'environment variable names')
+      .describe("Bytes of each command's output kept in its log file; the rest is read and dropped, and the log says how much. At most 1 GiB (1073741824)."),
+    env_allow: list(envVarName(), 'environment variable names', MAX_NAMES)
       .default([])
       .describe(
-        'Environment variables passed through to verify commands, on top of the default allow-list (PATH, HOME, LANG, LC_*, CI, toolchain paths; the README lists them under aide verify); everything else is withheld and named in the report (threat T5).',
+        `Environment variables passed through to verify commands, on top of the default allow-list (PATH, HOME, LANG, LC_*, CI, toolchain paths; the README lists them under aide verify); everything else is withheld and named in the report (threat T5). At most ${MAX_NAMES}.`,
       ),
-    allowed_commands: list(text('a command line'), 'command lines')
+    allowed_commands: list(text('a command line'), 'command lines', MAX_NAMES)
       .default([])
-      .describe('Command lines a plan\'s "Run:" steps may execute, exactly as written; any other is refused.'),
+      .describe(`Command lines a plan's "Run:" steps may execute, exactly as written; any other is refused. At most ${MAX_NAMES}.`),
   },
   'the sandbox settings',
 ).meta({

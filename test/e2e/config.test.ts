@@ -72,7 +72,7 @@ test('an invalid file exits 2 with file:line:column, the JSON path and a did-you
   assert.match(result.stderr, /\.aide\/config\.json and \.aide\/sandbox\.json are invalid \(2 problems\)/);
   assert.match(result.stderr, /\.aide\/sandbox\.json:3:47: commands\[0\]\.timout_ms: unknown key \(did you mean "timeout_ms"\?\)/);
   assert.match(result.stderr, /hint: Rename it to "timeout_ms"\./);
-  assert.match(result.stderr, /\.aide\/config\.json:2:14: model\.context_tokens: expected a whole number of tokens, at least 1024 \(e\.g\. 32768\), got "32k"/);
+  assert.match(result.stderr, /\.aide\/config\.json:2:14: model\.context_tokens: expected a whole number of tokens from 1024 to 1048576 \(e\.g\. 32768\), got "32k"/);
 });
 
 test('invalid JSON exits 2 with line and column', async (t) => {

@@ -14,6 +14,14 @@ function blockLabel(outcome: Extract<BlockOutcome, { ok: true }>): string {
   return `block ${outcome.index} (${outcome.strategy ?? 'edit'})`;
 }
 
+/** Labels shown per file: a reply of thousands of blocks to one file made a line of thousands. */
+const LABELS_SHOWN = 10;
+
+function blockLabels(blocks: ReadonlyArray<Extract<BlockOutcome, { ok: true }>>): string {
+  const shown = blocks.slice(0, LABELS_SHOWN).map(blockLabel).join(', ');
+  return blocks.length > LABELS_SHOWN ? `${shown} and ${blocks.length - LABELS_SHOWN} more blocks` : shown;
+}
+
 function renderFailure(outcome: Extract<BlockOutcome, { ok: false }>, style: Style): string[] {
   const { failure } = outcome;
   const out = [`  ${style.red('✗')} block ${outcome.index} ${style.bold(outcome.path)} (response line ${outcome.line}): ${failure.message}`];
@@ -73,10 +81,18 @@ export function renderApplyText(report: ApplyReport, style: Style): string {
   const verb = report.dryRun || held ? 'would change' : 'changed';
   const note = report.dryRun ? ' (dry run: nothing written)' : held ? ' (nothing written: protected files)' : '';
   out.push(`aide apply: ${plural(report.blockCount, 'edit')} ${verb} ${plural(report.files.length, 'file')}${note}.`);
+  // Grouped once: a filter per file made a reply of 10,000 one-file blocks take 90 s.
+  const blocksByPath = new Map<string, Array<Extract<BlockOutcome, { ok: true }>>>();
+  for (const b of report.blocks) {
+    if (!b.ok) continue;
+    const list = blocksByPath.get(b.path);
+    if (list === undefined) blocksByPath.set(b.path, [b]);
+    else list.push(b);
+  }
   for (const file of report.files) {
-    const blocks = report.blocks.filter((b): b is Extract<BlockOutcome, { ok: true }> => b.ok && b.path === file.path);
+    const blocks = blocksByPath.get(file.path) ?? [];
     const stat = `${style.green(`+${file.added}`)} ${style.red(`-${file.removed}`)}`;
-    out.push(`  ${ACTION_MARK[file.action]} ${style.bold(file.path)}  ${stat}  ${style.dim(blocks.map(blockLabel).join(', '))}`);
+    out.push(`  ${ACTION_MARK[file.action]} ${style.bold(file.path)}  ${stat}  ${style.dim(blockLabels(blocks))}`);
   }
   out.push(...protectedLines(report, style));
   const checkpoint = report.checkpoint;

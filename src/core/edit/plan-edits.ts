@@ -338,7 +338,7 @@ export function planEdits(blocks: readonly EditBlock[], files: ReadonlyMap<strin
       continue;
     }
     current.set(block.path, result.file === null ? { state: 'missing' } : { state: 'text', file: result.file });
-    if (!order.includes(block.path)) order.push(block.path);
+    if (!lastBlock.has(block.path)) order.push(block.path); // a map lookup: includes() was quadratic in files
     lastBlock.set(block.path, outcomes.length);
     if (result.unconfirmed !== undefined) unconfirmed.set(outcomes.length, result.unconfirmed);
     outcomes.push({ ...base, ok: true, action: result.action, strategy: result.strategy, range: result.range });

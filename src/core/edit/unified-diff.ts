@@ -7,21 +7,54 @@ export interface DiffStat {
   removed: number;
 }
 
+/**
+ * Past this many differing lines the minimal diff is not worth its price: Myers' algorithm costs
+ * (lines × differences), so a reply that changed every line of a 10,000-line file took seconds.
+ * Past it the diff is one hunk from the first to the last changed line: still exact, less tidy.
+ */
+const MAX_EDIT_LENGTH = 2000;
+const CONTEXT = 3;
+
 /** A git-style unified diff of one file (a/ and b/ prefixes, /dev/null for creates and deletes). */
 export function unifiedDiff(path: string, before: TextFile | null, after: TextFile | null): string {
-  const patch = createTwoFilesPatch(
-    before === null ? '/dev/null' : `a/${path}`,
-    after === null ? '/dev/null' : `b/${path}`,
-    before === null ? '' : renderText(before),
-    after === null ? '' : renderText(after),
-    undefined,
-    undefined,
-    { context: 3 },
-  );
+  const oldName = before === null ? '/dev/null' : `a/${path}`;
+  const newName = after === null ? '/dev/null' : `b/${path}`;
+  const oldText = before === null ? '' : renderText(before);
+  const newText = after === null ? '' : renderText(after);
+  const patch = createTwoFilesPatch(oldName, newName, oldText, newText, undefined, undefined, { context: CONTEXT, maxEditLength: MAX_EDIT_LENGTH });
+  if (patch === undefined) return coarseDiff(oldName, newName, oldText, newText);
   // jsdiff starts with an "Index:" line and a "====" rule; git's format starts at "---".
   const lines = patch.split('\n');
   const start = lines.findIndex((line) => line.startsWith('--- '));
   return lines.slice(start === -1 ? 0 : start).join('\n');
+}
+
+/** Lines with their line ends kept: the last one has none when the text does not end in one. */
+function splitKeepingEnds(text: string): string[] {
+  const lines = text.split(/(?<=\n)/);
+  return lines[lines.length - 1] === '' ? lines.slice(0, -1) : lines;
+}
+
+/** One hunk around everything between the common first and last lines; linear in the lines. */
+export function coarseDiff(oldName: string, newName: string, oldText: string, newText: string): string {
+  const a = splitKeepingEnds(oldText);
+  const b = splitKeepingEnds(newText);
+  let prefix = 0;
+  while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
+  let suffix = 0;
+  while (suffix < a.length - prefix && suffix < b.length - prefix && a[a.length - 1 - suffix] === b[b.length - 1 - suffix]) suffix++;
+  const from = Math.max(0, prefix - CONTEXT);
+  const after = Math.min(suffix, CONTEXT);
+  const out = [`--- ${oldName}`, `+++ ${newName}`];
+  const oldCount = a.length - suffix + after - from;
+  const newCount = b.length - suffix + after - from;
+  out.push(`@@ -${oldCount === 0 ? from : from + 1},${oldCount} +${newCount === 0 ? from : from + 1},${newCount} @@`);
+  const emit = (mark: string, line: string) => out.push(line.endsWith('\n') ? `${mark}${line.slice(0, -1)}` : `${mark}${line}\n\\ No newline at end of file`);
+  for (const line of a.slice(from, prefix)) emit(' ', line);
+  for (const line of a.slice(prefix, a.length - suffix)) emit('-', line);
+  for (const line of b.slice(prefix, b.length - suffix)) emit('+', line);
+  for (const line of a.slice(a.length - suffix, a.length - suffix + after)) emit(' ', line);
+  return `${out.join('\n')}\n`;
 }
 
 export function diffStat(diff: string): DiffStat {

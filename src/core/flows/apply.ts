@@ -82,6 +82,8 @@ function rejection(block: EditBlock, message: string, hint: string): BlockOutcom
 async function resolvePaths(blocks: readonly EditBlock[], root: string, fs: FileSystem): Promise<Resolved> {
   const resolved: Resolved = { blocks: [], inputs: new Map(), targets: new Map(), rejected: [] };
   const jailed = new Map<string, JailResult>();
+  // Real path → the canonical path that claimed it: a lookup, not a scan per block (10,000 blocks).
+  const claimed = new Map<string, string>();
   for (const block of blocks) {
     const jail = jailed.get(block.path) ?? (await jailPath(root, block.path, fs));
     jailed.set(block.path, jail);
@@ -91,15 +93,16 @@ async function resolvePaths(blocks: readonly EditBlock[], root: string, fs: File
     }
     // Two names for one file (a symlink and its target): planning them separately would let
     // the second write silently undo the first.
-    const alias = [...resolved.targets].find(([path, target]) => target === jail.target && path !== jail.path);
-    if (alias !== undefined) {
-      resolved.rejected.push(rejection(block, `${block.path} is the same file as ${alias[0]} (through a symlink)`, `Edit it under one name only: ${alias[0]}.`));
+    const alias = claimed.get(jail.target);
+    if (alias !== undefined && alias !== jail.path) {
+      resolved.rejected.push(rejection(block, `${block.path} is the same file as ${alias} (through a symlink)`, `Edit it under one name only: ${alias}.`));
       continue;
     }
     resolved.blocks.push({ ...block, path: jail.path });
     if (!resolved.inputs.has(jail.path)) {
       resolved.inputs.set(jail.path, await readInput(fs, jail.target));
       resolved.targets.set(jail.path, jail.target);
+      claimed.set(jail.target, jail.path);
     }
   }
   return resolved;

@@ -21,6 +21,19 @@ function refuse(reason: string, hint: string): JailResult {
   return { ok: false, reason, hint };
 }
 
+/** NAME_MAX and PATH_MAX of Linux (macOS allows less), in bytes of UTF-8. */
+const NAME_MAX = 255;
+const PATH_MAX = 4096;
+const utf8 = new TextEncoder();
+
+/** Why the path cannot exist on disk (a name or the whole path too long), or undefined. */
+function tooLongName(path: string, segments: readonly string[]): string | undefined {
+  const name = segments.find((s) => utf8.encode(s).length > NAME_MAX);
+  if (name !== undefined) return `a name in the path is ${utf8.encode(name).length} bytes long; file systems allow at most ${NAME_MAX}`;
+  const bytes = utf8.encode(path).length;
+  return bytes >= PATH_MAX ? `the path is ${bytes} bytes long; file systems allow less than ${PATH_MAX}` : undefined;
+}
+
 /** Lexical checks on a workspace-relative path; returns the normalized path or a refusal. */
 export function checkRelativePath(written: string): { ok: true; path: string } | { ok: false; reason: string; hint: string } {
   if (written.trim() === '' || written.includes('\0')) return { ok: false, reason: 'the path is empty or malformed', hint: 'Name a file relative to the repository root.' };
@@ -38,6 +51,8 @@ export function checkRelativePath(written: string): { ok: true; path: string } |
   }
   if (normalized === '.' || normalized === '') return { ok: false, reason: `"${written}" is not a file`, hint: 'Name a file, not the repository root.' };
   const segments = normalized.split('/');
+  const tooLong = tooLongName(normalized, segments);
+  if (tooLong !== undefined) return { ok: false, reason: tooLong, hint: 'Use a shorter name: no file system aide runs on can hold this one.' };
   if (segments.some((s) => s.toLowerCase() === '.git')) {
     return { ok: false, reason: `"${written}" is inside a .git folder`, hint: 'aide never edits git internals.' };
   }

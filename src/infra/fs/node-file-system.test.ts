@@ -3,7 +3,7 @@ import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSyn
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import { tempDir, writeTree } from '../../../test/helpers/sandbox.js';
-import { NodeFileSystem, sweepTempFiles } from './node-file-system.js';
+import { NodeFileSystem, sweepTempFiles, tempStem } from './node-file-system.js';
 
 const fs = new NodeFileSystem();
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -234,4 +234,28 @@ test('sweepTempFiles removes only the temp files of the given process next to th
   const removed = await sweepTempFiles([join(root, 'src/a.ts'), join(root, 'gone/x.ts')], 4242);
   assert.deepEqual(removed, [join(root, 'src/.a.ts.aide-4242-0badcafe.tmp')]);
   assert.deepEqual(readdirSync(join(root, 'src')).sort(), ['.a.ts.aide-1111-0badcafe.tmp', '.a.ts.aide-4242-0badcafe.tmp.keep', '.b.ts.aide-4242-deadbeef.tmp', 'a.ts']);
+});
+
+test('temp names fit NAME_MAX for names up to 255 bytes, in UTF-8 bytes, never splitting a character', () => {
+  const names = ['a'.repeat(255), 'b'.repeat(229), `${'é'.repeat(127)}.t`, `${'😀'.repeat(63)}.ts`, `x${'€'.repeat(84)}`];
+  for (const name of names) {
+    const temp = `.${tempStem(name)}.aide-4194304-0badcafe.tmp`;
+    assert.ok(Buffer.byteLength(temp) <= 255, `${Buffer.byteLength(temp)} bytes for a ${Buffer.byteLength(name)}-byte name`);
+    assert.ok(!tempStem(name).includes('\uFFFD'), 'no character cut in half');
+  }
+  assert.equal(tempStem('short.txt'), 'short.txt', 'short names keep their own temp name');
+  assert.notEqual(tempStem(`${'a'.repeat(240)}1`), tempStem(`${'a'.repeat(240)}2`), 'long names that start alike differ');
+});
+
+test('a 255-byte file name is written, and a temp file it left is swept', async (t) => {
+  const root = tempDir(t);
+  const name = `${'é'.repeat(125)}.txta`;
+  assert.equal(Buffer.byteLength(name), 255);
+  writeTree(root, { [name]: 'old' });
+  await fs.commit([{ kind: 'write', path: join(root, name), content: bytes('new'), previous: bytes('old') }]);
+  assert.equal(readFileSync(join(root, name), 'utf8'), 'new');
+  const left = `.${tempStem(name)}.aide-4242-0badcafe.tmp`;
+  writeFileSync(join(root, left), 'half');
+  assert.deepEqual(await sweepTempFiles([join(root, name)], 4242), [join(root, left)]);
+  assert.deepEqual(listing(root), [name]);
 });

@@ -6,7 +6,7 @@
  * cut) can stop a commit half way: each file is then wholly old or wholly new, and temp files
  * may be left (`sweepTempFiles` removes them).
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { lstat, mkdir, open, readdir, readFile, realpath, rename, rm, rmdir, stat, symlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { FileStat, FileSystem, FileWrite, PreviousContent } from '../../core/ports.js';
@@ -26,8 +26,28 @@ async function orNull<T>(promise: Promise<T>): Promise<T | null> {
   }
 }
 
+/** The longest file name (bytes of UTF-8) on Linux, macOS and Windows file systems alike. */
+const NAME_MAX = 255;
+/** `.` + `.aide-<pid>-<8 hex>.tmp`, with room for any pid (Linux's pid_max is 2^22, 7 digits; 10 covers 32 bits). */
+const TEMP_OVERHEAD = 1 + '.aide-'.length + 10 + 1 + 8 + '.tmp'.length;
+
+/**
+ * The name a temp file for `name` carries: the name itself when the temp name then fits NAME_MAX,
+ * else as many of its first bytes as fit (never half a UTF-8 character) plus a hash of the whole
+ * name, so that two long names that start alike still get temp names of their own.
+ */
+export function tempStem(name: string): string {
+  const bytes = Buffer.from(name, 'utf8');
+  if (bytes.length + TEMP_OVERHEAD <= NAME_MAX) return name;
+  const hash = `~${createHash('sha256').update(bytes).digest('hex').slice(0, 12)}`;
+  let end = NAME_MAX - TEMP_OVERHEAD - hash.length;
+  // Step back to the start of a character: continuation bytes are 0b10xxxxxx.
+  while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
+  return `${bytes.subarray(0, end).toString('utf8')}${hash}`;
+}
+
 function tempPathFor(target: string): string {
-  return join(dirname(target), `.${basename(target)}.aide-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  return join(dirname(target), `.${tempStem(basename(target))}.aide-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
 }
 
 const TEMP_NAME = /^\.(.+)\.aide-(\d+)-[0-9a-f]{8}\.tmp$/s;
@@ -40,7 +60,7 @@ export async function sweepTempFiles(paths: readonly string[], pid: number): Pro
   const wanted = new Map<string, Set<string>>();
   for (const path of paths) {
     const names = wanted.get(dirname(path)) ?? new Set<string>();
-    names.add(basename(path));
+    names.add(tempStem(basename(path)));
     wanted.set(dirname(path), names);
   }
   const removed: string[] = [];

@@ -1,10 +1,11 @@
 /**
  * Finds the workspace root: the top of the git work tree that contains `cwd`, or `cwd` itself
- * outside git. Git runs with an environment that cannot redirect it (inside a git hook,
+ * outside git; a git dir is refused. Git runs with an environment that cannot redirect it (inside a git hook,
  * GIT_DIR and GIT_INDEX_FILE are set and would point elsewhere).
  */
 import { execFile } from 'node:child_process';
-import { realpath } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { AideError } from '../../shared/errors.js';
 
 /** Environment for read-only git queries: no inherited GIT_* redirection, no prompts, no pager. */
@@ -27,20 +28,61 @@ export async function findWorkspaceRoot(cwd: string, env: Readonly<Record<string
   } catch {
     throw new AideError('workspace_invalid', `the directory ${cwd} does not exist`, { hint: 'Check --cwd.' });
   }
-  const top = await gitTopLevel(real, env);
-  return top === undefined ? real : realpath(top);
+  const where = await gitLocation(real, env);
+  if (where.kind === 'git-dir') throw gitDirError(real, where.bare);
+  if (where.kind === 'work-tree') return realpath(resolve(real, where.cdup));
+  // git does not know the folder (or refuses it: another user's repository): a git dir it still is.
+  const lookalike = await gitDirAbove(real);
+  if (lookalike !== undefined) throw gitDirError(real, false, lookalike);
+  return real;
+}
+
+type GitLocation = { kind: 'work-tree'; cdup: string } | { kind: 'git-dir'; bare: boolean } | { kind: 'none' };
+
+/**
+ * A git dir (`.git`, a bare repository, a linked worktree's `.git/worktrees/<name>`, or any folder
+ * inside one) holds git's own config, hooks and refs: edited or checkpointed as ordinary files
+ * they would run code and break the repository, so it is never a workspace.
+ */
+function gitDirError(cwd: string, bare: boolean, gitDir?: string): AideError {
+  const what = bare ? 'in a bare git repository' : `in a git directory${gitDir !== undefined && gitDir !== cwd ? ` (${gitDir})` : ''}`;
+  return new AideError('workspace_invalid', `${cwd} is ${what}, not a work tree: aide does not edit or checkpoint git's own files`, {
+    hint: bare ? 'Run aide in a checkout of the repository (git clone, or git worktree add).' : 'Run aide in the work tree, the folder that holds .git (check --cwd).',
+  });
 }
 
 /**
- * `git rev-parse --show-toplevel`, or undefined outside a work tree (or without git). A plain
- * child process rather than execa: this runs on every command's startup, and importing execa
- * costs about 0.1 s there.
+ * Where `cwd` is for git, in one call that also runs on every command's startup. A plain child
+ * process rather than execa: importing execa costs about 0.1 s there. `--show-cdup` (not
+ * `--show-toplevel`, which fails inside a git dir) is the way up to the top of the work tree.
  */
-function gitTopLevel(cwd: string, env: Readonly<Record<string, string | undefined>>): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    execFile('git', ['rev-parse', '--show-toplevel'], { cwd, env: gitQueryEnv(env), encoding: 'utf8', timeout: 10_000 }, (error, stdout) => {
-      const top = stdout.trim();
-      resolve(error === null && top !== '' ? top : undefined);
+function gitLocation(cwd: string, env: Readonly<Record<string, string | undefined>>): Promise<GitLocation> {
+  return new Promise((resolveLocation) => {
+    const args = ['rev-parse', '--is-inside-git-dir', '--is-bare-repository', '--is-inside-work-tree', '--show-cdup'];
+    execFile('git', args, { cwd, env: gitQueryEnv(env), encoding: 'utf8', timeout: 10_000 }, (error, stdout) => {
+      const [insideGitDir, bare, insideWorkTree, cdup = ''] = stdout.split('\n');
+      if (error !== null) resolveLocation({ kind: 'none' });
+      else if (insideGitDir === 'true' || bare === 'true') resolveLocation({ kind: 'git-dir', bare: bare === 'true' });
+      else if (insideWorkTree === 'true') resolveLocation({ kind: 'work-tree', cdup });
+      else resolveLocation({ kind: 'none' });
     });
   });
+}
+
+/** What git itself checks of a HEAD: a symbolic ref or an object id. */
+async function looksLikeHead(path: string): Promise<boolean> {
+  const text = await readFile(path, 'utf8').catch(() => '');
+  return /^(ref: refs\/|[0-9a-f]{40}\s*$|[0-9a-f]{64}\s*$)/.test(text);
+}
+
+/**
+ * The nearest folder at or above `dir` laid out as a git dir (HEAD, objects/, refs/), if any: git
+ * refuses to look at another user's repository, and a git dir it still is.
+ */
+async function gitDirAbove(dir: string): Promise<string | undefined> {
+  for (let current = dir; ; current = dirname(current)) {
+    const [objects, refs] = await Promise.all(['objects', 'refs'].map((name) => stat(join(current, name)).catch(() => undefined)));
+    if (objects?.isDirectory() === true && refs?.isDirectory() === true && (await looksLikeHead(join(current, 'HEAD')))) return current;
+    if (dirname(current) === current) return undefined;
+  }
 }

@@ -9,6 +9,9 @@
 import { createHash } from 'node:crypto';
 import { chmod, lstat, mkdir, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { processAlive } from '../../process/process-identity.js';
+
+export { processIdentity } from '../../process/process-identity.js';
 
 export const SCRATCH_ROOT = 'aide-scratch';
 const OWNERS = '.owners';
@@ -58,35 +61,9 @@ export async function ensureScratchHome(home: string): Promise<void> {
   }
 }
 
-/** Linux: `<boot id>:<start time in ticks>` of a process, or null elsewhere (or when it is gone). */
-export async function processIdentity(pid: number): Promise<string | null> {
-  try {
-    const [boot, stat] = await Promise.all([readFile('/proc/sys/kernel/random/boot_id', 'utf8'), readFile(`/proc/${pid}/stat`, 'utf8')]);
-    // The command name (field 2) may hold spaces and parentheses: count fields after the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const start = fields[19];
-    return start === undefined ? null : `${boot.trim()}:${start}`;
-  } catch {
-    return null;
-  }
-}
-
-function pidExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Whether the process that wrote the record is still running (a pid reused by another process does not count). */
 export async function ownerAlive(record: Pick<OwnerRecord, 'pid' | 'identity'>): Promise<boolean> {
-  if (!Number.isInteger(record.pid) || record.pid <= 0 || !pidExists(record.pid)) return false;
-  if (record.identity === null) return true;
-  const now = await processIdentity(record.pid);
-  return now === null || now === record.identity;
+  return processAlive(record.pid, record.identity);
 }
 
 export function ownerFile(home: string, session: string): string {
