@@ -89,6 +89,28 @@ test('linked folders point at the workspace, are not copied, and are left out of
   assert.deepEqual(capture.changes, []);
 });
 
+for (const spelling of ['node_modules', '/node_modules', 'node_modules/', '**/node_modules']) {
+  test(`a .gitignore spelled ${spelling}: captures and moves succeed and never take the link`, async (t) => {
+    const root = gitRepo(t, { '.gitignore': `${spelling}\n`, 'main.js': 'x\n' });
+    writeTree(root, { 'node_modules/dep/index.js': 'module.exports = 1;\n' });
+    const store = await ShadowStore.open(root, testEnv(tempDir(t)), { maxFileBytes: 1 << 20, command: 'test' });
+    t.after(() => store.close());
+    const scratches = new ShadowScratches(store.git, store.workspace, { tempRoot: tempDir(t), links: ['node_modules'] });
+    const snap = await store.snapshot();
+    const scratch = await scratches.open('s1', snap.tree);
+    t.after(() => scratch.dispose());
+    assert.ok(lstatSync(join(scratch.path, 'node_modules')).isSymbolicLink());
+    writeFileSync(join(scratch.path, 'main.js'), 'y\n');
+    const capture = await scratch.capture();
+    assert.deepEqual(capture.changes.map((c) => c.path), ['main.js'], 'the link is not captured');
+    // A move that changes the ignore rules sweeps ignored files, never the link.
+    writeTree(root, { '.gitignore': `${spelling}\n*.log\n` });
+    await scratch.moveTo((await store.snapshot()).tree);
+    assert.ok(lstatSync(join(scratch.path, 'node_modules')).isSymbolicLink());
+    assert.deepEqual((await scratch.capture()).changes, []);
+  });
+}
+
 test('a folder the base tracks is checked out, not linked', async (t) => {
   const root = gitRepo(t, { 'vendor/lib.js': 'tracked\n', 'main.js': 'x\n' });
   const store = await ShadowStore.open(root, testEnv(tempDir(t)), { maxFileBytes: 1 << 20, command: 'test' });

@@ -20,7 +20,7 @@ import { AideError } from '../../../shared/errors.js';
 import { validSessionId } from '../checkpoints.js';
 import type { ShadowGit } from '../git.js';
 import type { Workspace } from '../shadow-repo.js';
-import { linkExcludes, syncLinks, touchesLink } from './links.js';
+import { linkExcludes, linkPaths, syncLinks, touchesLink } from './links.js';
 import {
   ensureScratchHome,
   listScratches,
@@ -230,7 +230,11 @@ export class WorktreeScratch implements Scratch {
     this.live();
     const options = this.indexOptions;
     await this.syncIndex();
-    await this.git.run(['add', '-A', '--', ':/', ...linkExcludes(this.linkState)], options);
+    await this.git.run(['add', '-A', '--', ':/'], options);
+    // The links (and whatever a command may have put in their place) are never captured. Dropped
+    // after the add, not excluded from it: an exclusion naming an ignored link fails the add.
+    const linked = linkPaths(this.linkState);
+    if (linked.length > 0) await this.git.run(['rm', '-r', '-q', '-f', '--cached', '--ignore-unmatch', '--', ...linked], options);
     const tree = await this.git.text(['write-tree'], options);
     this.unknownFiles = false;
     this.filesTree = tree;
