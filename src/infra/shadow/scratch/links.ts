@@ -23,7 +23,8 @@ async function presentInTree(objects: ObjectReader, tree: string, paths: readonl
   return new Set(paths.filter((_, i) => found[i] !== null));
 }
 
-async function realFolderChain(root: string, segments: readonly string[]): Promise<boolean> {
+/** Whether every one of `segments` under root is a real folder (no symlink on the way). */
+export async function realFolderChain(root: string, segments: readonly string[]): Promise<boolean> {
   let dir = root;
   for (const segment of segments) {
     dir = join(dir, segment);
