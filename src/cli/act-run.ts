@@ -118,6 +118,8 @@ interface SessionContext {
   dryRun: boolean;
   approver: Approver;
   view: View;
+  /** The session's log once there is one: how a crash is recorded. */
+  opened: { log?: ActSessionLog };
 }
 
 async function startSession(ctx: SessionContext): Promise<Opened> {
@@ -125,6 +127,7 @@ async function startSession(ctx: SessionContext): Promise<Opened> {
   const files = await SessionFiles.create(ctx.store.workspace.stateDir, session);
   const base = await ctx.store.checkpoint({ session, reason: 'act', message: `before aide act: ${ctx.plan.title}` });
   const log = await ActSessionLog.start(files, { session, dryRun: ctx.dryRun, base: base.checkpoint.id }, ctx.plan, () => new Date());
+  ctx.opened.log = log;
   return { session, base: base.checkpoint.id, files, log, recorder: new ShadowSessionRecorder(ctx.store, session, files, ctx.writes), resume: undefined };
 }
 
@@ -134,6 +137,7 @@ async function resumeSession(found: ResumableSession, ctx: SessionContext): Prom
   const files = await SessionFiles.open(found.dir);
   const recorder = new ShadowSessionRecorder(ctx.store, state.session, files, ctx.writes);
   const log = await ActSessionLog.resume(files, state, () => new Date());
+  ctx.opened.log = log;
   const flow = resumeFlow(
     { session: state.session, dryRun: state.dryRun, head: state.head, recorded: state.steps, steps: ctx.plan.steps, planChanged: state.planHash !== ctx.plan.planHash },
     { approver: ctx.approver, recorder },
@@ -180,7 +184,8 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
   const interrupt = listenForInterrupt(() => io.stderr.write('\naide: interrupted; stopping the running command and removing the scratch copy…\n'));
   let scratch: Scratch | undefined;
   let view: ActView | undefined;
-  try {
+  const opened: SessionContext['opened'] = {};
+  const carryOut = async (): Promise<number> => {
     await refusePendingWriteBacks(store.workspace.stateDir, resuming?.session ?? null);
     const style = makeStyle(useColor(io) && !globals.json);
     // Before the act view opens: what a resume says and asks.
@@ -192,10 +197,10 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
       steps: steps.map((s) => ({ number: s.number, title: s.title, hash: stepHash(s) })),
       only: only ?? null,
     };
-    const context: SessionContext = { store, plan: sessionPlan, writes: new NodeFileSystem(testPauseAfterWrites(io)), dryRun: options.dryRun, approver, view: early };
-    const opened = resuming === null ? await startSession(context) : await resumeSession(resuming, context);
-    if (typeof opened === 'number') return opened;
-    const { session, base, files, log, recorder, resume } = opened;
+    const context: SessionContext = { store, plan: sessionPlan, writes: new NodeFileSystem(testPauseAfterWrites(io)), dryRun: options.dryRun, approver, view: early, opened };
+    const started = resuming === null ? await startSession(context) : await resumeSession(resuming, context);
+    if (typeof started === 'number') return started;
+    const { session, base, files, log, recorder, resume } = started;
     // The edits are jailed to the scratch by its real path (on macOS the temp dir is behind a symlink).
     scratch = await store.scratches({ tempRoot: await realpath(tmpdir()), links: sandbox.link }).open(session, resume?.head ?? base);
     const startedAt = new Date().toISOString();
@@ -237,13 +242,57 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
     }
     if (!globals.json) io.stdout.write(renderActSummary(report, style) + resumeHint(code, options.dryRun, style));
     return code;
-  } finally {
-    // The task tree gives the terminal back before anything else is printed (an error, too).
-    await view?.close();
-    await scratch?.dispose();
-    await store.close();
-    interrupt.dispose();
+  };
+  const outcome = await carryOut().then(
+    (code) => ({ code, error: undefined }),
+    async (error: unknown) => ({ code: ExitCode.internal, error: await endAfterError(opened.log, error) }),
+  );
+  // The task tree gives the terminal back before anything else is printed (an error, too);
+  // whatever fails on the way, the lock is released.
+  const cleanup = await settleAll([() => view?.close(), () => scratch?.dispose(), () => store.close()]);
+  interrupt.dispose();
+  const error = outcome.error ?? cleanup;
+  if (error !== undefined) throw error;
+  return outcome.code;
+}
+
+/** Runs every clean-up step, whichever fail; returns the first failure. */
+async function settleAll(steps: ReadonlyArray<() => Promise<void> | undefined>): Promise<Error | undefined> {
+  let first: Error | undefined;
+  for (const step of steps) {
+    try {
+      await step();
+    } catch (error) {
+      first ??= error instanceof Error ? error : new Error(String(error));
+    }
   }
+  return first;
+}
+
+/**
+ * An internal error (a bug, or aide's own state broken under it) during a session: the
+ * session is recorded as crashed, not left `running`, and the error says how to carry it on.
+ * An expected error (an AideError says what to do) records it as stopped.
+ */
+class SessionCrashError extends Error {
+  constructor(cause: unknown, session: string, dryRun: boolean) {
+    const original = cause instanceof Error ? (cause.stack ?? cause.message) : String(cause);
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = cause instanceof Error ? cause.name : 'Error';
+    this.stack = `${original}\n\nThe session ${session} is recorded as crashed and the workspace is unlocked. Carry it on with \`${resumeCommand(dryRun)}\` (\`aide status\` shows where it stopped).`;
+  }
+}
+
+async function endAfterError(log: ActSessionLog | undefined, error: unknown): Promise<Error> {
+  if (log === undefined || log.ended !== null) return error instanceof Error ? error : new Error(String(error));
+  const crashed = !(error instanceof AideError);
+  // The error is what matters: a state.json that cannot be written now says `running`, as after a kill.
+  const recorded = await log.end(crashed ? 'crashed' : 'stopped', null).then(
+    () => true,
+    () => false,
+  );
+  if (crashed && recorded) return new SessionCrashError(error, log.snapshot.session, log.snapshot.dryRun);
+  return error instanceof Error ? error : new Error(String(error));
 }
 
 /** After a session that stopped short: how to carry it on (a step --yes refused needs --allow-protected). */

@@ -13,7 +13,7 @@ import { probeBubblewrap } from '../infra/process/isolation-probe.js';
 import { prepareIsolation } from '../infra/process/isolation.js';
 import { probe } from '../infra/process/probe.js';
 import { detectOverlay } from '../infra/shadow/scratch/overlay.js';
-import { listScratches, scratchHome } from '../infra/shadow/scratch/registry.js';
+import { listWorkspaceScratches, scratchHome } from '../infra/shadow/scratch/registry.js';
 import { describeWorkspace } from '../infra/shadow/shadow-repo.js';
 import { ShadowReader } from '../infra/shadow/shadow-store.js';
 import { AideError } from '../shared/errors.js';
@@ -80,7 +80,7 @@ export async function gatherDoctorFacts(cwd: string, env: Env): Promise<DoctorFa
   const [git, workspace, scratches, free, overlay, verify, bubblewrap, model] = await Promise.all([
     gitVersion(env),
     workspaceFacts(root, env),
-    listScratches(home),
+    listWorkspaceScratches(temp, root),
     tempFree(temp),
     detectOverlay(temp, env),
     prepareIsolation({ allowNetwork: false, readOnlyPaths: [root], env }).then((isolation) => isolation.report),

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { scratchHome } from '../../src/infra/shadow/scratch/registry.js';
 import { ShadowStore } from '../../src/infra/shadow/shadow-store.js';
 import { runAide } from '../helpers/cli.js';
-import { gitRepo, tempDir, testEnv } from '../helpers/sandbox.js';
+import { gitRepo, tempDir, testEnv, writeTree } from '../helpers/sandbox.js';
 
 interface DoctorReport {
   schema: string;
@@ -35,8 +35,9 @@ test('doctor --json reports the shadow, stale scratches and the scratch mechanis
   await store.checkpoint({ session: 's1', reason: 'test', message: 'first' });
   await store.close();
   const home = scratchHome(temp, root);
-  mkdirSync(join(home, '.owners'), { recursive: true });
-  writeFileSync(join(home, '.owners', 'old.json'), JSON.stringify({ pid: 2 ** 22 + 7, identity: null, session: 'old', path: join(home, 'old') }));
+  // A scratch left by a crash: its folder, its owner record (in the workspace state) naming a dead pid.
+  mkdirSync(join(home, 'verify-20260101-000000-dead'), { recursive: true });
+  writeTree(root, { '.aide/state/scratches/verify-20260101-000000-dead.json': JSON.stringify({ version: 2, pid: 2 ** 22 + 7, identity: null, createdAt: 'then' }) });
   const result = await runAide(['doctor', '--json'], { cwd: root, home: tempDir(t), env: { TMPDIR: temp } });
   assert.equal(result.code, 0, result.stderr);
   const report = JSON.parse(result.stdout) as DoctorReport;

@@ -29,6 +29,7 @@ function about(plan: SessionPlan): Pick<SessionState, 'plan' | 'planHash' | 'tit
 export class ActSessionLog {
   /** The step the events belong to (null between steps). */
   private current: number | null = null;
+  private endedAs: SessionStatus | null = null;
 
   private constructor(
     readonly files: SessionFiles,
@@ -103,7 +104,13 @@ export class ActSessionLog {
   async end(status: SessionStatus, report: ActReport | null): Promise<void> {
     for (const step of report?.steps ?? []) this.setStep(step.number, { status: recordedStatus(step.status), checkpoint: step.checkpoint, output: step.output });
     this.state = { ...this.state, status };
+    this.endedAs = status;
     await this.save();
+  }
+
+  /** How the session ended, once `end` recorded it; null while it runs. */
+  get ended(): SessionStatus | null {
+    return this.endedAs;
   }
 
   private setStep(number: number, change: Partial<SessionStep>): void {

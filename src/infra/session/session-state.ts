@@ -31,8 +31,10 @@ export const sessionStepSchema = z.object({
 export type SessionStep = z.infer<typeof sessionStepSchema>;
 
 export const sessionStatusSchema = z
-  .enum(['running', 'finished', 'stopped', 'interrupted'])
-  .describe('running: in progress, or killed (no aide holds the lock); finished: every step done; stopped: a step failed or conflicted; interrupted: Ctrl-C, SIGTERM, or a question answered no.');
+  .enum(['running', 'finished', 'stopped', 'interrupted', 'crashed'])
+  .describe(
+    'running: in progress, or killed (no aide holds the lock); finished: every step done; stopped: a step failed or conflicted, or an error stopped it; interrupted: Ctrl-C, SIGTERM, or a question answered no; crashed: an internal error in aide stopped it (a step it was on stays running).',
+  );
 export type SessionStatus = z.infer<typeof sessionStatusSchema>;
 
 export const sessionStateSchema = z.object({

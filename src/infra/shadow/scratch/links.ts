@@ -23,7 +23,8 @@ async function presentInTree(objects: ObjectReader, tree: string, paths: readonl
   return new Set(paths.filter((_, i) => found[i] !== null));
 }
 
-async function realFolderChain(root: string, segments: readonly string[]): Promise<boolean> {
+/** Whether every one of `segments` under root is a real folder (no symlink on the way). */
+export async function realFolderChain(root: string, segments: readonly string[]): Promise<boolean> {
   let dir = root;
   for (const segment of segments) {
     dir = join(dir, segment);
@@ -96,9 +97,20 @@ async function removeEmptyParents(root: string, segments: readonly string[]): Pr
   }
 }
 
-/** Pathspecs that keep linked folders out of `git add`: a symlink is not matched by `node_modules/` in a .gitignore. */
+/**
+ * Pathspecs naming the linked folders, for `git clean` to leave them alone. Never give them to
+ * `git add`, even as exclusions: when a .gitignore spelled `node_modules` (no slash) ignores the
+ * link, `git add` refuses a pathspec that names an ignored path ("Use -f if you really want to
+ * add them") and the capture fails. A capture adds everything, then drops the links with
+ * {@link linkPaths} and `git rm --cached`, which reads no ignore rules.
+ */
 export function linkExcludes(links: readonly ScratchLink[]): string[] {
   return links.filter((l) => l.linked).map((l) => `:(top,exclude,literal)${l.path}`);
+}
+
+/** Pathspecs naming the linked folders themselves (and anything a command put in their place). */
+export function linkPaths(links: readonly ScratchLink[]): string[] {
+  return links.filter((l) => l.linked).map((l) => `:(top,literal)${l.path}`);
 }
 
 /** Whether a tree change could affect a link: it touches the link's path or its parent folder. */

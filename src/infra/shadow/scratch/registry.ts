@@ -1,36 +1,46 @@
 /**
- * Where scratches live and who owns them. Outside the workspace, so the project's own tools
- * never see them: `<tmp>/aide-scratch/<hash of user and workspace>/<session>/`, each with an
- * owner record `.owners/<session>.json` beside it naming the process that made it (session ids
- * never start with a dot). A scratch whose
- * owner is dead (a crash, kill -9, a reboot) is stale and removed the next time one is opened for
- * the workspace.
+ * Where scratches live and who owns them. Scratches live outside the workspace, so the project's
+ * own tools never see them: `<tmp>/aide-scratch/<hash of user and workspace>/<session>/`. A
+ * scratch whose owner is dead (a crash, kill -9, a reboot) is stale and removed the next time one
+ * is opened for the workspace.
+ *
+ * What decides a removal is never something a verify command can write (DESIGN.md): such a
+ * command runs inside a scratch, so the scratch home next to it is the last place to keep it.
+ * - Which folder: only `<home>/<name>` for a name of aide's own shape (a session id), a real
+ *   folder (not a symlink) whose resolved real path is a direct child of the home's. Never a
+ *   path read from a file.
+ * - Which symlinks go first: the configured links of that scratch, found by their place in it.
+ * - The worktree's admin folder in the shadow: left to `git worktree prune`, which removes only
+ *   entries under the shadow's own `worktrees/` whose folder is gone.
+ * - Whose it is: an owner record `<workspace>/.aide/state/scratches/<session>.json` (pid and
+ *   start time). It lives in the workspace's state because that is what the workspace lock
+ *   guards (one aide at a time mutates it), sandboxed commands see the workspace read-only, and
+ *   it goes with the workspace. Even where a command could write it (isolation off), a record
+ *   can only say whether a scratch is in use: it names no path.
  */
 import { createHash } from 'node:crypto';
-import { chmod, lstat, mkdir, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { chmod, lstat, mkdir, readdir, readFile, realpath, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { z } from 'zod';
+import { validSessionId } from '../checkpoints.js';
+import { STATE_DIR } from '../shadow-repo.js';
+import { linkSegments, realFolderChain } from './links.js';
 import { processAlive } from '../../process/process-identity.js';
 
-export { processIdentity } from '../../process/process-identity.js';
-
 export const SCRATCH_ROOT = 'aide-scratch';
-const OWNERS = '.owners';
+/** Where older aides kept owner records, inside the scratch home: removed, never read. */
+const LEGACY_OWNERS = '.owners';
+/** Owner records, under the workspace's `.aide/state/`. */
+const RECORDS = 'scratches';
 
-export interface OwnerRecord {
-  version: 1;
-  pid: number;
+const ownerRecordSchema = z.object({
+  version: z.literal(2),
+  pid: z.number().int(),
   /** Boot id and start time of the owner on Linux, so a reused pid is not taken for the owner. */
-  identity: string | null;
-  session: string;
-  workspace: string;
-  /** The scratch folder. */
-  path: string;
-  /** The worktree's administrative folder in the shadow (`shadow.git/worktrees/<name>`), once made. */
-  adminDir: string | null;
-  /** Symlinks made in the scratch (absolute paths): removed as links before anything else. */
-  links: string[];
-  createdAt: string;
-}
+  identity: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type OwnerRecord = z.infer<typeof ownerRecordSchema>;
 
 /** The current user's id, where the platform has one (not on Windows). */
 function userId(): number {
@@ -61,37 +71,39 @@ export async function ensureScratchHome(home: string): Promise<void> {
   }
 }
 
+export { processIdentity } from '../../process/process-identity.js';
+
 /** Whether the process that wrote the record is still running (a pid reused by another process does not count). */
 export async function ownerAlive(record: Pick<OwnerRecord, 'pid' | 'identity'>): Promise<boolean> {
   return processAlive(record.pid, record.identity);
 }
 
-export function ownerFile(home: string, session: string): string {
-  return join(home, OWNERS, `${session}.json`);
+/** The folder of a workspace's owner records, from its state folder (`<root>/.aide/state`). */
+export function recordsDir(stateDir: string): string {
+  return join(stateDir, RECORDS);
 }
 
-export async function writeOwner(home: string, record: OwnerRecord): Promise<void> {
-  const file = ownerFile(home, record.session);
-  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+/** The scratches of the workspace at `root` (aide doctor: no shadow opened, no lock taken). */
+export function listWorkspaceScratches(tempRoot: string, root: string): Promise<ScratchEntry[]> {
+  return listScratches(scratchHome(tempRoot, root), recordsDir(join(root, STATE_DIR)));
+}
+
+export function ownerFile(records: string, session: string): string {
+  if (!validSessionId(session)) throw new Error(`"${session}" is not a session id`);
+  return join(records, `${session}.json`);
+}
+
+export async function writeOwner(records: string, session: string, record: OwnerRecord): Promise<void> {
+  const file = ownerFile(records, session);
+  await mkdir(records, { recursive: true });
   await writeFile(`${file}.tmp`, `${JSON.stringify(record, null, 2)}\n`);
   await rename(`${file}.tmp`, file);
 }
 
 async function readOwner(file: string): Promise<OwnerRecord | null> {
   try {
-    const parsed = JSON.parse(await readFile(file, 'utf8')) as Partial<OwnerRecord>;
-    if (typeof parsed.pid !== 'number' || typeof parsed.session !== 'string' || typeof parsed.path !== 'string') return null;
-    return {
-      version: 1,
-      pid: parsed.pid,
-      identity: typeof parsed.identity === 'string' ? parsed.identity : null,
-      session: parsed.session,
-      workspace: typeof parsed.workspace === 'string' ? parsed.workspace : '?',
-      path: parsed.path,
-      adminDir: typeof parsed.adminDir === 'string' ? parsed.adminDir : null,
-      links: Array.isArray(parsed.links) ? parsed.links.filter((l): l is string => typeof l === 'string') : [],
-      createdAt: typeof parsed.createdAt === 'string' ? parsed.createdAt : '?',
-    };
+    const parsed = ownerRecordSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
+    return parsed.success ? parsed.data : null;
   } catch {
     return null;
   }
@@ -99,34 +111,70 @@ async function readOwner(file: string): Promise<OwnerRecord | null> {
 
 export interface ScratchEntry {
   session: string;
+  /** `<home>/<session>`: derived from the name, never read from a record. */
   path: string;
-  /** null when the folder has no readable owner record (a crash while it was being made). */
+  /** null when there is no readable owner record (a crash while it was made, or an older aide's). */
   owner: OwnerRecord | null;
   alive: boolean;
 }
 
-/** The scratches of a workspace, with whether their owners are alive. Reads only. */
-export async function listScratches(home: string): Promise<ScratchEntry[]> {
-  const folders = await readdir(home).catch(() => [] as string[]);
-  const records = await readdir(join(home, OWNERS)).catch(() => [] as string[]);
-  const sessions = new Set(folders.filter((name) => !name.startsWith('.')));
-  for (const name of records) if (name.endsWith('.json')) sessions.add(name.slice(0, -'.json'.length));
+/** Names in `dir` that are session ids (never a dot-name, a separator or `..`). */
+async function sessionNames(dir: string, suffix = ''): Promise<string[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  return names.filter((name) => name.endsWith(suffix)).map((name) => name.slice(0, name.length - suffix.length)).filter(validSessionId);
+}
+
+/** The scratches of a workspace (folders in its home, records in its state), with whether their owners are alive. Reads only. */
+export async function listScratches(home: string, records: string): Promise<ScratchEntry[]> {
+  const sessions = new Set([...(await sessionNames(home)), ...(await sessionNames(records, '.json'))]);
   const entries: ScratchEntry[] = [];
   for (const session of [...sessions].sort()) {
-    const owner = await readOwner(ownerFile(home, session));
-    entries.push({ session, path: owner?.path ?? join(home, session), owner, alive: owner !== null && (await ownerAlive(owner)) });
+    const owner = await readOwner(ownerFile(records, session));
+    entries.push({ session, path: join(home, session), owner, alive: owner !== null && (await ownerAlive(owner)) });
   }
   return entries;
 }
 
 /**
- * Removes a scratch folder: its symlinks first, as links (never what they point at), then the
- * folder itself (fs.rm does not follow symlinks either).
+ * The scratch folder of `session` in `home`, as a real path, when it is provably one of aide's:
+ * a real folder (not a symlink) directly in the home. A symlink of that name (planted: aide never
+ * makes one) is removed as a link. null when there is nothing aide may remove.
  */
-export async function removeScratchFolder(path: string, links: readonly string[]): Promise<void> {
-  for (const link of links) {
+async function provenScratch(home: string, session: string): Promise<string | null> {
+  if (!validSessionId(session)) return null;
+  const path = join(home, session);
+  const info = await lstat(path).catch(() => undefined);
+  if (info?.isSymbolicLink() === true) await unlink(path);
+  if (info === undefined || !info.isDirectory()) return null;
+  const [realHome, real] = await Promise.all([realpath(home), realpath(path)]).catch(() => [null, null]);
+  if (realHome === null || real === null || dirname(real) !== realHome || basename(real) !== session) return null;
+  return real;
+}
+
+/**
+ * Removes the scratch folder of `session` from `home`, if it is provably aide's: the configured
+ * links first, as links (never what they point at), where each is reached through real folders
+ * of the scratch; then the folder (fs.rm never follows symlinks either). Returns whether it went.
+ */
+export async function removeScratchFolder(home: string, session: string, links: readonly string[]): Promise<boolean> {
+  const folder = await provenScratch(home, session);
+  if (folder === null) return false;
+  for (const configured of links) {
+    const segments = linkSegments(configured);
+    if (segments === null || !(await realFolderChain(folder, segments.slice(0, -1)))) continue;
+    const link = join(folder, ...segments);
     const info = await lstat(link).catch(() => undefined);
     if (info?.isSymbolicLink() === true) await unlink(link);
   }
-  await rm(path, { recursive: true, force: true });
+  await rm(folder, { recursive: true, force: true });
+  return true;
+}
+
+/** Removes the owner records folder older aides kept in the scratch home (a real folder there only). */
+export async function removeLegacyOwners(home: string): Promise<void> {
+  const path = join(home, LEGACY_OWNERS);
+  const info = await lstat(path).catch(() => undefined);
+  if (info === undefined) return;
+  if (info.isDirectory()) await rm(path, { recursive: true, force: true });
+  else await unlink(path);
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, lstatSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { fingerprint, gitRepo, tempDir, testEnv, writeTree } from '../../../../test/helpers/sandbox.js';
@@ -88,6 +88,28 @@ test('linked folders point at the workspace, are not copied, and are left out of
   assert.equal(capture.tree, snap.tree, 'links never enter the captured tree');
   assert.deepEqual(capture.changes, []);
 });
+
+for (const spelling of ['node_modules', '/node_modules', 'node_modules/', '**/node_modules']) {
+  test(`a .gitignore spelled ${spelling}: captures and moves succeed and never take the link`, async (t) => {
+    const root = gitRepo(t, { '.gitignore': `${spelling}\n`, 'main.js': 'x\n' });
+    writeTree(root, { 'node_modules/dep/index.js': 'module.exports = 1;\n' });
+    const store = await ShadowStore.open(root, testEnv(tempDir(t)), { maxFileBytes: 1 << 20, command: 'test' });
+    t.after(() => store.close());
+    const scratches = new ShadowScratches(store.git, store.workspace, { tempRoot: tempDir(t), links: ['node_modules'] });
+    const snap = await store.snapshot();
+    const scratch = await scratches.open('s1', snap.tree);
+    t.after(() => scratch.dispose());
+    assert.ok(lstatSync(join(scratch.path, 'node_modules')).isSymbolicLink());
+    writeFileSync(join(scratch.path, 'main.js'), 'y\n');
+    const capture = await scratch.capture();
+    assert.deepEqual(capture.changes.map((c) => c.path), ['main.js'], 'the link is not captured');
+    // A move that changes the ignore rules sweeps ignored files, never the link.
+    writeTree(root, { '.gitignore': `${spelling}\n*.log\n` });
+    await scratch.moveTo((await store.snapshot()).tree);
+    assert.ok(lstatSync(join(scratch.path, 'node_modules')).isSymbolicLink());
+    assert.deepEqual((await scratch.capture()).changes, []);
+  });
+}
 
 test('a folder the base tracks is checked out, not linked', async (t) => {
   const root = gitRepo(t, { 'vendor/lib.js': 'tracked\n', 'main.js': 'x\n' });
@@ -258,7 +280,7 @@ test('dispose removes the scratch, its record and its worktree entry; the linked
   const nodeModules = fingerprint(join(root, 'node_modules'));
   await scratch.dispose();
   assert.ok(!existsSync(scratch.path));
-  assert.ok(!existsSync(ownerFile(scratches.home, 's1')));
+  assert.ok(!existsSync(ownerFile(scratches.records, 's1')));
   assert.equal(await store.git.text(['worktree', 'list', '--porcelain']).then((out) => out.includes(scratch.path)), false);
   assert.deepEqual(fingerprint(join(root, 'node_modules')), nodeModules);
   await scratch.dispose();
@@ -274,16 +296,18 @@ test('the scratch of a dead process is removed when the next one opens, links as
   const { root, store, scratches } = await setup(t);
   const snap = await store.snapshot();
   const crashed = await scratches.open('crashed', snap.tree);
-  const record = JSON.parse(readFileSync(ownerFile(scratches.home, 'crashed'), 'utf8')) as { pid: number; adminDir: string; links: string[] };
-  assert.deepEqual(record.links, [join(crashed.path, 'node_modules')]);
-  writeFileSync(ownerFile(scratches.home, 'crashed'), JSON.stringify({ ...record, pid: deadPid() }));
+  assert.ok(ownerFile(scratches.records, 'crashed').startsWith(join(root, '.aide/state/')), 'the record is in the workspace state, out of the sandbox\'s reach');
+  const record = JSON.parse(readFileSync(ownerFile(scratches.records, 'crashed'), 'utf8')) as { pid: number };
+  writeFileSync(ownerFile(scratches.records, 'crashed'), JSON.stringify({ ...record, pid: deadPid() }));
+  const adminDir = join(store.git.location.gitDir, 'worktrees', 'crashed');
+  assert.ok(existsSync(adminDir));
   const nodeModules = fingerprint(join(root, 'node_modules'));
   const next = await scratches.open('next', snap.tree);
   t.after(() => next.dispose());
   assert.ok(!existsSync(crashed.path));
-  assert.ok(!existsSync(record.adminDir));
-  assert.ok(!existsSync(ownerFile(scratches.home, 'crashed')));
-  assert.deepEqual((await listScratches(scratches.home)).map((e) => [e.session, e.alive]), [['next', true]]);
+  assert.ok(!existsSync(adminDir));
+  assert.ok(!existsSync(ownerFile(scratches.records, 'crashed')));
+  assert.deepEqual((await listScratches(scratches.home, scratches.records)).map((e) => [e.session, e.alive]), [['next', true]]);
   assert.deepEqual(fingerprint(join(root, 'node_modules')), nodeModules);
 });
 
@@ -299,10 +323,36 @@ test('a live scratch of the same session is refused; a folder without a record i
   assert.ok(existsSync(first.path));
 });
 
+test('a stale sweep removes only folders of aide\'s own naming in the home: planted links and records name nothing it deletes', async (t) => {
+  const { store, scratches } = await setup(t, ['node_modules', 'packages/a/node_modules']);
+  const outside = tempDir(t, 'aide-outside-');
+  writeTree(outside, { 'precious.txt': 'keep\n', 'node_modules/dep.js': 'x\n' });
+  symlinkSync(join(outside, 'node_modules'), join(outside, 'keep-link'));
+  const printed = fingerprint(outside);
+  // A scratch whose folder on the way to a link was swapped for a symlink to the outside.
+  const crashed = await scratches.open('crashed', (await store.snapshot()).tree);
+  rmSync(join(crashed.path, 'src'), { recursive: true });
+  mkdirSync(join(crashed.path, 'packages'));
+  symlinkSync(outside, join(crashed.path, 'packages', 'a'));
+  // An older aide's record (or a hostile command's) naming a folder outside and a symlink there.
+  writeTree(join(scratches.home, '.owners'), { 'evil.json': JSON.stringify({ pid: deadPid(), session: 'evil', path: outside, links: [join(outside, 'keep-link')] }) });
+  symlinkSync(outside, join(scratches.home, 'act-20260101-000000-dead'));
+  writeTree(join(scratches.home, 'not a session'), { 'kept.txt': 'x' });
+  writeFileSync(ownerFile(scratches.records, 'crashed'), JSON.stringify({ version: 2, pid: deadPid(), identity: null, createdAt: 'then' }));
+  writeFileSync(ownerFile(scratches.records, 'planted'), JSON.stringify({ version: 2, pid: deadPid(), identity: null, createdAt: 'then', path: outside }));
+  assert.deepEqual((await scratches.removeStale()).sort(), ['act-20260101-000000-dead', 'crashed', 'planted']);
+  assert.deepEqual(fingerprint(outside), printed, 'the folder outside and its symlinks are untouched');
+  assert.ok(!existsSync(join(scratches.home, 'act-20260101-000000-dead')), 'the planted link went, as a link');
+  assert.ok(!existsSync(join(scratches.home, '.owners')));
+  assert.ok(!existsSync(crashed.path));
+  assert.ok(existsSync(join(scratches.home, 'not a session', 'kept.txt')), 'a name aide never gives is not proof');
+  assert.deepEqual(await listScratches(scratches.home, scratches.records), []);
+});
+
 test('an unknown base is an error that names it, and an option-like one never reaches git', async (t) => {
   const { store, scratches } = await setup(t);
   await assert.rejects(scratches.open('s1', 'nope'), /no snapshot or checkpoint "nope"/);
-  assert.deepEqual(await listScratches(scratches.home), []);
+  assert.deepEqual(await listScratches(scratches.home, scratches.records), []);
   const scratch = await scratches.open('s1', (await store.snapshot()).tree);
   t.after(() => scratch.dispose());
   const planted = join(tempDir(t), 'planted');

@@ -20,16 +20,17 @@ import { AideError } from '../../../shared/errors.js';
 import { validSessionId } from '../checkpoints.js';
 import type { ShadowGit } from '../git.js';
 import type { Workspace } from '../shadow-repo.js';
-import { linkExcludes, syncLinks, touchesLink } from './links.js';
+import { linkExcludes, linkPaths, syncLinks, touchesLink } from './links.js';
 import {
   ensureScratchHome,
   listScratches,
   ownerFile,
   processIdentity,
+  recordsDir,
+  removeLegacyOwners,
   removeScratchFolder,
   scratchHome,
   writeOwner,
-  type OwnerRecord,
 } from './registry.js';
 import { ObjectReader, objectsOnly } from './object-reader.js';
 import { applyTreeChanges, toScratchChange, updateIndexEntries } from './tree-files.js';
@@ -62,6 +63,8 @@ function isInside(parent: string, path: string): boolean {
 export class ShadowScratches implements ScratchOpener {
   /** `<tmp>/aide-scratch/<hash>`: this workspace's scratches. */
   readonly home: string;
+  /** `.aide/state/scratches`: their owner records, out of the sandboxed commands' reach. */
+  readonly records: string;
 
   constructor(
     private readonly git: ShadowGit,
@@ -69,20 +72,21 @@ export class ShadowScratches implements ScratchOpener {
     private readonly options: ScratchOptions,
   ) {
     this.home = scratchHome(options.tempRoot, workspace.root);
+    this.records = recordsDir(workspace.stateDir);
   }
 
   /**
-   * Removes the scratches of this workspace whose owner process is dead, and worktree entries
-   * of the shadow whose folder is gone (a temp dir wiped by a reboot). Returns their sessions.
+   * Removes the scratches of this workspace whose owner process is dead (only folders provably
+   * aide's: see registry.ts), their records, and worktree entries of the shadow whose folder is
+   * gone (a temp dir wiped by a reboot). Returns their sessions.
    */
   async removeStale(): Promise<string[]> {
     const removed: string[] = [];
-    for (const entry of await listScratches(this.home)) {
+    await removeLegacyOwners(this.home);
+    for (const entry of await listScratches(this.home, this.records)) {
       if (entry.alive) continue;
-      await removeScratchFolder(entry.path, entry.owner?.links ?? []);
-      const admin = entry.owner?.adminDir;
-      if (admin !== null && admin !== undefined && isInside(join(this.git.location.gitDir, 'worktrees'), admin)) await rm(admin, { recursive: true, force: true });
-      await rm(ownerFile(this.home, entry.session), { force: true });
+      await removeScratchFolder(this.home, entry.session, this.options.links);
+      await rm(ownerFile(this.records, entry.session), { force: true });
       removed.push(entry.session);
     }
     await this.git.run(['worktree', 'prune']);
@@ -93,7 +97,7 @@ export class ShadowScratches implements ScratchOpener {
     if (!validSessionId(session)) throw new AideError('usage', `"${session}" is not a valid session id`, { hint: 'Use letters, digits, ".", "_" and "-".' });
     await ensureScratchHome(this.home);
     await this.removeStale();
-    const existing = (await listScratches(this.home)).find((e) => e.session === session);
+    const existing = (await listScratches(this.home, this.records)).find((e) => e.session === session);
     if (existing !== undefined) {
       const pid = existing.owner?.pid ?? 0;
       throw new AideError('workspace_locked', `session ${session} already has a scratch copy in use (pid ${pid}${pid === process.pid ? ', this process' : ''}) at ${existing.path}`, {
@@ -103,19 +107,8 @@ export class ShadowScratches implements ScratchOpener {
     const tree = await resolveTree(this.git, base);
     const commit = await commitFor(this.git, base, tree);
     const path = join(this.home, session);
-    const record: OwnerRecord = {
-      version: 1,
-      pid: process.pid,
-      identity: await processIdentity(process.pid),
-      session,
-      workspace: this.workspace.root,
-      path,
-      adminDir: null,
-      links: [],
-      createdAt: new Date().toISOString(),
-    };
     // The record comes first: a crash from here on leaves a scratch that the next open removes.
-    await writeOwner(this.home, record);
+    await writeOwner(this.records, session, { version: 2, pid: process.pid, identity: await processIdentity(process.pid), createdAt: new Date().toISOString() });
     const objects = new ObjectReader(this.git);
     try {
       // --no-checkout: a checkout inside `worktree add` would inherit the runner's
@@ -127,13 +120,12 @@ export class ShadowScratches implements ScratchOpener {
       // git inside the scratch sees the same checkout; its index is a copy aide never reads.
       await copyFile(indexFile, join(adminDir, 'index'));
       const links = await syncLinks(objects, this.workspace.root, path, tree, this.options.links);
-      const scratch = new WorktreeScratch(this.git, objects, this.workspace, this.home, { ...record, adminDir }, indexFile, tree, links, this.options.links);
-      await scratch.saveOwner();
-      return scratch;
+      const place = { home: this.home, records: this.records, session, path, adminDir };
+      return new WorktreeScratch(this.git, objects, this.workspace, place, indexFile, tree, links, this.options.links);
     } catch (error) {
       objects.close();
-      await removeScratchFolder(path, []).catch(() => undefined);
-      await rm(ownerFile(this.home, session), { force: true });
+      await removeScratchFolder(this.home, session, this.options.links).catch(() => false);
+      await rm(ownerFile(this.records, session), { force: true });
       await this.git.run(['worktree', 'prune']).catch(() => undefined);
       throw error;
     }
@@ -163,6 +155,16 @@ async function commitFor(git: ShadowGit, base: string, tree: string): Promise<st
   return commit !== '' ? commit : git.text(['commit-tree', tree, '-m', 'aide scratch base'], objectsOnly(git));
 }
 
+/** Where a scratch is: its folder in the home, its record, its admin folder in the shadow. */
+interface ScratchPlace {
+  home: string;
+  records: string;
+  session: string;
+  path: string;
+  /** `shadow.git/worktrees/<name>`, read when the worktree was made and checked to be there. */
+  adminDir: string;
+}
+
 export class WorktreeScratch implements Scratch {
   readonly path: string;
   readonly session: string;
@@ -180,15 +182,14 @@ export class WorktreeScratch implements Scratch {
     private readonly git: ShadowGit,
     private readonly objects: ObjectReader,
     private readonly workspace: Workspace,
-    private readonly home: string,
-    private readonly record: OwnerRecord & { adminDir: string },
+    private readonly place: ScratchPlace,
     private readonly indexFile: string,
     tree: string,
     links: ScratchLink[],
     private readonly configuredLinks: readonly string[],
   ) {
-    this.path = record.path;
-    this.session = record.session;
+    this.path = place.path;
+    this.session = place.session;
     this.baseTree = tree;
     this.filesTree = tree;
     this.indexTree = tree;
@@ -201,12 +202,6 @@ export class WorktreeScratch implements Scratch {
 
   get links(): readonly ScratchLink[] {
     return this.linkState;
-  }
-
-  /** Rewrites the owner record with the current links, so a stale sweep removes them as links. */
-  async saveOwner(): Promise<void> {
-    const links = this.linkState.filter((l) => l.linked).map((l) => join(this.path, ...l.path.split('/')));
-    await writeOwner(this.home, { ...this.record, links });
   }
 
   private live(): void {
@@ -230,7 +225,11 @@ export class WorktreeScratch implements Scratch {
     this.live();
     const options = this.indexOptions;
     await this.syncIndex();
-    await this.git.run(['add', '-A', '--', ':/', ...linkExcludes(this.linkState)], options);
+    await this.git.run(['add', '-A', '--', ':/'], options);
+    // The links (and whatever a command may have put in their place) are never captured. Dropped
+    // after the add, not excluded from it: an exclusion naming an ignored link fails the add.
+    const linked = linkPaths(this.linkState);
+    if (linked.length > 0) await this.git.run(['rm', '-r', '-q', '-f', '--cached', '--ignore-unmatch', '--', ...linked], options);
     const tree = await this.git.text(['write-tree'], options);
     this.unknownFiles = false;
     this.filesTree = tree;
@@ -268,7 +267,6 @@ export class WorktreeScratch implements Scratch {
     this.baseTree = tree;
     if (changes.some((c) => this.linkState.some((l) => touchesLink(l, c.path)))) {
       this.linkState = await syncLinks(this.objects, this.workspace.root, this.path, tree, this.configuredLinks);
-      await this.saveOwner();
     }
     return { from, to: tree, written, removed, swept };
   }
@@ -288,9 +286,9 @@ export class WorktreeScratch implements Scratch {
     if (this.disposed) return;
     this.disposed = true;
     this.objects.close();
-    const links = this.linkState.filter((l) => l.linked).map((l) => join(this.path, ...l.path.split('/')));
-    await removeScratchFolder(this.path, links);
-    await rm(this.record.adminDir, { recursive: true, force: true });
-    await rm(ownerFile(this.home, this.session), { force: true });
+    await removeScratchFolder(this.place.home, this.session, this.configuredLinks);
+    // Read from the worktree's .git file when it was made, before any command ran, and checked then.
+    await rm(this.place.adminDir, { recursive: true, force: true });
+    await rm(ownerFile(this.place.records, this.session), { force: true });
   }
 }
