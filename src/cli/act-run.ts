@@ -171,7 +171,7 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
   const steps = stepsToRun(plan, only, shownPlan);
   const selection = await planCommands(root, sandbox, plan, lines, shownPlan);
   const approver = chooseApprover({ yes: options.yes, allowProtected: options.allowProtected, dryRun: options.dryRun, command: 'aide act' }, io, () => ({ stdin: process.stdin, stdout: globals.json ? process.stderr : process.stdout }));
-  const runner = await openVerifyRunner({ root, env: io.env, allowNetwork: sandbox.allow_network, isolate: options.isolation });
+  const runner = await openVerifyRunner({ root, env: io.env, allowNetwork: sandbox.allow_network, isolate: options.isolation, homeBinds: sandbox.home_binds });
   const store = await ShadowStore.open(root, io.env, { maxFileBytes: config.value.checkpoints.max_file_bytes, command: 'act' });
   const interrupt = listenForInterrupt(() => io.stderr.write('\naide: interrupted; stopping the running command and removing the scratch copy…\n'));
   let scratch: Scratch | undefined;
@@ -236,6 +236,7 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
     // The task tree gives the terminal back before anything else is printed (an error, too).
     await view?.close();
     await scratch?.dispose();
+    runner.dispose();
     await store.close();
     interrupt.dispose();
   }

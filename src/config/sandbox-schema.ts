@@ -65,6 +65,18 @@ function checkUniqueNames(commands: unknown, ctx: z.core.$RefinementCtx): void {
   });
 }
 
+/**
+ * "~/" and a path inside the home folder: no "..", no empty or "." segment, not the home itself
+ * (all of it would put every credential and socket there back in sight). A regex so editors
+ * check it too.
+ */
+const HOME_PATH = /^~\/(?!\.{1,2}(?:\/|$))(?!.*\/\.{1,2}(?:\/|$))(?!.*\/\/)[^\0]+$/;
+
+function homePath() {
+  const error = 'expected a path in your home folder starting with "~/", without "." or ".." segments (e.g. "~/.cache/pip")';
+  return z.string({ error }).regex(HOME_PATH, { error });
+}
+
 export const sandboxSchema = strictObject(
   {
     $schema: schemaRef(),
@@ -95,6 +107,11 @@ export const sandboxSchema = strictObject(
     env_allow: list(envVarName(), 'environment variable names')
       .default([])
       .describe('Environment variables passed through to verify commands; everything else is withheld (threat T5).'),
+    home_binds: list(homePath(), 'paths in your home, e.g. "~/.cache/pip"')
+      .default([])
+      .describe(
+        'Files and folders of your home that verify commands may read, e.g. "~/.cache/pip" or "~/.gitconfig": each appears read-only at the same place in the fresh, empty HOME the commands get; the rest of your home is out of their sight. Missing ones are skipped.',
+      ),
     allowed_commands: list(text('a command line'), 'command lines')
       .default([])
       .describe('Command lines a plan\'s "Run:" steps may execute, exactly as written; any other is refused.'),

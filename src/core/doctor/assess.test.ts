@@ -9,7 +9,7 @@ function facts(overrides: Partial<DoctorFacts> = {}): DoctorFacts {
     git: { version: '2.39.5' },
     workspace: { root: '/w', refused: null, gitRepo: true, shadow: { present: true, bytes: 3 * 1024 * 1024, sessions: 2 } },
     scratch: { home: '/tmp/aide-scratch/abc', active: 0, stale: 1, tempFree: { bytes: 2 * 1024 ** 3, tmpfs: true }, overlay: { available: true, detail: 'mounted in 4 ms' } },
-    isolation: { verify: { mechanism: 'unshare', network: 'off', workspaceReadOnly: true, processTree: 'namespace', detail: null }, bubblewrap: { present: false, version: null } },
+    isolation: { verify: { mechanism: 'unshare', network: 'off', workspaceReadOnly: true, writable: 'scratch', sockets: 'hidden', processTree: 'namespace', detail: null }, bubblewrap: { present: false, version: null } },
     model: { endpoint: 'http://127.0.0.1:11434/v1', loopback: true, allowRemote: false },
     ...overrides,
   };
@@ -46,7 +46,7 @@ test('what fails (exit 1) and what only warns', () => {
     ['invalid config', { model: { error: '.aide/config.json is invalid (1 problem)' } }, { model: 'fail' }],
     ['remote model with consent', { model: { endpoint: 'https://gpu.example.com/v1', loopback: false, allowRemote: true } }, { model: 'warn' }],
     ['home folder', { workspace: { root: '/root', refused: 'aide will not keep checkpoints of your home directory', gitRepo: false, shadow: { present: false, bytes: 0, sessions: 0 } } }, { workspace: 'warn' }],
-    ['no namespaces', { isolation: { verify: { mechanism: 'none', network: 'unavailable', workspaceReadOnly: false, processTree: 'process-group', detail: 'network isolation: unavailable because unshare: Operation not permitted' }, bubblewrap: { present: true, version: '0.8.0' } } }, { network: 'warn' }],
+    ['no namespaces', { isolation: { verify: { mechanism: 'none', network: 'unavailable', workspaceReadOnly: false, writable: 'anywhere', sockets: 'reachable', processTree: 'process-group', detail: 'network isolation: unavailable because unshare: Operation not permitted' }, bubblewrap: { present: true, version: '0.8.0' } } }, { network: 'warn' }],
   ];
   for (const [name, overrides, expected] of table) {
     const f = facts(overrides);
