@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ADD_SUB, PROJECT, TEST_SUB, actRepo, edit, planDoc, sandbox, type StepSpec } from '../helpers/act.js';
@@ -94,35 +94,51 @@ class Running {
   }
 }
 
-/** Waits for a file that a verify command writes (it says the command is running, and where). */
-async function fileWritten(path: string): Promise<string> {
-  const until = Date.now() + 60_000;
-  while (!existsSync(path) || readFileSync(path, 'utf8').trim() === '') {
-    if (Date.now() > until) throw new Error(`${path} did not appear`);
-    await sleep(50);
-  }
-  return readFileSync(path, 'utf8').trim();
+/** Every file under `dir`, recursively. */
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)]));
 }
 
 /**
- * A verify command that is slow only while step 2's test is in the scratch and `gate/go` does
- * not exist: it says where it runs in `gate/started`, then waits in two processes (one ignores
- * SIGTERM) that only a kill of the whole command can end.
+ * Waits for a verify command to say it runs, and where: a line `started <folder>` in its log
+ * (the sandbox lets a command write only its scratch, so its output is the way out).
+ */
+async function commandStarted(root: string): Promise<string> {
+  const until = Date.now() + 60_000;
+  for (;;) {
+    for (const log of filesUnder(join(root, '.aide/state/sessions'))) {
+      const found = /^started (.+)$/m.exec(readFileSync(log, 'utf8'));
+      if (found?.[1] !== undefined) return found[1];
+    }
+    if (Date.now() > until) throw new Error('no verify command said "started"');
+    await sleep(50);
+  }
+}
+
+/**
+ * A verify command that is slow only while step 2's test is in the scratch and `go` does not
+ * exist in the gate folder (in the test's HOME, shown read-only to commands through
+ * `home_binds`): it says where it runs, then waits in two processes (one ignores SIGTERM) that
+ * only a kill of the whole command can end.
  */
 function slowStep2Sandbox(gate: string, marker: string): string {
   const wait = `(trap '' TERM; sleep ${marker}) & sleep ${marker}`;
-  const run = `node --test --test-reporter=tap test/ && if grep -q sub test/calc.test.js && [ ! -e ${gate}/go ]; then pwd > ${gate}/started; ${wait}; fi`;
-  return sandbox({ commands: [{ name: 'test', run }] });
+  const run = `node --test --test-reporter=tap test/ && if grep -q sub test/calc.test.js && [ ! -e "$HOME/${basename(gate)}/go" ]; then echo "started $(pwd)"; ${wait}; fi`;
+  return sandbox({ commands: [{ name: 'test', run }], home_binds: [`~/${basename(gate)}`] });
 }
 
 /** Starts `aide act --yes` on a two-step plan and signals it while step 2 is verified. */
 async function interruptStep2(t: Cleanup, signal: NodeJS.Signals, steps: StepSpec[]) {
-  const gate = tempDir(t);
+  const gate = mkdtempSync(join(testHome(), 'gate-'));
+  t.after(() => {
+    rmSync(gate, { recursive: true, force: true });
+  });
   const marker = uniqueSeconds();
   const root = actRepo(t, planDoc('Sub', steps), slowStep2Sandbox(gate, marker));
   const dotGit = fingerprint(root, '.git');
   const running = new Running(root, ['act', '--yes', '--allow-protected']);
-  const scratch = await fileWritten(join(gate, 'started'));
+  const scratch = await commandStarted(root);
   running.kill(signal);
   const { code } = await running.exited;
   writeFileSync(join(gate, 'go'), '');

@@ -61,3 +61,15 @@ test('what fails (exit 1) and what only warns', () => {
 test('without git there is no scratch mechanism', () => {
   assert.equal(assessDoctor(facts({ git: { version: null } })).scratch.mechanism, 'none');
 });
+
+test('the network check says where verify commands can write and whether sockets outside the scratch are hidden, and why not', () => {
+  const confined = assessDoctor(facts()).checks.find((c) => c.id === 'network');
+  assert.ok(confined?.details.includes('where verify commands can write: only the scratch and their own fresh HOME and temp folder'));
+  assert.ok(confined?.details.includes('UNIX sockets on disk outside the scratch (docker, ssh-agent): out of sight (private /tmp, /run, /dev/shm and $HOME)') === true);
+  const detail = '$HOME, /tmp and the rest of the file system outside the workspace are writable and UNIX sockets on disk (/tmp, /run, $HOME) are reachable because pivot_root: failed';
+  const verify = { mechanism: 'unshare', network: 'off', workspaceReadOnly: true, writable: 'outside-workspace', sockets: 'reachable', processTree: 'namespace', detail } as const;
+  const partial = assessDoctor(facts({ isolation: { verify, bubblewrap: { present: false, version: null } } })).checks.find((c) => c.id === 'network');
+  assert.ok(partial?.details.includes('where verify commands can write: anywhere but the workspace and its git dirs ($HOME and /tmp included)'));
+  assert.ok(partial?.details.includes('UNIX sockets on disk outside the scratch (docker, ssh-agent): reachable'));
+  assert.ok(partial?.details.includes(detail));
+});
