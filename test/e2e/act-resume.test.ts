@@ -6,11 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { ADD_SUB, PROJECT, TEST_SUB, actRepo, edit, planDoc, sandbox, type StepSpec } from '../helpers/act.js';
+import { ADD_SUB, PROJECT, TEST_SUB, actRepo, commandSaid, edit, planDoc, sandbox, sharedGate, type StepSpec } from '../helpers/act.js';
 import { omit, workspaceState } from '../helpers/checkpoints.js';
 import { BIN, runAide } from '../helpers/cli.js';
 import { fingerprint, gitRepo, tempDir, testEnv, testHome, type Cleanup } from '../helpers/sandbox.js';
@@ -94,54 +93,29 @@ class Running {
   }
 }
 
-/** Every file under `dir`, recursively. */
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)]));
-}
-
-/**
- * Waits for a verify command to say it runs, and where: a line `started <folder>` in its log
- * (the sandbox lets a command write only its scratch, so its output is the way out).
- */
-async function commandStarted(root: string): Promise<string> {
-  const until = Date.now() + 60_000;
-  for (;;) {
-    for (const log of filesUnder(join(root, '.aide/state/sessions'))) {
-      const found = /^started (.+)$/m.exec(readFileSync(log, 'utf8'));
-      if (found?.[1] !== undefined) return found[1];
-    }
-    if (Date.now() > until) throw new Error('no verify command said "started"');
-    await sleep(50);
-  }
-}
-
 /**
  * A verify command that is slow only while step 2's test is in the scratch and `go` does not
  * exist in the gate folder (in the test's HOME, shown read-only to commands through
  * `home_binds`): it says where it runs, then waits in two processes (one ignores SIGTERM) that
  * only a kill of the whole command can end.
  */
-function slowStep2Sandbox(gate: string, marker: string): string {
+function slowStep2Sandbox(gate: ReturnType<typeof sharedGate>, marker: string): string {
   const wait = `(trap '' TERM; sleep ${marker}) & sleep ${marker}`;
-  const run = `node --test --test-reporter=tap test/ && if grep -q sub test/calc.test.js && [ ! -e "$HOME/${basename(gate)}/go" ]; then echo "started $(pwd)"; ${wait}; fi`;
-  return sandbox({ commands: [{ name: 'test', run }], home_binds: [`~/${basename(gate)}`] });
+  const run = `node --test --test-reporter=tap test/ && if grep -q sub test/calc.test.js && [ ! -e "${gate.inside}/go" ]; then echo "started $(pwd)"; ${wait}; fi`;
+  return sandbox({ commands: [{ name: 'test', run }], home_binds: gate.homeBinds });
 }
 
 /** Starts `aide act --yes` on a two-step plan and signals it while step 2 is verified. */
 async function interruptStep2(t: Cleanup, signal: NodeJS.Signals, steps: StepSpec[]) {
-  const gate = mkdtempSync(join(testHome(), 'gate-'));
-  t.after(() => {
-    rmSync(gate, { recursive: true, force: true });
-  });
+  const gate = sharedGate(t);
   const marker = uniqueSeconds();
   const root = actRepo(t, planDoc('Sub', steps), slowStep2Sandbox(gate, marker));
   const dotGit = fingerprint(root, '.git');
   const running = new Running(root, ['act', '--yes', '--allow-protected']);
-  const scratch = await commandStarted(root);
+  const scratch = await commandSaid(root, /^started (.+)$/m);
   running.kill(signal);
   const { code } = await running.exited;
-  writeFileSync(join(gate, 'go'), '');
+  writeFileSync(join(gate.path, 'go'), '');
   return { root, code, scratch, marker, dotGit, stdout: running.stdout, stderr: running.stderr };
 }
 

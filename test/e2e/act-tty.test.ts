@@ -5,12 +5,12 @@
  * and Ctrl-C in the prompt aborting instead of hanging.
  */
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { ADD_SUB, PROJECT, actRepo, edit, planDoc, sandbox } from '../helpers/act.js';
+import { ADD_SUB, PROJECT, actRepo, edit, planDoc, sandbox, sharedGate } from '../helpers/act.js';
 import { KEY, needScript, onTerminal } from '../helpers/pty.js';
-import { tempDir, testHome } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/sandbox.js';
 
 const read = (root: string, path: string) => readFileSync(join(root, path), 'utf8');
 const SWAP = edit('src/calc.js', '  return a + b;', '  return b + a;');
@@ -124,13 +124,10 @@ test('keys typed while the tests run are not answers: an Enter pressed then does
   needScript();
   // The test command runs until this file exists, so the key is surely typed while it runs. It
   // is in the test's HOME, which commands see only through home_binds (read-only, live).
-  const gate = mkdtempSync(join(testHome(), 'gate-'));
-  t.after(() => {
-    rmSync(gate, { recursive: true, force: true });
-  });
-  const go = join(gate, 'go');
-  const wait = { name: 'test', run: ['sh', '-c', `while [ ! -e "$HOME/${basename(gate)}/go" ]; do sleep 0.05; done`] };
-  const root = actRepo(t, planDoc('One step', [{ title: 'Add sub', edits: ADD_SUB }]), sandbox({ commands: [wait], home_binds: [`~/${basename(gate)}`] }));
+  const gate = sharedGate(t);
+  const go = join(gate.path, 'go');
+  const wait = { name: 'test', run: ['sh', '-c', `while [ ! -e "${gate.inside}/go" ]; do sleep 0.05; done`] };
+  const root = actRepo(t, planDoc('One step', [{ title: 'Add sub', edits: ADD_SUB }]), sandbox({ commands: [wait], home_binds: gate.homeBinds }));
   const run = onTerminal(root, ['act']);
   await run.waitFor('isolation:');
   // The terminal echoes what is typed while no prompt reads it: the marker shows the keys arrived.

@@ -110,6 +110,8 @@ export class PrivateFolder {
   readonly tmp: string;
   /** Empty: the unshare sandbox builds its root here. Out of the commands' sight, like the fstab. */
   readonly newRoot: string;
+  /** Holds the fstab; read-only for commands even where nothing is hidden ('paths'), so none can rewrite the next one's mounts. */
+  readonly conf: string;
   readonly fstab: string;
   private written = '';
 
@@ -118,8 +120,9 @@ export class PrivateFolder {
     this.home = join(this.root, 'home');
     this.tmp = join(this.root, 'tmp');
     this.newRoot = join(this.root, 'root');
-    this.fstab = join(this.root, 'fstab');
-    for (const dir of [this.home, this.tmp, this.newRoot]) mkdirSync(dir, { mode: 0o700 });
+    this.conf = join(this.root, 'conf');
+    this.fstab = join(this.conf, 'fstab');
+    for (const dir of [this.home, this.tmp, this.newRoot, this.conf]) mkdirSync(dir, { mode: 0o700 });
   }
 
   writeFstab(text: string): void {

@@ -82,7 +82,7 @@ export class Sandbox {
     const layout: SandboxLayout = {
       cwd: realOr(cwd),
       writable: [folder.home, folder.tmp],
-      readOnly: this.readOnly,
+      readOnly: this.plan.filesystem === 'paths' ? [...this.readOnly, folder.conf] : this.readOnly,
       hidden: this.hidden,
       homeBinds: mounted ? binds : [],
       masked: this.plan.filesystem === 'confined' ? devSockets() : [],
