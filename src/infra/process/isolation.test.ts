@@ -29,8 +29,12 @@ function folders(t: TestContext): { scratch: string; workspace: string; file: st
   return { scratch: tempDir(t, 'aide-scratch-'), workspace, file };
 }
 
-async function runnerFor(workspace: string, options: Partial<IsolationOptions> = {}): Promise<ProcessCommandRunner> {
+async function runnerFor(t: TestContext, workspace: string, options: Partial<IsolationOptions> = {}): Promise<ProcessCommandRunner> {
   const isolation = await prepareIsolation({ allowNetwork: false, readOnlyPaths: [workspace], env: { PATH }, ...options });
+  // The private HOME and temp folder of the commands go with the test.
+  t.after(() => {
+    isolation.dispose();
+  });
   return new ProcessCommandRunner({ isolation, killGraceMs: 300 });
 }
 
@@ -74,13 +78,13 @@ function fetchScript(port: number): string[] {
 
 for (const mechanism of ['unshare', 'bwrap'] as const) {
   test(`${mechanism}: the report claims network off, a read-only workspace and a PID namespace`, async (t) => {
-    const runner = await runnerFor(folders(t).workspace, { force: mechanism });
+    const runner = await runnerFor(t, folders(t).workspace, { force: mechanism });
     assert.deepEqual(runner.isolation, { mechanism, network: 'off', workspaceReadOnly: true, writable: 'scratch', sockets: 'hidden', processTree: 'namespace', detail: null });
   });
 
   test(`${mechanism}: a server on the host's loopback is unreachable, while loopback works inside`, async (t) => {
     const { scratch, workspace } = folders(t);
-    const runner = await runnerFor(workspace, { force: mechanism });
+    const runner = await runnerFor(t, workspace, { force: mechanism });
     const outside = await runner.run(command(scratch, fetchScript(await hostServer(t))));
     assert.equal(outside.tail, 'failed ECONNREFUSED');
     const inner = `const s = require('http').createServer((q, r) => r.end('inside')).listen(0, '127.0.0.1', () =>
@@ -90,7 +94,7 @@ for (const mechanism of ['unshare', 'bwrap'] as const) {
 
   test(`${mechanism}: writing into the read-only workspace fails, even after trying to unmount it`, async (t) => {
     const { scratch, workspace, file } = folders(t);
-    const runner = await runnerFor(workspace, { force: mechanism });
+    const runner = await runnerFor(t, workspace, { force: mechanism });
     const result = await runner.run(command(scratch, `umount ${workspace}; echo changed > ${file}`));
     assert.notEqual(result.exitCode, 0);
     assert.match(result.tail, /Read-only file system/);
@@ -106,7 +110,7 @@ for (const mechanism of ['unshare', 'bwrap'] as const) {
     const server = createNetServer();
     await new Promise<void>((resolve) => server.listen(socket, resolve));
     t.after(() => server.close());
-    const runner = await runnerFor(workspace, { force: mechanism, env: { PATH, HOME: home, TMPDIR: tmpdir() } });
+    const runner = await runnerFor(t, workspace, { force: mechanism, env: { PATH, HOME: home, TMPDIR: tmpdir() } });
     const connect = `require('net').connect(${JSON.stringify(socket)}).on('connect', () => { console.log('connected'); process.exit(0); }).on('error', (e) => console.log('refused', e.code))`;
     const script = `echo "$HOME" > "$TMPDIR/home" && cat "$TMPDIR/home"; echo evil >> ${home}/.bashrc; ${process.execPath} -e "${connect.replaceAll('"', '\\"')}"`;
     const result = await runner.run(command(scratch, script, { env: { PATH, HOME: home } }));
@@ -118,7 +122,7 @@ for (const mechanism of ['unshare', 'bwrap'] as const) {
 
   test(`${mechanism}: daemons holding the output open, setsid or not, die when the command ends`, async (t) => {
     const { scratch, workspace } = folders(t);
-    const runner = await runnerFor(workspace, { force: mechanism });
+    const runner = await runnerFor(t, workspace, { force: mechanism });
     const marker = mechanism === 'unshare' ? '1301' : '1302';
     let seen: number[] = [];
     // Looked up while the command still runs: in the namespace they die the moment it ends.
@@ -135,14 +139,14 @@ for (const mechanism of ['unshare', 'bwrap'] as const) {
 
   test(`${mechanism}: the command starts with no signal ignored, so its own tests can interrupt children`, async (t) => {
     const { scratch, workspace } = folders(t);
-    const runner = await runnerFor(workspace, { force: mechanism });
+    const runner = await runnerFor(t, workspace, { force: mechanism });
     const result = await runner.run(command(scratch, ['grep', 'SigIgn', '/proc/self/status']));
     assert.equal(result.tail, 'SigIgn:\t0000000000000000');
   });
 
   test(`${mechanism}: a command killed by a signal reports 128 + its number, as a shell would`, async (t) => {
     const { scratch, workspace } = folders(t);
-    const runner = await runnerFor(workspace, { force: mechanism });
+    const runner = await runnerFor(t, workspace, { force: mechanism });
     // The sandbox's own process exits normally with the status it saw; it cannot re-raise the
     // signal (PID 1 ignores it), so `signal` stays null here, unlike without isolation.
     const result = await runner.run(command(scratch, 'kill -KILL $$'));
@@ -151,7 +155,7 @@ for (const mechanism of ['unshare', 'bwrap'] as const) {
 
   test(`${mechanism}: on timeout the command's own TERM handler runs inside the namespace`, async (t) => {
     const { scratch, workspace } = folders(t);
-    const runner = await runnerFor(workspace, { force: mechanism });
+    const runner = await runnerFor(t, workspace, { force: mechanism });
     const script = `trap 'echo handled TERM; exit 5' TERM; echo ready; while :; do sleep 0.05; done`;
     const result = await runner.run(command(scratch, script, { timeoutMs: 300 }));
     assert.equal(result.timedOut, true);
@@ -160,7 +164,7 @@ for (const mechanism of ['unshare', 'bwrap'] as const) {
 
   test(`${mechanism}: a tree ignoring TERM is killed after the grace period; cancel works the same`, async (t) => {
     const { scratch, workspace } = folders(t);
-    const runner = await runnerFor(workspace, { force: mechanism });
+    const runner = await runnerFor(t, workspace, { force: mechanism });
     const marker = mechanism === 'unshare' ? '1401' : '1402';
     const script = `trap '' TERM; sleep ${marker}.1 & sh -c 'trap "" TERM; sleep ${marker}.2' & echo ready; wait`;
     const timedOut = await runner.run(command(scratch, script, { timeoutMs: 300 }));
@@ -179,7 +183,7 @@ for (const mechanism of ['unshare', 'bwrap'] as const) {
 
 test('with the network allowed, the host server is reachable and the workspace still read-only', async (t) => {
   const { scratch, workspace, file } = folders(t);
-  const runner = await runnerFor(workspace, { allowNetwork: true });
+  const runner = await runnerFor(t, workspace, { allowNetwork: true });
   assert.deepEqual(runner.isolation, { mechanism: 'unshare', network: 'allowed', workspaceReadOnly: true, writable: 'scratch', sockets: 'hidden', processTree: 'namespace', detail: null });
   assert.equal((await runner.run(command(scratch, fetchScript(await hostServer(t))))).tail, 'reached host');
   assert.notEqual((await runner.run(command(scratch, `echo changed > ${file}`))).exitCode, 0);
@@ -188,7 +192,7 @@ test('with the network allowed, the host server is reachable and the workspace s
 
 test('forced off, the report says the network is unavailable and nothing is claimed', async (t) => {
   const { scratch, workspace, file } = folders(t);
-  const runner = await runnerFor(workspace, { force: 'none' });
+  const runner = await runnerFor(t, workspace, { force: 'none' });
   assert.deepEqual(runner.isolation, {
     mechanism: 'none',
     network: 'unavailable',
@@ -204,7 +208,7 @@ test('forced off, the report says the network is unavailable and nothing is clai
 });
 
 test('forced off with the network allowed, the report still says why nothing is isolated', async (t) => {
-  const runner = await runnerFor(folders(t).workspace, { force: 'none', allowNetwork: true });
+  const runner = await runnerFor(t, folders(t).workspace, { force: 'none', allowNetwork: true });
   assert.equal(runner.isolation.network, 'allowed');
   assert.equal(runner.isolation.workspaceReadOnly, false);
   assert.equal(runner.isolation.detail, 'isolation: unavailable because it was turned off (AIDE_ISOLATION=none)');
