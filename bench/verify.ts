@@ -239,18 +239,21 @@ async function breakdown(runs: number, repo: string, root: string, env: Env, arg
     const result = await runner.run({ name: 'bench', run: argv, cwd: repo, env, timeoutMs: 60_000, logFile: join(root, 'logs', 'runner.log'), maxLogBytes: 1 << 20, tailBytes: 2048 });
     const runnerMs = performance.now() - started;
     if (result.exitCode !== 0) throw new Error(`the runner ran ${argv.join(' ')}: exit ${result.exitCode ?? result.signal ?? '?'}`);
-    const wrappedRun = await timedSpawn(isolation.wrap(argv), repo, env);
+    const wrappedRun = await timedSpawn(isolation.wrap(argv, repo), repo, isolation.environment(env));
     if (wrappedRun.code !== 0) throw new Error(`the isolation wrapper exited ${wrappedRun.code ?? 'on a signal'}: ${wrappedRun.stderr}`);
     if (run >= 0) {
       inProcess.push(runnerMs);
       wrapped.push(wrappedRun.ms);
     }
   }
-  return [
+  const rows: Row[] = [
     { name: '  where it goes: runner in-process, no isolation (warm)', ms: median(inProcess), ratio: true },
     { name: `  where it goes: ${isolation.report.mechanism} wrapper spawned directly`, ms: median(wrapped), ratio: true },
     { name: '  where it goes: isolation probe (once per aide run, in setup)', ms: probeMs, ratio: false },
   ];
+  // The wrapped runs above had a private folder made for them (HOME, TMPDIR).
+  isolation.dispose();
+  return rows;
 }
 
 async function trivial(options: Options, root: string, env: Env, verdicts: string[]): Promise<void> {

@@ -179,7 +179,7 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
   const steps = stepsToRun(plan, only, shownPlan);
   const selection = await planCommands(root, sandbox, plan, lines, shownPlan);
   const approver = chooseApprover({ yes: options.yes, allowProtected: options.allowProtected, dryRun: options.dryRun, command: 'aide act' }, io, () => ({ stdin: process.stdin, stdout: globals.json ? process.stderr : process.stdout }));
-  const runner = await openVerifyRunner({ root, env: io.env, allowNetwork: sandbox.allow_network, isolate: options.isolation });
+  const runner = await openVerifyRunner({ root, env: io.env, allowNetwork: sandbox.allow_network, isolate: options.isolation, homeBinds: sandbox.home_binds });
   const store = await ShadowStore.open(root, io.env, { maxFileBytes: config.value.checkpoints.max_file_bytes, command: 'act' });
   const interrupt = listenForInterrupt(() => io.stderr.write('\naide: interrupted; stopping the running command and removing the scratch copy…\n'));
   let scratch: Scratch | undefined;
@@ -249,7 +249,11 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
   );
   // The task tree gives the terminal back before anything else is printed (an error, too);
   // whatever fails on the way, the lock is released.
-  const cleanup = await settleAll([() => view?.close(), () => scratch?.dispose(), () => store.close()]);
+  const disposeRunner = (): undefined => {
+    runner.dispose();
+    return undefined;
+  };
+  const cleanup = await settleAll([() => view?.close(), () => scratch?.dispose(), disposeRunner, () => store.close()]);
   interrupt.dispose();
   const error = outcome.error ?? cleanup;
   if (error !== undefined) throw error;

@@ -14,7 +14,7 @@ import type { AideEvent } from '../core/events.js';
 import { verifyFlow, type VerifyCommand, type VerifyPolicy } from '../core/flows/verify.js';
 import { detectProject } from '../core/init/init-workspace.js';
 import { NodeDirectoryLister } from '../infra/fs/list-directories.js';
-import type { CommandRunner, Scratch } from '../core/ports.js';
+import type { Scratch } from '../core/ports.js';
 import type { VerifyReport } from '../core/verify/report.js';
 import { availableCommands, selectCommands, type CommandSelection } from '../core/verify/select-commands.js';
 import { NodeFileSystem } from '../infra/fs/node-file-system.js';
@@ -133,7 +133,7 @@ export async function runVerify(options: VerifyOptions, globals: GlobalOptions, 
   const { config, sandbox: loaded } = await loadWorkspaceConfig(root, io.env);
   const sandbox = loaded.value;
   const selection = await chooseCommands(root, sandbox, options.commands);
-  const runner: CommandRunner = await openVerifyRunner({ root, env: io.env, allowNetwork: sandbox.allow_network, isolate: options.isolation });
+  const runner = await openVerifyRunner({ root, env: io.env, allowNetwork: sandbox.allow_network, isolate: options.isolation, homeBinds: sandbox.home_binds });
   const interrupt = listenForInterrupt(() => io.stderr.write('\naide: interrupted; stopping the commands and removing the scratch copy…\n'));
   let prepared: Prepared | undefined;
   try {
@@ -158,6 +158,7 @@ export async function runVerify(options: VerifyOptions, globals: GlobalOptions, 
     return report.verdict === 'passed' ? ExitCode.ok : ExitCode.failed;
   } finally {
     await prepared?.scratch.dispose();
+    runner.dispose();
     interrupt.dispose();
   }
 }

@@ -3,10 +3,12 @@
  * network isolation is wanted and nothing provides it, aide refuses rather than run the
  * commands with network access the user did not agree to.
  */
+import { join } from 'node:path';
 import type { CommandRunner } from '../core/ports.js';
+import { knownGitDirs } from '../infra/git/git-dirs.js';
 import { ProcessCommandRunner } from '../infra/process/command-runner.js';
-import type { Isolation } from '../infra/process/command-runner.js';
-import { prepareIsolation } from '../infra/process/isolation.js';
+import { prepareIsolation, unconfined, type SessionIsolation } from '../infra/process/isolation.js';
+import { STATE_DIR } from '../infra/shadow/shadow-repo.js';
 import { AideError } from '../shared/errors.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -19,6 +21,13 @@ export interface RunnerRequest {
   allowNetwork: boolean;
   /** false with --no-isolation: the user accepts unconfined commands. */
   isolate: boolean;
+  /** sandbox.json `home_binds`. */
+  homeBinds: readonly string[];
+}
+
+/** The runner of one session; `dispose()` removes the commands' private HOME and temp folder. */
+export interface VerifyRunner extends CommandRunner {
+  dispose(): void;
 }
 
 const FORCE_VALUES = ['unshare', 'bwrap', 'none'] as const;
@@ -32,18 +41,27 @@ function forcedMechanism(env: Env): Force | undefined {
   throw new AideError('usage', `AIDE_ISOLATION=${value} is not a mechanism aide knows`, { hint: `Use one of ${FORCE_VALUES.join(', ')}, or unset it to let aide choose.` });
 }
 
-const UNCONFINED: Isolation = {
-  report: { mechanism: 'none', network: 'allowed', workspaceReadOnly: false, processTree: 'process-group', detail: 'isolation: none (--no-isolation)' },
-  wrap: (argv) => [...argv],
-};
-
-export async function openVerifyRunner(request: RunnerRequest): Promise<CommandRunner> {
+async function isolationFor(request: RunnerRequest): Promise<SessionIsolation> {
+  if (!request.isolate) return unconfined({ env: request.env, homeBinds: request.homeBinds, network: 'allowed' }, 'isolation: none (--no-isolation)');
   const force = forcedMechanism(request.env);
-  const isolation = request.isolate ? await prepareIsolation({ allowNetwork: request.allowNetwork, readOnlyPaths: [request.root], env: request.env, ...(force === undefined ? {} : { force }) }) : UNCONFINED;
+  // Read-only: the workspace and every git dir a command could reach it through.
+  const readOnlyPaths = [request.root, ...(await knownGitDirs(request.root, join(request.root, STATE_DIR, 'shadow.git'), request.env))];
+  return prepareIsolation({ allowNetwork: request.allowNetwork, readOnlyPaths, env: request.env, homeBinds: request.homeBinds, ...(force === undefined ? {} : { force }) });
+}
+
+export async function openVerifyRunner(request: RunnerRequest): Promise<VerifyRunner> {
+  const isolation = await isolationFor(request);
   if (isolation.report.network === 'unavailable') {
     throw new AideError('isolation_unavailable', `${isolation.report.detail ?? 'network isolation: unavailable'}; verify commands would run with network access`, {
       hint: 'To accept that, set "allow_network": true in .aide/sandbox.json or pass --no-isolation. `aide doctor` shows what this machine offers.',
     });
   }
-  return new ProcessCommandRunner({ isolation });
+  const runner = new ProcessCommandRunner({ isolation });
+  return {
+    isolation: runner.isolation,
+    run: (command) => runner.run(command),
+    dispose: () => {
+      isolation.dispose();
+    },
+  };
 }

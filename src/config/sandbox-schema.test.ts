@@ -26,6 +26,7 @@ test('a missing sandbox.json means every default', () => {
     output_tail_bytes: 2048,
     output_log_bytes: 16777216,
     env_allow: [],
+    home_binds: [],
     allowed_commands: [],
   });
 });
@@ -100,6 +101,16 @@ test('links must be relative paths inside the workspace', () => {
     found.map((p) => /link\[(\d)\]/.exec(p)?.[1]),
     ['1', '2', '3', '4'],
   );
+});
+
+test('home_binds are "~/" paths inside the home folder, never the home itself or a way out of it', () => {
+  assert.deepEqual(value('{ "home_binds": ["~/.cache/pip", "~/.gitconfig"] }').home_binds, ['~/.cache/pip', '~/.gitconfig']);
+  const found = problems(parseSandboxFile('{ "home_binds": ["~/.m2", "~/", "~", "/etc/passwd", "~/../x", "~/a/./b", ".cache"] }'));
+  assert.deepEqual(
+    found.map((p) => /home_binds\[(\d)\]/.exec(p)?.[1]),
+    ['1', '2', '3', '4', '5', '6'],
+  );
+  assert.match(found[0] ?? '', /starting with "~\/"/);
 });
 
 test('environment names in env_allow and a command env must be variable names', () => {

@@ -83,6 +83,18 @@ function checkUniqueNames(commands: unknown, ctx: z.core.$RefinementCtx): void {
   });
 }
 
+/**
+ * "~/" and a path inside the home folder: no "..", no empty or "." segment, not the home itself
+ * (all of it would put every credential and socket there back in sight). A regex so editors
+ * check it too.
+ */
+const HOME_PATH = /^~\/(?!\.{1,2}(?:\/|$))(?!.*\/\.{1,2}(?:\/|$))(?!.*\/\/)[^\0]+$/;
+
+function homePath() {
+  const error = 'expected a path in your home folder starting with "~/", without "." or ".." segments (e.g. "~/.cache/pip")';
+  return z.string({ error }).regex(HOME_PATH, { error });
+}
+
 export const sandboxSchema = strictObject(
   {
     $schema: schemaRef(),
@@ -120,6 +132,11 @@ export const sandboxSchema = strictObject(
       .default([])
       .describe(
         `Environment variables passed through to verify commands, on top of the default allow-list (PATH, HOME, LANG, LC_*, CI, toolchain paths; the README lists them under aide verify); everything else is withheld and named in the report (threat T5). At most ${MAX_NAMES}.`,
+      ),
+    home_binds: list(homePath(), 'paths in your home, e.g. "~/.cache/pip"', MAX_NAMES)
+      .default([])
+      .describe(
+        'Files and folders of your home that verify commands may read, e.g. "~/.cache/pip" or "~/.gitconfig": each appears read-only at the same place in the fresh, empty HOME the commands get; the rest of your home is out of their sight. Missing ones are skipped. At most 1000.',
       ),
     allowed_commands: list(text('a command line'), 'command lines', MAX_NAMES)
       .default([])

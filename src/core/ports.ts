@@ -363,8 +363,16 @@ export interface IsolationReport {
   mechanism: 'unshare' | 'bwrap' | 'none';
   /** 'off': commands had no network; 'allowed': by sandbox.json or --no-isolation; 'unavailable': wanted off, but no mechanism works. */
   network: 'off' | 'allowed' | 'unavailable';
-  /** The workspace folder was mounted read-only for the commands. */
+  /** The workspace folder and every git dir aide knows (its .git, a linked worktree's common dir, the shadow, alternates) were read-only for the commands. */
   workspaceReadOnly: boolean;
+  /**
+   * Where commands could write: 'scratch' (only the scratch and their own HOME and temp folder;
+   * the rest of the file system read-only), 'outside-workspace' (anywhere but the workspace and
+   * its git dirs), 'anywhere'.
+   */
+  writable: 'scratch' | 'outside-workspace' | 'anywhere';
+  /** UNIX sockets on disk outside the scratch (docker, ssh-agent): 'hidden' behind private /tmp, /run, /dev/shm and $HOME, or 'reachable'. */
+  sockets: 'hidden' | 'reachable';
   /** Every process a command started dies with it (PID namespace); else only its process group. */
   processTree: 'namespace' | 'process-group';
   /** Why isolation is missing or partial, in one sentence; null when all is in force. */

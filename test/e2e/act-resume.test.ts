@@ -9,8 +9,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { ADD_SUB, PROJECT, TEST_SUB, actRepo, edit, planDoc, sandbox, type StepSpec } from '../helpers/act.js';
+import { ADD_SUB, PROJECT, TEST_SUB, actRepo, commandSaid, edit, planDoc, sandbox, sharedGate, type StepSpec } from '../helpers/act.js';
 import { omit, workspaceState } from '../helpers/checkpoints.js';
 import { BIN, runAide } from '../helpers/cli.js';
 import { fingerprint, gitRepo, tempDir, testEnv, testHome, type Cleanup } from '../helpers/sandbox.js';
@@ -94,38 +93,29 @@ class Running {
   }
 }
 
-/** Waits for a file that a verify command writes (it says the command is running, and where). */
-async function fileWritten(path: string): Promise<string> {
-  const until = Date.now() + 60_000;
-  while (!existsSync(path) || readFileSync(path, 'utf8').trim() === '') {
-    if (Date.now() > until) throw new Error(`${path} did not appear`);
-    await sleep(50);
-  }
-  return readFileSync(path, 'utf8').trim();
-}
-
 /**
- * A verify command that is slow only while step 2's test is in the scratch and `gate/go` does
- * not exist: it says where it runs in `gate/started`, then waits in two processes (one ignores
- * SIGTERM) that only a kill of the whole command can end.
+ * A verify command that is slow only while step 2's test is in the scratch and `go` does not
+ * exist in the gate folder (in the test's HOME, shown read-only to commands through
+ * `home_binds`): it says where it runs, then waits in two processes (one ignores SIGTERM) that
+ * only a kill of the whole command can end.
  */
-function slowStep2Sandbox(gate: string, marker: string): string {
+function slowStep2Sandbox(gate: ReturnType<typeof sharedGate>, marker: string): string {
   const wait = `(trap '' TERM; sleep ${marker}) & sleep ${marker}`;
-  const run = `node --test --test-reporter=tap test/ && if grep -q sub test/calc.test.js && [ ! -e ${gate}/go ]; then pwd > ${gate}/started; ${wait}; fi`;
-  return sandbox({ commands: [{ name: 'test', run }] });
+  const run = `node --test --test-reporter=tap test/ && if grep -q sub test/calc.test.js && [ ! -e "${gate.inside}/go" ]; then echo "started $(pwd)"; ${wait}; fi`;
+  return sandbox({ commands: [{ name: 'test', run }], home_binds: gate.homeBinds });
 }
 
 /** Starts `aide act --yes` on a two-step plan and signals it while step 2 is verified. */
 async function interruptStep2(t: Cleanup, signal: NodeJS.Signals, steps: StepSpec[]) {
-  const gate = tempDir(t);
+  const gate = sharedGate(t);
   const marker = uniqueSeconds();
   const root = actRepo(t, planDoc('Sub', steps), slowStep2Sandbox(gate, marker));
   const dotGit = fingerprint(root, '.git');
   const running = new Running(root, ['act', '--yes', '--allow-protected']);
-  const scratch = await fileWritten(join(gate, 'started'));
+  const scratch = await commandSaid(root, /^started (.+)$/m);
   running.kill(signal);
   const { code } = await running.exited;
-  writeFileSync(join(gate, 'go'), '');
+  writeFileSync(join(gate.path, 'go'), '');
   return { root, code, scratch, marker, dotGit, stdout: running.stdout, stderr: running.stderr };
 }
 

@@ -107,15 +107,20 @@ test('--dry-run --junit in a CI job: every step verified and reported, the works
 });
 
 test('an optional command runs only for the step whose Verify: names it, after the others', async (t) => {
-  const marks = join(tempDir(t), 'marks');
   const commands = [
     { name: 'test', run: ['node', '--test', '--test-reporter=tap', 'test/'] },
-    { name: 'smoke', run: `echo smoke >> ${marks}`, optional: true },
+    { name: 'smoke', run: 'echo smoke ran', optional: true },
   ];
   const root = actRepo(t, planDoc('Add sub', [{ title: 'Add sub', edits: ADD_SUB }, { title: 'Test sub', edits: TEST_SUB, verify: ['smoke'] }]), sandbox({ commands }));
   const result = await runAide(['act', '--yes', '--allow-protected'], { cwd: root });
   assert.equal(result.code, 0, result.stdout + result.stderr);
-  assert.equal(read('/', marks), 'smoke\n', 'ran once');
+  // A command writes only its scratch: its log says whether, and for which step, it ran.
+  const [session = ''] = readdirSync(join(root, '.aide/state/sessions')).filter((name) => name.startsWith('act-'));
+  const logs = (step: number) => readdirSync(join(root, '.aide/state/sessions', session, 'logs', `step-${step}`));
+  assert.equal(logs(1).filter((name) => name.includes('smoke')).length, 0);
+  const smoke = logs(2).filter((name) => name.includes('smoke'));
+  assert.equal(smoke.length, 1, 'ran once');
+  assert.equal(read(join(root, '.aide/state/sessions', session, 'logs', 'step-2'), smoke[0] ?? ''), 'smoke ran\n');
   const steps = stepOutputs(result.stdout);
   assert.doesNotMatch(steps.get(1) ?? '', /smoke/);
   assert.match(steps.get(1) ?? '', /verified: 1 command, 1 test passed/);

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { ADD_SUB, BREAK_ADD, PROJECT, actRepo, edit, planDoc, sandbox } from '../helpers/act.js';
+import { ADD_SUB, BREAK_ADD, PROJECT, actRepo, edit, planDoc, sandbox, sharedGate } from '../helpers/act.js';
 import { KEY, needScript, onTerminal } from '../helpers/pty.js';
 import { tempDir } from '../helpers/sandbox.js';
 
@@ -124,10 +124,12 @@ test('SIGINT while the review waits (a kill, not a key): aide handles it (exit 1
 
 test('keys typed while the tests run are not answers: an Enter pressed then does not approve', async (t) => {
   needScript();
-  // The test command runs until this file exists, so the key is surely typed while it runs.
-  const go = join(tempDir(t), 'go');
-  const wait = { name: 'test', run: ['sh', '-c', `while [ ! -e '${go}' ]; do sleep 0.05; done`] };
-  const root = actRepo(t, planDoc('One step', [{ title: 'Add sub', edits: ADD_SUB }]), sandbox({ commands: [wait] }));
+  // The test command runs until this file exists, so the key is surely typed while it runs. It
+  // is in the test's HOME, which commands see only through home_binds (read-only, live).
+  const gate = sharedGate(t);
+  const go = join(gate.path, 'go');
+  const wait = { name: 'test', run: ['sh', '-c', `while [ ! -e "${gate.inside}/go" ]; do sleep 0.05; done`] };
+  const root = actRepo(t, planDoc('One step', [{ title: 'Add sub', edits: ADD_SUB }]), sandbox({ commands: [wait], home_binds: gate.homeBinds }));
   const run = onTerminal(root, ['act']);
   await run.waitFor('isolation:');
   run.press('§', KEY.enter);

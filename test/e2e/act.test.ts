@@ -8,8 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { ADD_SUB, BREAK_ADD, PROJECT, TEST_SUB, actRepo, edit, planDoc, sandbox } from '../helpers/act.js';
+import { ADD_SUB, BREAK_ADD, PROJECT, TEST_SUB, actRepo, commandSaid, edit, planDoc, sandbox, sharedGate } from '../helpers/act.js';
 import { runAide } from '../helpers/cli.js';
 import { fingerprint, tempDir, testEnv } from '../helpers/sandbox.js';
 import { withoutState } from '../helpers/verify.js';
@@ -79,13 +78,13 @@ test('without a terminal and without --yes or --dry-run: exit 4 before any work'
 });
 
 test('a file the user edits while a step is verified: exit 6, the edit kept, the verified patch saved', async (t) => {
-  const gate = tempDir(t);
-  const wait = `touch ${gate}/started; while [ ! -e ${gate}/go ]; do sleep 0.05; done; node --test test/`;
-  const root = actRepo(t, planDoc('Add sub', [{ title: 'Add sub', edits: ADD_SUB }]), sandbox({ commands: [{ name: 'test', run: wait }] }));
+  const gate = sharedGate(t);
+  const wait = `echo started; while [ ! -e ${gate.inside}/go ]; do sleep 0.05; done; node --test test/`;
+  const root = actRepo(t, planDoc('Add sub', [{ title: 'Add sub', edits: ADD_SUB }]), sandbox({ commands: [{ name: 'test', run: wait }], home_binds: gate.homeBinds }));
   const running = runAide(['act', '--yes'], { cwd: root });
-  while (!existsSync(join(gate, 'started'))) await sleep(50);
+  await commandSaid(root, /^started$/m);
   writeFileSync(join(root, 'src/calc.js'), '// the user was here\n' + PROJECT['src/calc.js']);
-  writeFileSync(join(gate, 'go'), '');
+  writeFileSync(join(gate.path, 'go'), '');
   const result = await running;
   assert.equal(result.code, 6, result.stdout + result.stderr);
   assert.equal(read(root, 'src/calc.js'), '// the user was here\n' + PROJECT['src/calc.js']);

@@ -1,28 +1,18 @@
 /** Ctrl-C during `aide verify`: every process killed, the scratch copy removed, exit 130. */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { commandSaid } from '../helpers/act.js';
 import { BIN } from '../helpers/cli.js';
-import { tempDir, testEnv } from '../helpers/sandbox.js';
+import { testEnv } from '../helpers/sandbox.js';
 import { processesMatching, uniqueSeconds, verifyRepo } from '../helpers/verify.js';
-
-async function waitFor(path: string, ms: number): Promise<void> {
-  const until = Date.now() + ms;
-  while (!existsSync(path) || readFileSync(path, 'utf8').trim() === '') {
-    if (Date.now() > until) throw new Error(`${path} did not appear`);
-    await sleep(50);
-  }
-}
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   test(`${signal} while a command runs: processes killed, scratch removed, exit ${signal === 'SIGINT' ? 130 : 143}`, async (t) => {
     const marker = uniqueSeconds();
-    const mark = join(tempDir(t), 'started');
     const root = verifyRepo(t, [
-      { name: 'slow', run: `pwd > ${mark}; (trap '' TERM; sleep ${marker}) & sleep ${marker}` },
+      { name: 'slow', run: `echo "started $(pwd)"; (trap '' TERM; sleep ${marker}) & sleep ${marker}` },
       { name: 'after', run: `echo should-not-run` },
     ]);
     const child = spawn(process.execPath, [BIN, 'verify'], { cwd: root, env: testEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
@@ -35,8 +25,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
         resolve(code);
       });
     });
-    await waitFor(mark, 20_000);
-    const scratch = readFileSync(mark, 'utf8').trim();
+    // A command writes only its scratch: its log is where it says where that is.
+    const scratch = await commandSaid(root, /^started (.+)$/m);
     assert.ok(existsSync(scratch), 'the command ran in a scratch copy that exists');
     assert.notEqual(scratch, root);
     child.kill(signal);

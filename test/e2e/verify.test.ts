@@ -53,8 +53,8 @@ test('a failing command stops the run: exit 1, its tail and log shown, later com
 });
 
 test('flake guard: a command that fails once then passes is flaky, both runs recorded', async (t) => {
-  const state = tempDir(t);
-  const flag = join(state, 'ran-once');
+  // The command's own TMPDIR lasts for the session: the second run sees what the first left.
+  const flag = '"$TMPDIR/ran-once"';
   const root = verifyRepo(t, [{ name: 'test', run: `if [ -e ${flag} ]; then echo second; exit 0; else touch ${flag}; echo first; exit 1; fi` }]);
   const { result, report } = await verifyJson(root);
   assert.equal(result.code, 0, result.stderr);

@@ -1,5 +1,7 @@
 /** A small project with its own tests, a sandbox.json, and plans to carry out on it. */
-import { gitRepo, type Cleanup } from './sandbox.js';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { gitRepo, testHome, type Cleanup } from './sandbox.js';
 
 export const PROJECT = {
   'package.json': '{ "name": "calc", "type": "module" }\n',
@@ -40,4 +42,35 @@ export const BREAK_ADD = edit('src/calc.js', '  return a + b;', '  return a * b;
 
 export function actRepo(t: Cleanup, plan: string, sandboxJson = sandbox()): string {
   return gitRepo(t, { ...PROJECT, '.aide/sandbox.json': sandboxJson, '.aide/plans/plan.md': plan });
+}
+
+/**
+ * A folder a test and its verify commands share while the commands run: in the test's HOME,
+ * shown to commands read-only (and live) through `home_binds` at `inside`, since a command may
+ * write only its scratch. A command says something back through its output (`commandSaid`).
+ */
+export function sharedGate(t: Cleanup): { path: string; inside: string; homeBinds: string[] } {
+  const path = mkdtempSync(join(testHome(), 'gate-'));
+  t.after(() => {
+    rmSync(path, { recursive: true, force: true });
+  });
+  return { path, inside: `$HOME/${basename(path)}`, homeBinds: [`~/${basename(path)}`] };
+}
+
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)]));
+}
+
+/** Waits (up to a minute) for a line of a verify command's log in the workspace to match `line`; returns its first group. */
+export async function commandSaid(root: string, line: RegExp): Promise<string> {
+  const until = Date.now() + 60_000;
+  for (;;) {
+    for (const log of filesUnder(join(root, '.aide/state/sessions'))) {
+      const found = line.exec(readFileSync(log, 'utf8'));
+      if (found !== null) return found[1] ?? found[0];
+    }
+    if (Date.now() > until) throw new Error(`no verify command printed ${String(line)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

@@ -28,7 +28,7 @@ export interface VerifyJson {
   session: string;
   source: { kind: string; ref: string | null; commit: string | null; tree: string };
   commandSource: string;
-  isolation: { mechanism: string; network: string; workspaceReadOnly: boolean; processTree: string; detail: string | null };
+  isolation: { mechanism: string; network: string; workspaceReadOnly: boolean; writable: string; sockets: string; processTree: string; detail: string | null };
   withheldEnv: string[];
   commands: Array<{
     name: string;

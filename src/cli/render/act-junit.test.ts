@@ -14,7 +14,7 @@ function verify(commands: CommandReport[], overrides: Partial<VerifyReport> = {}
     verdict: 'passed',
     summary: 'verified: 1 command, 3 tests passed',
     commands,
-    isolation: { mechanism: 'unshare', network: 'off', workspaceReadOnly: true, processTree: 'namespace', detail: null },
+    isolation: { mechanism: 'unshare', network: 'off', workspaceReadOnly: true, writable: 'scratch', sockets: 'hidden', processTree: 'namespace', detail: null },
     durationMs: 1500,
     withheldEnv: [],
     ...overrides,

@@ -32,7 +32,7 @@ function report(commands: CommandReport[], overrides: Partial<VerifyReport> = {}
     verdict: 'failed',
     summary: 'verify failed: test',
     commands,
-    isolation: { mechanism: 'unshare', network: 'off', workspaceReadOnly: true, processTree: 'namespace', detail: null },
+    isolation: { mechanism: 'unshare', network: 'off', workspaceReadOnly: true, writable: 'scratch', sockets: 'hidden', processTree: 'namespace', detail: null },
     durationMs: 12_345,
     withheldEnv: [],
     ...overrides,

@@ -41,7 +41,9 @@ export function isolationLine(isolation: IsolationReport): string {
   // Without a mechanism the detail is the whole story ("network isolation: unavailable because …").
   if (isolation.mechanism === 'none') return isolation.detail ?? 'isolation: none';
   const parts = [isolation.network === 'off' ? 'no network' : 'network allowed'];
-  parts.push(isolation.workspaceReadOnly ? 'workspace read-only' : 'workspace writable');
+  // 'scratch' also means the sockets outside it are out of sight; the report says both apart.
+  if (isolation.writable === 'scratch') parts.push('scratch-only writes');
+  else parts.push(isolation.workspaceReadOnly ? 'workspace read-only' : 'workspace writable');
   if (isolation.processTree === 'namespace') parts.push('every process ends with its command');
   const detail = isolation.detail === null ? '' : `; ${isolation.detail}`;
   return `isolation: ${parts.join(', ')} (${isolation.mechanism}${detail})`;

@@ -9,7 +9,7 @@ function facts(overrides: Partial<DoctorFacts> = {}): DoctorFacts {
     git: { version: '2.39.5' },
     workspace: { root: '/w', refused: null, gitRepo: true, shadow: { present: true, bytes: 3 * 1024 * 1024, sessions: 2 } },
     scratch: { home: '/tmp/aide-scratch/abc', active: 0, stale: 1, tempFree: { bytes: 2 * 1024 ** 3, tmpfs: true }, overlay: { available: true, detail: 'mounted in 4 ms' } },
-    isolation: { verify: { mechanism: 'unshare', network: 'off', workspaceReadOnly: true, processTree: 'namespace', detail: null }, bubblewrap: { present: false, version: null } },
+    isolation: { verify: { mechanism: 'unshare', network: 'off', workspaceReadOnly: true, writable: 'scratch', sockets: 'hidden', processTree: 'namespace', detail: null }, bubblewrap: { present: false, version: null } },
     model: { endpoint: 'http://127.0.0.1:11434/v1', loopback: true, allowRemote: false },
     ...overrides,
   };
@@ -46,7 +46,7 @@ test('what fails (exit 1) and what only warns', () => {
     ['invalid config', { model: { error: '.aide/config.json is invalid (1 problem)' } }, { config: 'fail' }],
     ['remote model with consent', { model: { endpoint: 'https://gpu.example.com/v1', loopback: false, allowRemote: true } }, { model: 'warn' }],
     ['home folder', { workspace: { root: '/root', refused: 'aide will not keep checkpoints of your home directory', gitRepo: false, shadow: { present: false, bytes: 0, sessions: 0 } } }, { workspace: 'warn' }],
-    ['no namespaces', { isolation: { verify: { mechanism: 'none', network: 'unavailable', workspaceReadOnly: false, processTree: 'process-group', detail: 'network isolation: unavailable because unshare: Operation not permitted' }, bubblewrap: { present: true, version: '0.8.0' } } }, { network: 'warn' }],
+    ['no namespaces', { isolation: { verify: { mechanism: 'none', network: 'unavailable', workspaceReadOnly: false, writable: 'anywhere', sockets: 'reachable', processTree: 'process-group', detail: 'network isolation: unavailable because unshare: Operation not permitted' }, bubblewrap: { present: true, version: '0.8.0' } } }, { network: 'warn' }],
   ];
   for (const [name, overrides, expected] of table) {
     const f = facts(overrides);
@@ -60,4 +60,16 @@ test('what fails (exit 1) and what only warns', () => {
 
 test('without git there is no scratch mechanism', () => {
   assert.equal(assessDoctor(facts({ git: { version: null } })).scratch.mechanism, 'none');
+});
+
+test('the network check says where verify commands can write and whether sockets outside the scratch are hidden, and why not', () => {
+  const confined = assessDoctor(facts()).checks.find((c) => c.id === 'network');
+  assert.ok(confined?.details.includes('where verify commands can write: only the scratch and their own fresh HOME and temp folder'));
+  assert.ok(confined?.details.includes('UNIX sockets on disk outside the scratch (docker, ssh-agent): out of sight (private /tmp, /run, /dev/shm and $HOME)') === true);
+  const detail = '$HOME, /tmp and the rest of the file system outside the workspace are writable and UNIX sockets on disk (/tmp, /run, $HOME) are reachable because pivot_root: failed';
+  const verify = { mechanism: 'unshare', network: 'off', workspaceReadOnly: true, writable: 'outside-workspace', sockets: 'reachable', processTree: 'namespace', detail } as const;
+  const partial = assessDoctor(facts({ isolation: { verify, bubblewrap: { present: false, version: null } } })).checks.find((c) => c.id === 'network');
+  assert.ok(partial?.details.includes('where verify commands can write: anywhere but the workspace and its git dirs ($HOME and /tmp included)'));
+  assert.ok(partial?.details.includes('UNIX sockets on disk outside the scratch (docker, ssh-agent): reachable'));
+  assert.ok(partial?.details.includes(detail));
 });

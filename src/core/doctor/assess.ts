@@ -144,12 +144,20 @@ function scratchCheck(facts: DoctorFacts, choice: ScratchChoice): DoctorCheck {
   return check('scratch', 'ok', 'git worktree of the shadow, moved incrementally', details);
 }
 
+const WRITABLE: Record<IsolationReport['writable'], string> = {
+  scratch: 'only the scratch and their own fresh HOME and temp folder',
+  'outside-workspace': 'anywhere but the workspace and its git dirs ($HOME and /tmp included)',
+  anywhere: 'anywhere they have permission to',
+};
+
 function networkCheck({ isolation, platform }: DoctorFacts): DoctorCheck {
   const { verify, bubblewrap } = isolation;
   const bwrap = bubblewrap.present ? `bubblewrap ${bubblewrap.version ?? ''} installed`.replace(/ {2}/, ' ').trim() : 'bubblewrap not installed';
   const details = [
     `mechanism: ${verify.mechanism}`,
-    `workspace read-only for verify commands: ${verify.workspaceReadOnly ? 'yes' : 'no'}`,
+    `workspace read-only for verify commands: ${verify.workspaceReadOnly ? 'yes (its git dirs and the shadow too)' : 'no'}`,
+    `where verify commands can write: ${WRITABLE[verify.writable]}`,
+    `UNIX sockets on disk outside the scratch (docker, ssh-agent): ${verify.sockets === 'hidden' ? 'out of sight (private /tmp, /run, /dev/shm and $HOME)' : 'reachable'}`,
     `processes a command leaves behind: ${verify.processTree === 'namespace' ? 'all killed with it (PID namespace)' : 'killed through its process group (a setsid daemon can survive)'}`,
     bwrap,
     ...(verify.detail === null ? [] : [verify.detail]),

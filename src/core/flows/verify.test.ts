@@ -10,7 +10,7 @@ import type { CommandResult, CommandRun, CommandRunner, IsolationReport } from '
 import type { VerifyReport } from '../verify/report.js';
 import { verifyFlow, type VerifyCommand, type VerifyPolicy } from './verify.js';
 
-const ISOLATED: IsolationReport = { mechanism: 'unshare', network: 'off', workspaceReadOnly: true, processTree: 'namespace', detail: null };
+const ISOLATED: IsolationReport = { mechanism: 'unshare', network: 'off', workspaceReadOnly: true, writable: 'scratch', sockets: 'hidden', processTree: 'namespace', detail: null };
 
 type Script = (run: CommandRun, clock: { ms: number }) => Partial<CommandResult> & { lines?: string[]; takesMs?: number };
 

@@ -11,7 +11,7 @@ import { ProcessCommandRunner, type Isolation } from './command-runner.js';
 const PATH = `${dirname(process.execPath)}:/usr/bin:/bin`;
 /** Plain process groups: the isolation wrappers are tested in isolation.test.ts. */
 const direct: Isolation = {
-  report: { mechanism: 'none', network: 'allowed', workspaceReadOnly: false, processTree: 'process-group', detail: 'not isolated in this test' },
+  report: { mechanism: 'none', network: 'allowed', workspaceReadOnly: false, writable: 'anywhere', sockets: 'reachable', processTree: 'process-group', detail: 'not isolated in this test' },
   wrap: (argv) => [...argv],
 };
 const runner = new ProcessCommandRunner({ isolation: direct, killGraceMs: 300 });

@@ -13,8 +13,10 @@ import { checkStart } from './start-check.js';
 /** A way to run commands and the protection it gives (see isolation.ts). */
 export interface Isolation {
   report: IsolationReport;
-  /** The argv to spawn so that a command's argv runs isolated (itself when there is nothing to add). */
-  wrap: (argv: readonly string[]) => string[];
+  /** The argv to spawn so that a command's argv runs isolated in `cwd`, the only folder it may write besides its own temp folder. */
+  wrap: (argv: readonly string[], cwd: string) => string[];
+  /** The command's environment as the sandbox sets it (a HOME and TMPDIR of its own); unchanged when absent. */
+  environment?: (env: Readonly<Record<string, string>>) => Record<string, string>;
 }
 
 export interface CommandRunnerOptions {
@@ -57,11 +59,13 @@ function logStartError(command: CommandRun, message: string): void {
 export class ProcessCommandRunner implements CommandRunner {
   readonly isolation: IsolationReport;
   private readonly wrap: Isolation['wrap'];
+  private readonly environment: NonNullable<Isolation['environment']>;
   private readonly timing: Timing;
 
   constructor(options: CommandRunnerOptions) {
     this.isolation = options.isolation.report;
     this.wrap = options.isolation.wrap;
+    this.environment = options.isolation.environment ?? ((env) => ({ ...env }));
     this.timing = { killGraceMs: options.killGraceMs ?? 2000, drainMs: options.drainMs ?? 250 };
   }
 
@@ -73,8 +77,16 @@ export class ProcessCommandRunner implements CommandRunner {
       logStartError(command, startError);
       return Promise.resolve(notRun({ startError }));
     }
+    let prepared: { command: CommandRun; argv: string[] };
+    try {
+      prepared = { command: { ...command, env: this.environment(command.env) }, argv: this.wrap(argv, command.cwd) };
+    } catch (error) {
+      const reason = `the sandbox could not be prepared: ${error instanceof Error ? error.message : String(error)}`;
+      logStartError(command, reason);
+      return Promise.resolve(notRun({ startError: reason }));
+    }
     return new Promise((resolve) => {
-      new RunningCommand(command, this.wrap(argv), this.timing, resolve).start();
+      new RunningCommand(prepared.command, prepared.argv, this.timing, resolve).start();
     });
   }
 }

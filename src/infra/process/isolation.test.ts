@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -28,8 +29,12 @@ function folders(t: TestContext): { scratch: string; workspace: string; file: st
   return { scratch: tempDir(t, 'aide-scratch-'), workspace, file };
 }
 
-async function runnerFor(workspace: string, options: Partial<IsolationOptions> = {}): Promise<ProcessCommandRunner> {
+async function runnerFor(t: TestContext, workspace: string, options: Partial<IsolationOptions> = {}): Promise<ProcessCommandRunner> {
   const isolation = await prepareIsolation({ allowNetwork: false, readOnlyPaths: [workspace], env: { PATH }, ...options });
+  // The private HOME and temp folder of the commands go with the test.
+  t.after(() => {
+    isolation.dispose();
+  });
   return new ProcessCommandRunner({ isolation, killGraceMs: 300 });
 }
 
@@ -73,13 +78,13 @@ function fetchScript(port: number): string[] {
 
 for (const mechanism of ['unshare', 'bwrap'] as const) {
   test(`${mechanism}: the report claims network off, a read-only workspace and a PID namespace`, async (t) => {
-    const runner = await runnerFor(folders(t).workspace, { force: mechanism });
-    assert.deepEqual(runner.isolation, { mechanism, network: 'off', workspaceReadOnly: true, processTree: 'namespace', detail: null });
+    const runner = await runnerFor(t, folders(t).workspace, { force: mechanism });
+    assert.deepEqual(runner.isolation, { mechanism, network: 'off', workspaceReadOnly: true, writable: 'scratch', sockets: 'hidden', processTree: 'namespace', detail: null });
   });
 
   test(`${mechanism}: a server on the host's loopback is unreachable, while loopback works inside`, async (t) => {
     const { scratch, workspace } = folders(t);
-    const runner = await runnerFor(workspace, { force: mechanism });
+    const runner = await runnerFor(t, workspace, { force: mechanism });
     const outside = await runner.run(command(scratch, fetchScript(await hostServer(t))));
     assert.equal(outside.tail, 'failed ECONNREFUSED');
     const inner = `const s = require('http').createServer((q, r) => r.end('inside')).listen(0, '127.0.0.1', () =>
@@ -89,7 +94,7 @@ for (const mechanism of ['unshare', 'bwrap'] as const) {
 
   test(`${mechanism}: writing into the read-only workspace fails, even after trying to unmount it`, async (t) => {
     const { scratch, workspace, file } = folders(t);
-    const runner = await runnerFor(workspace, { force: mechanism });
+    const runner = await runnerFor(t, workspace, { force: mechanism });
     const result = await runner.run(command(scratch, `umount ${workspace}; echo changed > ${file}`));
     assert.notEqual(result.exitCode, 0);
     assert.match(result.tail, /Read-only file system/);
@@ -97,9 +102,27 @@ for (const mechanism of ['unshare', 'bwrap'] as const) {
     assert.equal((await runner.run(command(scratch, 'echo scratch stays writable > out.txt && cat out.txt'))).tail, 'scratch stays writable');
   });
 
+  test(`${mechanism}: HOME and TMPDIR are private; the user's HOME, the host's /tmp and a socket listening there are out of sight`, async (t) => {
+    const { scratch, workspace } = folders(t);
+    const home = tempDir(t, 'aide-user-home-');
+    writeFileSync(join(home, '.bashrc'), 'original\n');
+    const socket = join(tempDir(t, 'aide-host-'), 's.sock');
+    const server = createNetServer();
+    await new Promise<void>((resolve) => server.listen(socket, resolve));
+    t.after(() => server.close());
+    const runner = await runnerFor(t, workspace, { force: mechanism, env: { PATH, HOME: home, TMPDIR: tmpdir() } });
+    const connect = `require('net').connect(${JSON.stringify(socket)}).on('connect', () => { console.log('connected'); process.exit(0); }).on('error', (e) => console.log('refused', e.code))`;
+    const script = `echo "$HOME" > "$TMPDIR/home" && cat "$TMPDIR/home"; echo evil >> ${home}/.bashrc; ${process.execPath} -e "${connect.replaceAll('"', '\\"')}"`;
+    const result = await runner.run(command(scratch, script, { env: { PATH, HOME: home } }));
+    const [seenHome, ...rest] = result.tail.split('\n');
+    assert.notEqual(seenHome, home);
+    assert.match(rest.join('\n'), /refused ENOENT/);
+    assert.equal(readFileSync(join(home, '.bashrc'), 'utf8'), 'original\n');
+  });
+
   test(`${mechanism}: daemons holding the output open, setsid or not, die when the command ends`, async (t) => {
     const { scratch, workspace } = folders(t);
-    const runner = await runnerFor(workspace, { force: mechanism });
+    const runner = await runnerFor(t, workspace, { force: mechanism });
     const marker = mechanism === 'unshare' ? '1301' : '1302';
     let seen: number[] = [];
     // Looked up while the command still runs: in the namespace they die the moment it ends.
@@ -116,14 +139,14 @@ for (const mechanism of ['unshare', 'bwrap'] as const) {
 
   test(`${mechanism}: the command starts with no signal ignored, so its own tests can interrupt children`, async (t) => {
     const { scratch, workspace } = folders(t);
-    const runner = await runnerFor(workspace, { force: mechanism });
+    const runner = await runnerFor(t, workspace, { force: mechanism });
     const result = await runner.run(command(scratch, ['grep', 'SigIgn', '/proc/self/status']));
     assert.equal(result.tail, 'SigIgn:\t0000000000000000');
   });
 
   test(`${mechanism}: a command killed by a signal reports 128 + its number, as a shell would`, async (t) => {
     const { scratch, workspace } = folders(t);
-    const runner = await runnerFor(workspace, { force: mechanism });
+    const runner = await runnerFor(t, workspace, { force: mechanism });
     // The sandbox's own process exits normally with the status it saw; it cannot re-raise the
     // signal (PID 1 ignores it), so `signal` stays null here, unlike without isolation.
     const result = await runner.run(command(scratch, 'kill -KILL $$'));
@@ -132,7 +155,7 @@ for (const mechanism of ['unshare', 'bwrap'] as const) {
 
   test(`${mechanism}: on timeout the command's own TERM handler runs inside the namespace`, async (t) => {
     const { scratch, workspace } = folders(t);
-    const runner = await runnerFor(workspace, { force: mechanism });
+    const runner = await runnerFor(t, workspace, { force: mechanism });
     const script = `trap 'echo handled TERM; exit 5' TERM; echo ready; while :; do sleep 0.05; done`;
     const result = await runner.run(command(scratch, script, { timeoutMs: 300 }));
     assert.equal(result.timedOut, true);
@@ -141,7 +164,7 @@ for (const mechanism of ['unshare', 'bwrap'] as const) {
 
   test(`${mechanism}: a tree ignoring TERM is killed after the grace period; cancel works the same`, async (t) => {
     const { scratch, workspace } = folders(t);
-    const runner = await runnerFor(workspace, { force: mechanism });
+    const runner = await runnerFor(t, workspace, { force: mechanism });
     const marker = mechanism === 'unshare' ? '1401' : '1402';
     const script = `trap '' TERM; sleep ${marker}.1 & sh -c 'trap "" TERM; sleep ${marker}.2' & echo ready; wait`;
     const timedOut = await runner.run(command(scratch, script, { timeoutMs: 300 }));
@@ -160,8 +183,8 @@ for (const mechanism of ['unshare', 'bwrap'] as const) {
 
 test('with the network allowed, the host server is reachable and the workspace still read-only', async (t) => {
   const { scratch, workspace, file } = folders(t);
-  const runner = await runnerFor(workspace, { allowNetwork: true });
-  assert.deepEqual(runner.isolation, { mechanism: 'unshare', network: 'allowed', workspaceReadOnly: true, processTree: 'namespace', detail: null });
+  const runner = await runnerFor(t, workspace, { allowNetwork: true });
+  assert.deepEqual(runner.isolation, { mechanism: 'unshare', network: 'allowed', workspaceReadOnly: true, writable: 'scratch', sockets: 'hidden', processTree: 'namespace', detail: null });
   assert.equal((await runner.run(command(scratch, fetchScript(await hostServer(t))))).tail, 'reached host');
   assert.notEqual((await runner.run(command(scratch, `echo changed > ${file}`))).exitCode, 0);
   assert.equal(readFileSync(file, 'utf8'), 'original\n');
@@ -169,11 +192,13 @@ test('with the network allowed, the host server is reachable and the workspace s
 
 test('forced off, the report says the network is unavailable and nothing is claimed', async (t) => {
   const { scratch, workspace, file } = folders(t);
-  const runner = await runnerFor(workspace, { force: 'none' });
+  const runner = await runnerFor(t, workspace, { force: 'none' });
   assert.deepEqual(runner.isolation, {
     mechanism: 'none',
     network: 'unavailable',
     workspaceReadOnly: false,
+    writable: 'anywhere',
+    sockets: 'reachable',
     processTree: 'process-group',
     detail: 'network isolation: unavailable because it was turned off (AIDE_ISOLATION=none)',
   });
@@ -183,7 +208,7 @@ test('forced off, the report says the network is unavailable and nothing is clai
 });
 
 test('forced off with the network allowed, the report still says why nothing is isolated', async (t) => {
-  const runner = await runnerFor(folders(t).workspace, { force: 'none', allowNetwork: true });
+  const runner = await runnerFor(t, folders(t).workspace, { force: 'none', allowNetwork: true });
   assert.equal(runner.isolation.network, 'allowed');
   assert.equal(runner.isolation.workspaceReadOnly, false);
   assert.equal(runner.isolation.detail, 'isolation: unavailable because it was turned off (AIDE_ISOLATION=none)');
@@ -196,7 +221,16 @@ test('a relative read-only path is a programming error', async () => {
 // The fallbacks below cannot happen on this machine (every probe passes), so the probe is
 // replaced by a table of which plans fail and with what words; each plan itself runs for real
 // in sandbox-argv.test.ts.
-const allTools: SandboxTools = { unshare: '/usr/bin/unshare', unshareMapsCurrentUser: true, bwrap: '/usr/bin/bwrap', mount: '/usr/bin/mount', setpriv: '/usr/bin/setpriv', ip: '/usr/sbin/ip' };
+const allTools: SandboxTools = {
+  unshare: '/usr/bin/unshare',
+  unshareMapsCurrentUser: true,
+  bwrap: '/usr/bin/bwrap',
+  mount: '/usr/bin/mount',
+  umount: '/usr/bin/umount',
+  pivotRoot: '/usr/sbin/pivot_root',
+  setpriv: '/usr/bin/setpriv',
+  ip: '/usr/sbin/ip',
+};
 const NO_PROC = 'unshare: mount /proc failed: Permission denied';
 const NO_BWRAP = 'bwrap: No permissions to create new namespace';
 const NO_USERNS = 'unshare: unshare failed: Operation not permitted';
@@ -205,25 +239,47 @@ function trial(works: (plan: Parameters<PlanTrial>[0]) => boolean, reason: (plan
   return (plan) => Promise.resolve(works(plan) ? null : reason(plan));
 }
 
-const networkOff: IsolationOptions = { allowNetwork: false, readOnlyPaths: ['/work/repo'], env: {} };
+const networkOff: IsolationOptions = { allowNetwork: false, readOnlyPaths: ['/work/repo'], env: { TMPDIR: tmpdir() } };
 
-test('without /proc for a PID namespace, the report keeps the rest and says what is missing and why', async () => {
+test('without /proc for a PID namespace, the report keeps the rest and says what is missing and why', async (t) => {
   const isolation = await selectIsolation(networkOff, allTools, trial((plan) => plan.mechanism === 'unshare' && !plan.pid, (plan) => (plan.mechanism === 'bwrap' ? NO_BWRAP : NO_PROC)));
   assert.deepEqual(isolation.report, {
     mechanism: 'unshare',
     network: 'off',
     workspaceReadOnly: true,
+    writable: 'scratch',
+    sockets: 'hidden',
     processTree: 'process-group',
     detail: `background processes are killed only through the process group (no PID namespace) because ${NO_PROC}; ${NO_BWRAP}`,
   });
-  assert.ok(!isolation.wrap(['true']).includes('--mount-proc'));
+  t.after(() => {
+    isolation.dispose();
+  });
+  assert.ok(!isolation.wrap(['true'], tmpdir()).includes('--mount-proc'));
 });
 
 test('when only a network namespace works, the workspace is reported writable', async () => {
-  const isolation = await selectIsolation(networkOff, allTools, trial((plan) => !plan.readOnly, () => NO_PROC));
+  const isolation = await selectIsolation(networkOff, allTools, trial((plan) => plan.filesystem === 'open', () => NO_PROC));
   assert.equal(isolation.report.network, 'off');
   assert.equal(isolation.report.workspaceReadOnly, false);
-  assert.equal(isolation.report.detail, `the workspace is writable and background processes are killed only through the process group (no PID namespace) because ${NO_PROC}`);
+  assert.equal(isolation.report.writable, 'anywhere');
+  assert.equal(isolation.report.sockets, 'reachable');
+  assert.equal(
+    isolation.report.detail,
+    `the workspace and its git dirs are writable; $HOME, /tmp and the rest of the file system outside the workspace are writable and UNIX sockets on disk (/tmp, /run, $HOME) are reachable; background processes are killed only through the process group (no PID namespace) because ${NO_PROC}`,
+  );
+});
+
+test('when the file system cannot be confined, only the workspace and git dirs are read-only, and the report says what is open', async () => {
+  const isolation = await selectIsolation(networkOff, allTools, trial((plan) => plan.filesystem === 'paths', (plan) => (plan.mechanism === 'bwrap' ? NO_BWRAP : 'pivot_root: failed to change root')));
+  assert.equal(isolation.report.workspaceReadOnly, true);
+  assert.equal(isolation.report.writable, 'outside-workspace');
+  assert.equal(isolation.report.sockets, 'reachable');
+  assert.equal(isolation.report.processTree, 'namespace');
+  assert.equal(
+    isolation.report.detail,
+    `$HOME, /tmp and the rest of the file system outside the workspace are writable and UNIX sockets on disk (/tmp, /run, $HOME) are reachable because pivot_root: failed to change root; ${NO_BWRAP}`,
+  );
 });
 
 test('without setpriv the read-only mount is not trusted: a command could unmount it', async () => {
@@ -238,10 +294,13 @@ test('when no namespace can be made, network isolation is reported unavailable w
     mechanism: 'none',
     network: 'unavailable',
     workspaceReadOnly: false,
+    writable: 'anywhere',
+    sockets: 'reachable',
     processTree: 'process-group',
     detail: `network isolation: unavailable because ${NO_USERNS}; ${NO_BWRAP}`,
   });
-  assert.deepEqual(isolation.wrap(['npm', 'test']), ['npm', 'test']);
+  assert.deepEqual(isolation.wrap(['npm', 'test'], tmpdir()), ['npm', 'test']);
+  isolation.dispose();
 });
 
 test('with no tools installed the reason says so', async () => {

@@ -1,25 +1,36 @@
 /**
- * Chooses how verify commands are isolated (threat T10, network egress, and writes to the
- * workspace) by trying the strongest plan first and keeping the first that demonstrably works,
- * then reports exactly that: never a protection that is not in force.
+ * Chooses how verify commands are isolated (threat T10, network egress; writes outside the
+ * scratch; UNIX sockets on disk) by trying the strongest plan first and keeping the first that
+ * demonstrably works, then reports exactly that: never a protection that is not in force.
  */
-import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
+import type { IsolationReport } from '../../core/ports.js';
 import type { Isolation } from './command-runner.js';
 import { probe } from './probe.js';
-import { sandboxArgv, type SandboxPlan, type SandboxTools } from './sandbox-argv.js';
+import { probePlan } from './sandbox-probe.js';
+import { Sandbox, type SandboxSettings } from './sandbox.js';
+import type { SandboxPlan, SandboxTools } from './sandbox-argv.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 export interface IsolationOptions {
   /** Commands may use the network: no network namespace. */
   allowNetwork: boolean;
-  /** Absolute paths mounted read-only for commands (the user's workspace). */
+  /** Absolute paths kept read-only for commands: the user's workspace and every git dir aide knows. */
   readOnlyPaths: readonly string[];
-  /** For PATH (to find unshare, bwrap, mount, setpriv, ip) and TMPDIR (for the probe). */
+  /** For PATH (to find unshare, bwrap, mount, setpriv, ip), TMPDIR, HOME and XDG_RUNTIME_DIR (what to hide). */
   env: Env;
+  /** sandbox.json `home_binds`: "~/…" files and folders shown read-only in the commands' HOME. */
+  homeBinds?: readonly string[];
   /** Use only this mechanism ('none': no isolation); from AIDE_ISOLATION, so tests reach each fallback. */
   force?: 'unshare' | 'bwrap' | 'none';
+}
+
+/** A way to run the session's commands; `dispose()` removes their private HOME and temp folder. */
+export interface SessionIsolation extends Isolation {
+  environment: NonNullable<Isolation['environment']>;
+  dispose(): void;
 }
 
 /** Administrator folders are searched too: an unprivileged PATH often lacks /usr/sbin (ip). */
@@ -58,6 +69,8 @@ export async function findSandboxTools(env: Env): Promise<SandboxTools> {
     unshareMapsCurrentUser: unshare !== null && (await mapsCurrentUser(unshare, env)),
     bwrap: findTool('bwrap', env),
     mount: findTool('mount', env),
+    umount: findTool('umount', env),
+    pivotRoot: findTool('pivot_root', env),
     setpriv: findTool('setpriv', env),
     ip: findTool('ip', env),
   };
@@ -67,11 +80,13 @@ export async function findSandboxTools(env: Env): Promise<SandboxTools> {
 function candidatePlans(allowNetwork: boolean, force: IsolationOptions['force']): SandboxPlan[] {
   const network = !allowNetwork;
   const plans: SandboxPlan[] = [
-    { mechanism: 'unshare', network, readOnly: true, pid: true },
-    { mechanism: 'bwrap', network, readOnly: true, pid: true },
-    { mechanism: 'unshare', network, readOnly: true, pid: false },
+    { mechanism: 'unshare', network, filesystem: 'confined', pid: true },
+    { mechanism: 'bwrap', network, filesystem: 'confined', pid: true },
+    { mechanism: 'unshare', network, filesystem: 'confined', pid: false },
+    { mechanism: 'unshare', network, filesystem: 'paths', pid: true },
+    { mechanism: 'unshare', network, filesystem: 'paths', pid: false },
   ];
-  if (network) plans.push({ mechanism: 'unshare', network, readOnly: false, pid: false });
+  if (network) plans.push({ mechanism: 'unshare', network, filesystem: 'open', pid: false });
   return plans.filter((plan) => force === undefined || plan.mechanism === force);
 }
 
@@ -79,88 +94,77 @@ function candidatePlans(allowNetwork: boolean, force: IsolationOptions['force'])
 function missingTool(plan: SandboxPlan, tools: SandboxTools): string | null {
   if (plan.mechanism === 'bwrap') return tools.bwrap === null ? 'bwrap is not installed' : null;
   if (tools.unshare === null) return 'unshare is not installed (util-linux)';
-  if (plan.readOnly && tools.mount === null) return 'mount is not installed (util-linux)';
-  // Without setpriv the command keeps its capabilities and could unmount the read-only bind.
-  if (plan.readOnly && tools.setpriv === null) return 'setpriv is not installed (util-linux), so the workspace cannot be kept read-only';
+  if (plan.filesystem !== 'open' && tools.mount === null) return 'mount is not installed (util-linux)';
+  // Without setpriv the command keeps its capabilities and could unmount the read-only binds.
+  if (plan.filesystem !== 'open' && tools.setpriv === null) return 'setpriv is not installed (util-linux), so the workspace cannot be kept read-only';
+  if (plan.filesystem === 'confined' && (tools.pivotRoot === null || tools.umount === null)) return 'pivot_root or umount is not installed (util-linux)';
   return null;
-}
-
-/**
- * Run inside a plan on a scratch folder mounted read-only: the folder must refuse a write and an
- * unmount, only loopback may be visible (/proc/net/dev lists the reader's own namespace), and
- * the parent must be the namespace's PID 1.
- */
-function checkScript(plan: SandboxPlan): string {
-  const checks = ['d=$1'];
-  if (plan.readOnly) {
-    checks.push('if (: > "$d/probe") 2>/dev/null; then echo "aide: $d is still writable" >&2; exit 10; fi');
-    checks.push('if umount "$d" 2>/dev/null; then echo "aide: the command can unmount $d" >&2; exit 11; fi');
-  }
-  if (plan.network) checks.push('[ "$(grep -c : /proc/net/dev)" = 1 ] || { echo "aide: network interfaces are visible" >&2; exit 12; }');
-  if (plan.pid) checks.push('[ "$PPID" = 1 ] || { echo "aide: not in a PID namespace" >&2; exit 13; }');
-  return checks.join('\n');
-}
-
-function firstLine(text: string): string {
-  return text.split('\n').find((line) => line.trim() !== '')?.trim() ?? '';
 }
 
 /** Probes are cached for the life of the process: the answer does not change while aide runs. */
 const probes = new Map<string, Promise<string | null>>();
 
-/** Runs the check inside `plan`: null when it works, else the tool's own error line. */
 function tryPlan(plan: SandboxPlan, tools: SandboxTools, env: Env): Promise<string | null> {
-  const key = JSON.stringify([plan, tools]);
+  const key = JSON.stringify([plan, tools, env['TMPDIR'], env['HOME'], env['XDG_RUNTIME_DIR']]);
   let result = probes.get(key);
   if (result === undefined) {
-    result = runProbe(plan, tools, env);
+    result = probePlan(plan, tools, env);
     probes.set(key, result);
   }
   return result;
 }
 
-async function runProbe(plan: SandboxPlan, tools: SandboxTools, env: Env): Promise<string | null> {
-  const dir = mkdtempSync(join(env['TMPDIR'] ?? '/tmp', 'aide-isolation-'));
-  try {
-    const [program = '', ...args] = sandboxArgv(plan, tools, [dir], ['/bin/sh', '-c', checkScript(plan), 'aide-probe', dir]);
-    const result = await probe([program, ...args], { env, cwd: dir });
-    if (result.ok) return null;
-    return firstLine(result.stderr) || `${plan.mechanism} exited ${result.code ?? 'on a signal'}`;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+/** What a plan leaves open, in words for the verdict's detail. */
+function gaps(plan: SandboxPlan, readOnly: boolean): string[] {
+  const missing: string[] = [];
+  if (plan.filesystem === 'open' && readOnly) missing.push('the workspace and its git dirs are writable');
+  if (plan.filesystem !== 'confined') missing.push('$HOME, /tmp and the rest of the file system outside the workspace are writable and UNIX sockets on disk (/tmp, /run, $HOME) are reachable');
+  if (!plan.pid) missing.push('background processes are killed only through the process group (no PID namespace)');
+  return missing;
 }
 
-function isolated(plan: SandboxPlan, tools: SandboxTools, options: IsolationOptions, failures: readonly string[]): Isolation {
-  const readOnlyPaths = [...options.readOnlyPaths];
-  const missing: string[] = [];
-  if (!plan.readOnly && readOnlyPaths.length > 0) missing.push('the workspace is writable');
-  if (!plan.pid) missing.push('background processes are killed only through the process group (no PID namespace)');
-  const notes = missing.length > 0 ? [`${missing.join(' and ')} because ${failures.join('; ')}`] : [];
+function report(plan: SandboxPlan, tools: SandboxTools, options: IsolationOptions, failures: readonly string[]): IsolationReport {
+  const readOnly = options.readOnlyPaths.length > 0;
+  const missing = gaps(plan, readOnly);
+  const notes = missing.length > 0 ? [`${missing.join('; ')} because ${failures.join('; ')}`] : [];
   if (plan.network && plan.mechanism === 'unshare' && tools.ip === null) notes.push('loopback is down inside because iproute2 `ip` was not found');
   return {
-    report: {
-      mechanism: plan.mechanism,
-      network: plan.network ? 'off' : 'allowed',
-      workspaceReadOnly: plan.readOnly && readOnlyPaths.length > 0,
-      processTree: plan.pid ? 'namespace' : 'process-group',
-      detail: notes.length > 0 ? notes.join('; ') : null,
-    },
-    wrap: (argv) => sandboxArgv(plan, tools, readOnlyPaths, argv),
+    mechanism: plan.mechanism,
+    network: plan.network ? 'off' : 'allowed',
+    workspaceReadOnly: plan.filesystem !== 'open' && readOnly,
+    writable: plan.filesystem === 'confined' ? 'scratch' : plan.filesystem === 'paths' ? 'outside-workspace' : 'anywhere',
+    sockets: plan.filesystem === 'confined' ? 'hidden' : 'reachable',
+    processTree: plan.pid ? 'namespace' : 'process-group',
+    detail: notes.length > 0 ? notes.join('; ') : null,
   };
 }
 
-function unisolated(options: IsolationOptions, reason: string): Isolation {
+function settingsOf(options: IsolationOptions): SandboxSettings {
+  return { env: options.env, readOnlyPaths: options.readOnlyPaths, homeBinds: options.homeBinds ?? [], allowNetwork: options.allowNetwork };
+}
+
+function session(sandbox: Sandbox, report: IsolationReport): SessionIsolation {
   return {
-    report: {
-      mechanism: 'none',
-      network: options.allowNetwork ? 'allowed' : 'unavailable',
-      workspaceReadOnly: false,
-      processTree: 'process-group',
-      detail: `${options.allowNetwork ? 'isolation' : 'network isolation'}: unavailable because ${reason}`,
+    report,
+    wrap: (argv, cwd) => sandbox.wrap(argv, cwd),
+    environment: (env) => sandbox.environment(env),
+    dispose: () => {
+      sandbox.dispose();
     },
-    wrap: (argv) => [...argv],
   };
+}
+
+const NO_TOOLS: SandboxTools = { unshare: null, unshareMapsCurrentUser: false, bwrap: null, mount: null, umount: null, pivotRoot: null, setpriv: null, ip: null };
+
+/** Commands run unconfined (still with a HOME and TMPDIR of their own); `detail` says why. */
+export function unconfined(options: Pick<IsolationOptions, 'env' | 'homeBinds'> & { network: IsolationReport['network'] }, detail: string): SessionIsolation {
+  const sandbox = new Sandbox(null, NO_TOOLS, { env: options.env, readOnlyPaths: [], homeBinds: options.homeBinds ?? [], allowNetwork: true });
+  return session(sandbox, { mechanism: 'none', network: options.network, workspaceReadOnly: false, writable: 'anywhere', sockets: 'reachable', processTree: 'process-group', detail });
+}
+
+function unisolated(options: IsolationOptions, reason: string): SessionIsolation {
+  const what = options.allowNetwork ? 'isolation' : 'network isolation';
+  return unconfined({ ...options, network: options.allowNetwork ? 'allowed' : 'unavailable' }, `${what}: unavailable because ${reason}`);
 }
 
 /** Tries one plan for real: null when it works, else why not (the tool's own words). */
@@ -169,12 +173,12 @@ export type PlanTrial = (plan: SandboxPlan) => Promise<string | null>;
 const FORCED_OFF = 'it was turned off (AIDE_ISOLATION=none)';
 
 /** The first candidate plan that `trial` accepts, reported with what is missing and why. */
-export async function selectIsolation(options: IsolationOptions, tools: SandboxTools, trial: PlanTrial): Promise<Isolation> {
+export async function selectIsolation(options: IsolationOptions, tools: SandboxTools, trial: PlanTrial): Promise<SessionIsolation> {
   if (options.force === 'none') return unisolated(options, FORCED_OFF);
   const failures: string[] = [];
   for (const plan of candidatePlans(options.allowNetwork, options.force)) {
     const reason = missingTool(plan, tools) ?? (await trial(plan));
-    if (reason === null) return isolated(plan, tools, options, failures);
+    if (reason === null) return session(new Sandbox(plan, tools, settingsOf(options)), report(plan, tools, options, failures));
     if (!failures.includes(reason)) failures.push(reason);
   }
   return unisolated(options, failures.join('; '));
@@ -185,7 +189,7 @@ export async function selectIsolation(options: IsolationOptions, tools: SandboxT
  * (about 50 ms the first time, cached after). Never rejects for a missing or failing tool:
  * that is reported as `mechanism: 'none'` with the reason, and the caller decides.
  */
-export async function prepareIsolation(options: IsolationOptions): Promise<Isolation> {
+export async function prepareIsolation(options: IsolationOptions): Promise<SessionIsolation> {
   for (const path of options.readOnlyPaths) {
     if (!isAbsolute(path)) throw new TypeError(`prepareIsolation: read-only path must be absolute: ${path}`);
   }

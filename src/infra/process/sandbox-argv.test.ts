@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { ProcessCommandRunner } from './command-runner.js';
 import { findSandboxTools } from './isolation.js';
-import { sandboxArgv, type SandboxPlan, type SandboxTools } from './sandbox-argv.js';
+import { sandboxArgv, sandboxFstab, type SandboxLayout, type SandboxPlan, type SandboxTools } from './sandbox-argv.js';
+import { Sandbox } from './sandbox.js';
 
-const env = { PATH: '/usr/bin:/bin' };
+const env = { PATH: '/usr/bin:/bin', TMPDIR: tmpdir() };
 const tools = await findSandboxTools(env);
 
 function tempDir(t: TestContext): string {
@@ -19,49 +20,101 @@ function tempDir(t: TestContext): string {
 }
 
 /** What a command sees inside a plan, one fact a line. */
-const REPORT = 'if (: > "$1/f") 2>/dev/null; then echo writable; else echo read-only; fi; grep -c : /proc/net/dev; echo "ppid $PPID"; id -u';
+const REPORT = [
+  'if (: > "$1/f") 2>/dev/null; then echo writable; else echo read-only; fi',
+  'grep -c : /proc/net/dev',
+  'echo "ppid $PPID"',
+  'id -u',
+  'if [ -e "$2" ]; then echo "outside in sight"; else echo "outside hidden"; fi',
+  'if (: > "$HOME/f") 2>/dev/null; then echo "home writable"; else echo "home read-only"; fi',
+].join('\n');
 
 async function runInside(t: TestContext, plan: SandboxPlan, withTools: SandboxTools): Promise<string[]> {
   const workspace = tempDir(t);
-  const isolation = {
-    report: { mechanism: plan.mechanism, network: 'off', workspaceReadOnly: plan.readOnly, processTree: 'namespace', detail: null } as const,
-    wrap: (argv: readonly string[]) => sandboxArgv(plan, withTools, [workspace], argv),
-  };
-  const runner = new ProcessCommandRunner({ isolation });
+  const outside = tempDir(t);
+  const sandbox = new Sandbox(plan, withTools, { env, readOnlyPaths: [workspace], homeBinds: [], allowNetwork: !plan.network });
+  t.after(() => {
+    sandbox.dispose();
+  });
+  const report = { mechanism: plan.mechanism, network: 'off', workspaceReadOnly: true, writable: 'scratch', sockets: 'hidden', processTree: 'namespace', detail: null } as const;
+  const runner = new ProcessCommandRunner({ isolation: { report, wrap: (argv, cwd) => sandbox.wrap(argv, cwd), environment: (e) => sandbox.environment(e) } });
   const scratch = tempDir(t);
-  const result = await runner.run({ name: 'plan', run: ['/bin/sh', '-c', REPORT, 'report', workspace], cwd: scratch, env, timeoutMs: 10_000, logFile: join(scratch, 'log'), maxLogBytes: 10_000, tailBytes: 1000 });
+  const result = await runner.run({ name: 'plan', run: ['/bin/sh', '-c', REPORT, 'report', workspace, outside], cwd: scratch, env, timeoutMs: 10_000, logFile: join(scratch, 'log'), maxLogBytes: 10_000, tailBytes: 1000 });
   assert.equal(result.exitCode, 0, result.tail);
   return result.tail.split('\n');
 }
 
 // Every fallback plan runs for real here, although this machine passes the strongest probe.
 const plans: SandboxPlan[] = [
-  { mechanism: 'unshare', network: true, readOnly: true, pid: true },
-  { mechanism: 'unshare', network: true, readOnly: true, pid: false },
-  { mechanism: 'unshare', network: true, readOnly: false, pid: false },
-  { mechanism: 'unshare', network: false, readOnly: true, pid: true },
-  { mechanism: 'unshare', network: false, readOnly: true, pid: false },
-  { mechanism: 'bwrap', network: true, readOnly: true, pid: true },
-  { mechanism: 'bwrap', network: false, readOnly: true, pid: true },
+  { mechanism: 'unshare', network: true, filesystem: 'confined', pid: true },
+  { mechanism: 'unshare', network: true, filesystem: 'confined', pid: false },
+  { mechanism: 'unshare', network: true, filesystem: 'paths', pid: true },
+  { mechanism: 'unshare', network: true, filesystem: 'paths', pid: false },
+  { mechanism: 'unshare', network: true, filesystem: 'open', pid: false },
+  { mechanism: 'unshare', network: false, filesystem: 'confined', pid: true },
+  { mechanism: 'unshare', network: false, filesystem: 'paths', pid: false },
+  { mechanism: 'bwrap', network: true, filesystem: 'confined', pid: true },
+  { mechanism: 'bwrap', network: false, filesystem: 'confined', pid: true },
 ];
 
 for (const plan of plans) {
   for (const mapsCurrentUser of plan.mechanism === 'unshare' ? [true, false] : [false]) {
     const name = `${plan.mechanism}${plan.mechanism === 'unshare' ? (mapsCurrentUser ? ' --map-current-user' : ' -r') : ''}`;
-    test(`${name} with network ${plan.network ? 'off' : 'on'}, ${plan.readOnly ? 'read-only' : 'writable'}, ${plan.pid ? 'own' : 'shared'} PIDs: the command sees exactly that`, async (t) => {
-      const [write, interfaces, ppid, uid] = await runInside(t, plan, { ...tools, unshareMapsCurrentUser: mapsCurrentUser });
-      assert.equal(write, plan.readOnly ? 'read-only' : 'writable');
+    test(`${name} with network ${plan.network ? 'off' : 'on'}, file system ${plan.filesystem}, ${plan.pid ? 'own' : 'shared'} PIDs: the command sees exactly that`, async (t) => {
+      const [write, interfaces, ppid, uid, outside, home] = await runInside(t, plan, { ...tools, unshareMapsCurrentUser: mapsCurrentUser });
+      assert.equal(write, plan.filesystem === 'open' ? 'writable' : 'read-only');
       assert.equal(interfaces === '1', plan.network, `interfaces: ${interfaces ?? ''}`);
       assert.equal(ppid === 'ppid 1', plan.pid, ppid);
       assert.equal(uid, String(process.getuid?.()));
+      assert.equal(outside, plan.filesystem === 'confined' ? 'outside hidden' : 'outside in sight');
+      assert.equal(home, 'home writable', 'the private HOME is writable under every plan');
     });
   }
 }
 
 test('without --map-current-user, unshare maps root; with it, the user keeps their uid', () => {
-  const plan: SandboxPlan = { mechanism: 'unshare', network: true, readOnly: true, pid: true };
-  const old = sandboxArgv(plan, { ...tools, unshareMapsCurrentUser: false }, ['/w'], ['true']);
-  const current = sandboxArgv(plan, { ...tools, unshareMapsCurrentUser: true }, ['/w'], ['true']);
+  const plan: SandboxPlan = { mechanism: 'unshare', network: true, filesystem: 'confined', pid: true };
+  const layout: SandboxLayout = { cwd: '/s', writable: [], readOnly: ['/w'], hidden: [], homeBinds: [], masked: [], newRoot: '/r', fstab: '/f' };
+  const old = sandboxArgv(plan, { ...tools, unshareMapsCurrentUser: false }, layout, ['true']);
+  const current = sandboxArgv(plan, { ...tools, unshareMapsCurrentUser: true }, layout, ['true']);
   assert.deepEqual(old.slice(1, 5), ['-r', '-mnpf', '--kill-child', '--mount-proc']);
   assert.deepEqual(current.slice(1, 6), ['--map-current-user', '--keep-caps', '-mnpf', '--kill-child', '--mount-proc']);
+});
+
+test('the confined fstab: a read-only copy of /, the hidden folders covered, the scratch and private folders bound back last', () => {
+  const plan: SandboxPlan = { mechanism: 'unshare', network: true, filesystem: 'confined', pid: true };
+  const layout: SandboxLayout = {
+    cwd: '/tmp/aide-scratch/h/s',
+    writable: ['/tmp/p/home', '/tmp/p/tmp'],
+    readOnly: ['/tmp/my ws', '/tmp/my ws/.git', '/home/u/.nvm/v20', '/usr/lib'],
+    hidden: ['/tmp', '/run', '/home/u', '/tmp/sub'],
+    homeBinds: [{ source: '/home/u/.cache/pip', target: '/tmp/p/home/.cache/pip' }],
+    masked: ['/dev/log'],
+    newRoot: '/tmp/p/root',
+    fstab: '/tmp/p/fstab',
+  };
+  const mounts = [
+    { point: '/', options: ['rw', 'relatime'] },
+    { point: '/proc', options: ['rw', 'nosuid', 'nodev', 'noexec'] },
+    { point: '/mnt/ro', options: ['ro', 'nosuid'] },
+    { point: '/tmp', options: ['rw', 'nosuid', 'nodev'] },
+  ];
+  assert.deepEqual(sandboxFstab(plan, layout, mounts).trimEnd().split('\n'), [
+    '/ /tmp/p/root none rbind 0 0',
+    'none /tmp/p/root none remount,bind,ro,relatime 0 0',
+    'none /tmp/p/root/proc none remount,bind,ro,nosuid,nodev,noexec 0 0',
+    'aide /tmp/p/root/tmp tmpfs mode=1777,nosuid,nodev 0 0',
+    'aide /tmp/p/root/run tmpfs mode=755,nosuid,nodev 0 0',
+    'aide /tmp/p/root/home/u tmpfs mode=755,nosuid,nodev 0 0',
+    '/dev/null /tmp/p/root/dev/log none bind 0 0',
+    '/tmp/my\\040ws /tmp/p/root/tmp/my\\040ws none bind,X-mount.mkdir 0 0',
+    'none /tmp/p/root/tmp/my\\040ws none remount,bind,ro,nosuid,nodev 0 0',
+    '/home/u/.nvm/v20 /tmp/p/root/home/u/.nvm/v20 none bind,X-mount.mkdir 0 0',
+    'none /tmp/p/root/home/u/.nvm/v20 none remount,bind,ro,relatime 0 0',
+    '/tmp/p/home /tmp/p/root/tmp/p/home none bind,X-mount.mkdir 0 0',
+    '/tmp/p/tmp /tmp/p/root/tmp/p/tmp none bind,X-mount.mkdir 0 0',
+    '/tmp/aide-scratch/h/s /tmp/p/root/tmp/aide-scratch/h/s none bind,X-mount.mkdir 0 0',
+    '/home/u/.cache/pip /tmp/p/root/tmp/p/home/.cache/pip none bind 0 0',
+    'none /tmp/p/root/tmp/p/home/.cache/pip none remount,bind,ro,relatime 0 0',
+  ]);
 });

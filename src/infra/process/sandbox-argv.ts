@@ -1,15 +1,26 @@
 /**
  * The argv that runs a command inside Linux namespaces, with `unshare` (util-linux) or
- * bubblewrap. Pure: which plan works on this machine is decided by probing (isolation.ts).
+ * bubblewrap, and the mount table (an fstab) the unshare sandbox builds its file system from.
+ * Pure: which plan works on this machine is decided by probing (isolation.ts), and where things
+ * are (sandbox-layout.ts) by looking.
  */
+
+/**
+ * What the command may touch of the file system:
+ * - 'confined': the whole file system read-only; only the scratch and the command's own HOME and
+ *   temp folder writable; /tmp, /run, /dev/shm, the user's HOME (…) replaced by empty private
+ *   folders, so UNIX sockets in them are out of sight.
+ * - 'paths': only the read-only paths (the workspace and its git dirs) are read-only.
+ * - 'open': no mount namespace at all.
+ */
+export type FileSystemScope = 'confined' | 'paths' | 'open';
 
 /** One combination of protections with one tool. */
 export interface SandboxPlan {
   mechanism: 'unshare' | 'bwrap';
   /** A network namespace of its own: no interfaces but loopback. */
   network: boolean;
-  /** A mount namespace in which the read-only paths are bind-mounted read-only. */
-  readOnly: boolean;
+  filesystem: FileSystemScope;
   /** A PID namespace: when the command's wrapper exits, every process it left dies. */
   pid: boolean;
 }
@@ -21,15 +32,54 @@ export interface SandboxTools {
   unshareMapsCurrentUser: boolean;
   bwrap: string | null;
   mount: string | null;
+  umount: string | null;
+  pivotRoot: string | null;
   /** Drops the command's capabilities, without which it could unmount the read-only binds. */
   setpriv: string | null;
   /** iproute2's `ip`, to bring loopback up inside a new network namespace. */
   ip: string | null;
 }
 
+/** A file or folder of the user's home shown read-only at `target` (in the command's HOME). */
+export interface HomeBind {
+  source: string;
+  target: string;
+}
+
+/** Where things are for one command. Every path absolute and real (no symlinks). */
+export interface SandboxLayout {
+  /** The command's working folder, the scratch: writable. */
+  cwd: string;
+  /** Writable besides the scratch: the command's own HOME and temp folder. */
+  writable: readonly string[];
+  /** Read-only, and shown even inside a hidden folder: the workspace, every git dir aide knows, toolchains in HOME. */
+  readOnly: readonly string[];
+  /** Folders replaced by an empty private tmpfs (confined): /tmp, /run, /dev/shm, the user's HOME, … */
+  hidden: readonly string[];
+  homeBinds: readonly HomeBind[];
+  /** Sockets directly in /dev (syslog's /dev/log): /dev/null is bound over each (unshare, confined). */
+  masked: readonly string[];
+  /** An empty folder the unshare sandbox builds its new root in (confined). */
+  newRoot: string;
+  /** The fstab file the unshare sandbox mounts with one `mount -a` ('' for an 'open' plan). */
+  fstab: string;
+}
+
+/** One line of /proc/self/mountinfo: where, and its per-mount options (rw, nosuid, relatime…). */
+export interface MountPoint {
+  point: string;
+  options: readonly string[];
+}
+
 /**
- * The inner shell for unshare: make the paths read-only, bring loopback up, then run the
+ * The inner shell for unshare: mount the sandbox's file system, bring loopback up, then run the
  * command without capabilities and wait for it.
+ *
+ * The file system comes from one fstab and one `mount -a` (one process for every mount; a
+ * `mount` per path cost ~5 ms each here). Confined, it builds a read-only copy of / in an empty
+ * folder, covers the hidden folders with tmpfs there, binds the scratch and the private folders
+ * back in, and pivots into it: the old root is detached, so nothing outside stays reachable by
+ * any path (a chroot would leave it behind /proc/1/root).
  *
  * It stays PID 1 of the namespace rather than exec the command, because PID 1 ignores every
  * signal it has no handler for: a test runner exec'd there would shrug off SIGTERM. The command
@@ -45,17 +95,21 @@ export interface SandboxTools {
  * Capabilities are dropped because, verified here, a command that keeps them in the user
  * namespace can simply `umount` the read-only bind and write the workspace.
  *
- * Arguments: $1 ip, $2 mount, $3 setpriv (each '' when unused), $4 the number of read-only
- * paths, then the paths, then the command's argv.
+ * Arguments: $1 ip, $2 mount, $3 setpriv (each '' when unused), $4 the file system scope,
+ * $5 the fstab, $6 the new root, $7 the command's folder, $8 pivot_root, $9 umount, then the
+ * command's argv.
  */
-export const UNSHARE_SCRIPT = `ip=$1 mount=$2 setpriv=$3 n=$4
-shift 4
-while [ "$n" -gt 0 ]; do
-  "$mount" --bind "$1" "$1" && "$mount" -o remount,bind,ro "$1" || { echo "aide: cannot make $1 read-only" >&2; exit 125; }
-  shift
-  n=$((n - 1))
-done
-if [ -n "$ip" ]; then "$ip" link set lo up || { echo "aide: cannot bring up loopback" >&2; exit 125; }; fi
+export const UNSHARE_SCRIPT = `ip=$1 mount=$2 setpriv=$3 fs=$4 fstab=$5 root=$6 cwd=$7 pivot=$8 umount=$9
+shift 9
+fail() { echo "aide: $1" >&2; exit 125; }
+case $fs in
+confined)
+  "$mount" -a -T "$fstab" || fail "cannot mount the sandbox's file system"
+  cd "$root" && "$pivot" . . && "$umount" -l . || fail "cannot enter the sandbox's file system"
+  cd "$cwd" || fail "cannot enter $cwd" ;;
+paths) "$mount" -a -T "$fstab" || fail "cannot make the workspace read-only" ;;
+esac
+if [ -n "$ip" ]; then "$ip" link set lo up || fail "cannot bring up loopback"; fi
 if [ -n "$setpriv" ]; then
   "$setpriv" --no-new-privs --inh-caps=-all --bounding-set=-all -- "$@"
 else
@@ -64,7 +118,7 @@ fi
 exit $?`;
 
 function unshareFlags(plan: SandboxPlan, tools: SandboxTools): string[] {
-  const letters = `${plan.readOnly || plan.pid ? 'm' : ''}${plan.network ? 'n' : ''}${plan.pid ? 'pf' : ''}`;
+  const letters = `${plan.filesystem !== 'open' || plan.pid ? 'm' : ''}${plan.network ? 'n' : ''}${plan.pid ? 'pf' : ''}`;
   // The command keeps the user's uid where unshare can: with `-r` it is uid 0 inside, and some
   // tools refuse to run as root (initdb, Chromium without --no-sandbox). --keep-caps lets the
   // script's mount and ip work under that uid; the command itself gets no capabilities.
@@ -73,8 +127,7 @@ function unshareFlags(plan: SandboxPlan, tools: SandboxTools): string[] {
   return [...user, ...(letters === '' ? [] : [`-${letters}`]), ...(plan.pid ? ['--kill-child', '--mount-proc'] : [])];
 }
 
-function unshareArgv(plan: SandboxPlan, tools: SandboxTools, readOnlyPaths: readonly string[], argv: readonly string[]): string[] {
-  const paths = plan.readOnly ? readOnlyPaths : [];
+function unshareArgv(plan: SandboxPlan, tools: SandboxTools, layout: SandboxLayout, argv: readonly string[]): string[] {
   return [
     tools.unshare ?? 'unshare',
     ...unshareFlags(plan, tools),
@@ -85,10 +138,31 @@ function unshareArgv(plan: SandboxPlan, tools: SandboxTools, readOnlyPaths: read
     plan.network ? (tools.ip ?? '') : '',
     tools.mount ?? 'mount',
     tools.setpriv ?? '',
-    String(paths.length),
-    ...paths,
+    plan.filesystem,
+    layout.fstab,
+    layout.newRoot,
+    layout.cwd,
+    tools.pivotRoot ?? 'pivot_root',
+    tools.umount ?? 'umount',
     ...argv,
   ];
+}
+
+/** Whether `path` is `dir` or inside it. */
+export function within(path: string, dir: string): boolean {
+  return path === dir || path.startsWith(dir === '/' ? '/' : `${dir}/`);
+}
+
+/** Hidden folders that are not inside another hidden folder, parents first. */
+function outermost(hidden: readonly string[]): string[] {
+  const sorted = [...new Set(hidden)].sort((a, b) => a.length - b.length);
+  return sorted.filter((dir, index) => !sorted.slice(0, index).some((parent) => within(dir, parent)));
+}
+
+/** Paths that need binding back: inside a hidden folder, not inside another path of the list. */
+function boundBack(paths: readonly string[], hidden: readonly string[]): string[] {
+  const needed = [...new Set(paths)].filter((path) => hidden.some((dir) => within(path, dir))).sort((a, b) => a.length - b.length);
+  return needed.filter((path, index) => !needed.slice(0, index).some((parent) => within(path, parent)));
 }
 
 /**
@@ -98,26 +172,96 @@ function unshareArgv(plan: SandboxPlan, tools: SandboxTools, readOnlyPaths: read
  * SIGKILLed before its TERM handler runs. Without it the command handles TERM, and SIGKILL to
  * the group still reaches bwrap's init (it stays in the group), which ends the namespace.
  * `--cap-drop ALL` matters when aide runs as root: bwrap then keeps every capability and the
- * command could unmount the read-only bind (verified).
+ * command could unmount the read-only bind (verified). Order matters: the scratch lives under
+ * the temp folder that is hidden, so the binds come after the tmpfs that hides it.
  */
-function bwrapArgv(plan: SandboxPlan, tools: SandboxTools, readOnlyPaths: readonly string[], argv: readonly string[]): string[] {
-  const binds = plan.readOnly ? readOnlyPaths.flatMap((path) => ['--ro-bind', path, path]) : [];
+function bwrapArgv(plan: SandboxPlan, tools: SandboxTools, layout: SandboxLayout, argv: readonly string[]): string[] {
+  // --dev makes a fresh /dev (its own /dev/shm, no /dev/log), so nothing under it needs hiding.
+  const hidden = outermost(layout.hidden).filter((dir) => !within(dir, '/dev'));
+  const binds = [
+    ...hidden.flatMap((dir) => ['--tmpfs', dir]),
+    ...boundBack(layout.readOnly, hidden).flatMap((path) => ['--ro-bind', path, path]),
+    ...[...layout.writable, layout.cwd].flatMap((path) => ['--bind', path, path]),
+    ...layout.homeBinds.flatMap((bind) => ['--ro-bind', bind.source, bind.target]),
+  ];
+  const root = plan.filesystem === 'confined' ? ['--ro-bind', '/', '/', '--dev', '/dev', ...binds] : ['--dev-bind', '/', '/', ...layout.readOnly.flatMap((path) => ['--ro-bind', path, path])];
   return [
     tools.bwrap ?? 'bwrap',
-    '--dev-bind',
-    '/',
-    '/',
-    ...binds,
+    ...root,
     ...(plan.network ? ['--unshare-net'] : []),
     ...(plan.pid ? ['--unshare-pid', '--proc', '/proc'] : []),
     '--cap-drop',
     'ALL',
+    '--chdir',
+    layout.cwd,
     '--',
     ...argv,
   ];
 }
 
 /** The argv to spawn so that `argv` runs under `plan`. */
-export function sandboxArgv(plan: SandboxPlan, tools: SandboxTools, readOnlyPaths: readonly string[], argv: readonly string[]): string[] {
-  return plan.mechanism === 'unshare' ? unshareArgv(plan, tools, readOnlyPaths, argv) : bwrapArgv(plan, tools, readOnlyPaths, argv);
+export function sandboxArgv(plan: SandboxPlan, tools: SandboxTools, layout: SandboxLayout, argv: readonly string[]): string[] {
+  return plan.mechanism === 'unshare' ? unshareArgv(plan, tools, layout, argv) : bwrapArgv(plan, tools, layout, argv);
+}
+
+/** A path as an fstab field: space, tab, newline and backslash as octal escapes (as mountinfo writes them). */
+function field(path: string): string {
+  return path.replace(/[\\ \t\n]/g, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`);
+}
+
+/** The mount holding `path`: the longest mount point it is inside (the last one mounted there). */
+function mountOf(path: string, mounts: readonly MountPoint[]): MountPoint | undefined {
+  let best: MountPoint | undefined;
+  for (const mount of mounts) if (within(path, mount.point) && (best === undefined || mount.point.length >= best.point.length)) best = mount;
+  return best;
+}
+
+/**
+ * `remount,bind,ro` plus the mount's own flags: in a user namespace the flags a mount came with
+ * (nosuid, nodev, noexec, the atime ones) are locked, and a remount that leaves one out is
+ * refused (EPERM).
+ */
+function readOnlyOptions(mount: MountPoint | undefined): string {
+  const kept = (mount?.options ?? []).filter((option) => option !== 'rw' && option !== 'ro');
+  return ['remount', 'bind', 'ro', ...kept].join(',');
+}
+
+function line(source: string, target: string, type: string, options: string): string {
+  return `${field(source)} ${field(target)} ${type} ${options} 0 0`;
+}
+
+function readOnlyBind(source: string, target: string, mounts: readonly MountPoint[], mkdir: boolean): string[] {
+  return [line(source, target, 'none', mkdir ? 'bind,X-mount.mkdir' : 'bind'), line('none', target, 'none', readOnlyOptions(mountOf(source, mounts)))];
+}
+
+/** The paths remain reachable at the same place in the new root. */
+function confinedFstab(layout: SandboxLayout, mounts: readonly MountPoint[]): string[] {
+  const root = layout.newRoot;
+  const at = (path: string) => (path === '/' ? root : `${root}${path}`);
+  const hidden = outermost(layout.hidden);
+  const lines = [line('/', root, 'none', 'rbind')];
+  // The last line for a mount point is the mount on top, the one a path reaches.
+  const top = new Map(mounts.map((mount) => [mount.point, mount]));
+  for (const mount of top.values()) {
+    if (mount.options.includes('ro') || hidden.some((dir) => within(mount.point, dir)) || within(mount.point, root)) continue;
+    lines.push(line('none', at(mount.point), 'none', readOnlyOptions(mount)));
+  }
+  for (const dir of hidden) lines.push(line('aide', at(dir), 'tmpfs', `mode=${within(dir, '/tmp') || dir === '/var/tmp' || dir === '/dev/shm' ? '1777' : '755'},nosuid,nodev`));
+  for (const socket of layout.masked) lines.push(line('/dev/null', at(socket), 'none', 'bind'));
+  for (const path of boundBack(layout.readOnly, hidden)) lines.push(...readOnlyBind(path, at(path), mounts, true));
+  for (const path of [...layout.writable, layout.cwd]) lines.push(line(path, at(path), 'none', 'bind,X-mount.mkdir'));
+  for (const bind of layout.homeBinds) lines.push(...readOnlyBind(bind.source, at(bind.target), mounts, false));
+  return lines;
+}
+
+/** Read-only binds in place: the workspace and git dirs, and the home binds at their targets. */
+function pathsFstab(layout: SandboxLayout, mounts: readonly MountPoint[]): string[] {
+  return [...layout.readOnly.flatMap((path) => readOnlyBind(path, path, mounts, false)), ...layout.homeBinds.flatMap((bind) => readOnlyBind(bind.source, bind.target, mounts, false))];
+}
+
+/** The fstab the unshare sandbox mounts with `mount -a -T` ('' when there is nothing to mount). */
+export function sandboxFstab(plan: SandboxPlan, layout: SandboxLayout, mounts: readonly MountPoint[]): string {
+  if (plan.mechanism !== 'unshare' || plan.filesystem === 'open') return '';
+  const lines = plan.filesystem === 'confined' ? confinedFstab(layout, mounts) : pathsFstab(layout, mounts);
+  return `${lines.join('\n')}\n`;
 }
