@@ -8,25 +8,24 @@ import assert from 'node:assert/strict';
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { PROJECT, edit, planDoc, sandbox } from '../helpers/act.js';
+import { PROJECT, commandSaid, edit, planDoc, sandbox, sharedGate } from '../helpers/act.js';
 import { runAide } from '../helpers/cli.js';
-import { gitRepo, tempDir } from '../helpers/sandbox.js';
+import { gitRepo } from '../helpers/sandbox.js';
 
 const TOOL = '#!/bin/sh\necho tool\n';
 
 test('a chmod +x made while the step verifies: exit 6, the mode and the content kept, the verified patch saved', async (t) => {
-  const gate = tempDir(t);
-  const wait = `touch ${gate}/started; while [ ! -e ${gate}/go ]; do sleep 0.05; done; node --test test/`;
+  // The sandbox hides the test's temp folders from the command: it says it started in its log,
+  // and waits on a folder shown to it read-only through home_binds.
+  const gate = sharedGate(t);
+  const wait = `echo started; while [ ! -e ${gate.inside}/go ]; do sleep 0.05; done; node --test test/`;
   const plan = planDoc('Tool', [{ title: 'Louder tool', edits: edit('bin/tool.sh', 'echo tool', 'echo TOOL') }]);
-  const root = gitRepo(t, { ...PROJECT, 'bin/tool.sh': TOOL, '.aide/sandbox.json': sandbox({ commands: [{ name: 'test', run: wait }] }), '.aide/plans/plan.md': plan });
+  const config = sandbox({ commands: [{ name: 'test', run: wait }], home_binds: gate.homeBinds });
+  const root = gitRepo(t, { ...PROJECT, 'bin/tool.sh': TOOL, '.aide/sandbox.json': config, '.aide/plans/plan.md': plan });
   const running = runAide(['act', '--yes'], { cwd: root });
-  for (let waited = 0; !existsSync(join(gate, 'started')); waited += 50) {
-    assert.ok(waited < 60_000, 'the verify command never started');
-    await sleep(50);
-  }
+  await commandSaid(root, /^started$/m);
   chmodSync(join(root, 'bin/tool.sh'), 0o755);
-  writeFileSync(join(gate, 'go'), '');
+  writeFileSync(join(gate.path, 'go'), '');
   const result = await running;
   assert.equal(result.code, 6, result.stdout + result.stderr);
   assert.match(result.stdout, /bin\/tool\.sh \(mode\)/);

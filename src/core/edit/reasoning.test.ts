@@ -49,3 +49,21 @@ describe('reasoning before the answer', () => {
     assert.equal(stripReasoning('plain\ntext').text, 'plain\ntext');
   });
 });
+
+describe('reasoning after a line of prose', () => {
+  test('prose, then <think> with a draft, then the answer: only the answer is an edit', () => {
+    const parsed = parseResponse(`Here is the fix.\n\n<think>\n${block('a', 'DRAFT')}</think>\n\n${block('a', 'b')}`);
+    assert.deepEqual(parsed.problems, []);
+    assert.deepEqual(parsed.blocks.map((b) => b.variants[0]?.replace), [['b']]);
+  });
+
+  test('a <think> line after an edit block has begun is content, not reasoning', () => {
+    const text = `${block('a', 'b')}\nsrc/b.txt\n<<<<<<< SEARCH\n<think>\n=======\n<thinking>\n>>>>>>> REPLACE\n`;
+    assert.deepEqual(parseResponse(text).blocks.map((b) => b.variants[0]?.replace), [['b'], ['<thinking>']]);
+  });
+
+  test('the line numbers of an answer after prose and reasoning are lines of the reply', () => {
+    const parsed = parseResponse(`Sure.\n<think>\nhm\n</think>\n${block('a', 'b')}`);
+    assert.equal(parsed.blocks[0]?.line, 6);
+  });
+});

@@ -5,8 +5,10 @@
  * lines the parser reports are still lines of the reply.
  *
  * Reasoning is recognised only where these models put it:
- * - sections opening at the very start of the reply (after white space) with `<think>` or
- *   `<thinking>`, up to their closing tag, one after the other;
+ * - sections opening with `<think>` or `<thinking>` before the answer begins, up to their
+ *   closing tag, one after the other: at the very start of the reply, or on a line of its own
+ *   after prose ("Here is the fix." then `<think>`, as a wrapper or a pasted transcript has
+ *   it) as long as no fence, edit marker or diff header came before it;
  * - a reply that has no opening tag but a `</think>` (or `</thinking>`) at the start of a line:
  *   some chat templates put the opening tag in the prompt, so the reply starts mid-thought and
  *   everything up to that closing tag is reasoning.
@@ -14,6 +16,21 @@
  */
 
 const OPEN = /^\s*<(think|thinking)>/i;
+/** A reasoning tag alone at the start of a line. */
+const OPEN_LINE = /^[ \t]*<(think|thinking)>/im;
+/** A line that starts an answer: a fence, an edit marker or a diff header. */
+const ANSWER_LINE = /^[ \t]*(?:`{3,}|~{3,}|<{5,}|={5,}|>{5,}|--- |\+\+\+ |@@ |diff --git )/m;
+
+/**
+ * Where the first reasoning section opens: at the start, or on its own line after prose that
+ * holds no fence, marker or diff header (a `<think>` after those may be a file's content).
+ */
+function firstOpening(text: string): number {
+  if (OPEN.test(text)) return 0;
+  const open = OPEN_LINE.exec(text);
+  if (open === null) return -1;
+  return ANSWER_LINE.test(text.slice(0, open.index)) ? -1 : open.index;
+}
 const ORPHAN_CLOSE = /^[ \t]*<\/(think|thinking)>/im;
 
 export interface StrippedReply {
@@ -38,10 +55,11 @@ function lineAt(text: string, index: number): number {
 /** The reply without its reasoning sections. */
 export function stripReasoning(reply: string): StrippedReply {
   let text = reply;
-  let position = 0;
+  const first = firstOpening(reply);
+  let position = Math.max(first, 0);
   let opened = false;
   for (;;) {
-    const open = OPEN.exec(text.slice(position));
+    const open = first < 0 ? null : OPEN.exec(text.slice(position));
     if (open === null) break;
     opened = true;
     const name = open[1] ?? 'think';
