@@ -13,9 +13,10 @@
 import { copyFile, mkdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import type { ShadowGit } from './git.js';
+import { missingObject, type ShadowGit } from './git.js';
 import { objectsOnly } from './scratch/object-reader.js';
 import type { Workspace } from './shadow-repo.js';
+import { captureWatched, readWatched } from './watched-paths.js';
 
 export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
@@ -171,8 +172,23 @@ export interface SnapshotOptions {
   maxFileBytes: number;
 }
 
-/** Writes the workspace's current state as a tree in the shadow repository. */
+/**
+ * Writes the workspace's current state as a tree in the shadow repository. If the shadow's
+ * index or its last tree names an object that is gone (content the user's gc removed before
+ * checkpoints owned their objects), the index is started afresh once: a damaged checkpoint
+ * must never stop the next one from being taken.
+ */
 export async function snapshot(git: ShadowGit, workspace: Workspace, options: SnapshotOptions): Promise<Snapshot> {
+  try {
+    return await snapshotOnce(git, workspace, options);
+  } catch (error) {
+    if (missingObject(error) === null) throw error;
+    await resetSnapshotIndex(git);
+    return snapshotOnce(git, workspace, options);
+  }
+}
+
+async function snapshotOnce(git: ShadowGit, workspace: Workspace, options: SnapshotOptions): Promise<Snapshot> {
   const lastFile = join(git.location.gitDir, LAST_TREE_FILE);
   const indexExists = await stat(git.location.indexFile).then(
     () => true,
@@ -187,6 +203,8 @@ export async function snapshot(git: ShadowGit, workspace: Workspace, options: Sn
   }
   if (base === '') base = EMPTY_TREE;
   await git.run(['add', '-A', '--', ':/']);
+  // Paths aide wrote are captured even when ignored (watched-paths.ts).
+  await captureWatched(git, workspace.root, await readWatched(git));
   // The first run must look at every entry for gitlinks (committed submodules); after it, nested
   // repositories are ordinary folders in the index and a gitlink that appears is a change.
   const nested = firstRun ? await graftNested(git, workspace, '', git.location.indexFile, await gitlinksIn(git, git.location.indexFile, workspace.root)) : [];
