@@ -38,7 +38,7 @@ export function renderList(checkpoints: readonly Checkpoint[], now: Date, style:
     c.session,
     c.step === null ? '' : `step ${c.step}`,
     plural(c.filesChanged, 'file'),
-    c.message,
+    c.missing === undefined ? c.message : `${c.message} ${style.red('(damaged: an object is missing, cannot be restored)')}`,
   ]);
   const widths = [0, 1, 2, 3, 4].map((i) => Math.max(...rows.map((r) => stripLength(r[i] ?? ''))));
   const lines = rows.map((r) => r.map((cell, i) => (i < 5 ? pad(cell, widths[i] ?? 0) : cell)).join('  ').trimEnd());
