@@ -32,7 +32,7 @@ export class ShadowSessionRecorder implements SessionRecorder {
 
   async writeBack(changes: readonly ScratchChange[], step: WriteBackStep): Promise<WriteBackResult> {
     // Watched before any file changes: later snapshots hold them even if ignore rules change.
-    await watchPaths(this.store.git, changes.map((c) => c.path));
+    await watchPaths(this.store.git, this.store.workspace.root, changes.map((c) => c.path));
     const pending: PendingWriteBack = { ...step, pid: process.pid, startedAt: new Date().toISOString(), changes: [...changes] };
     return this.write(pending, true);
   }

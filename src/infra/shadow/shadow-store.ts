@@ -26,7 +26,7 @@ import { describeWorkspace, ensureStateDir, openShadow, type Env, type Workspace
 import { EMPTY_TREE, snapshot, type Snapshot } from './snapshot.js';
 import { ShadowScratches, type ScratchOptions } from './scratch/worktree-scratch.js';
 import { refTree, stagedTree } from './verify-source.js';
-import { ignoredNow, watchPaths } from './watched-paths.js';
+import { watchPaths } from './watched-paths.js';
 
 export { EMPTY_TREE };
 
@@ -289,7 +289,7 @@ export class ShadowStore extends ShadowReader implements Checkpointer {
    */
   async checkpoint(request: CheckpointRequest): Promise<CheckpointResult> {
     const { paths = [], ...meta } = request;
-    if (paths.length > 0) await watchPaths(this.git, paths);
+    const ignored = [...(await watchPaths(this.git, this.workspace.root, paths))].sort();
     const snap = await this.snapshot();
     const session = meta.session ?? newSessionId(meta.reason, new Date(), randomBytes(2).toString('hex'));
     const { checkpoint, created } = await createCheckpoint(this.git, snap.tree, {
@@ -299,7 +299,6 @@ export class ShadowStore extends ShadowReader implements Checkpointer {
       filesChanged: snap.changed,
       newSession: meta.session === undefined,
     });
-    const ignored = [...(await ignoredNow(this.git, paths))].sort();
     return { checkpoint, created, skipped: snap.skipped, ...(ignored.length === 0 ? {} : { ignored }) };
   }
 

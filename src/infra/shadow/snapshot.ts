@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { missingObject, type ShadowGit } from './git.js';
 import { objectsOnly } from './scratch/object-reader.js';
 import type { Workspace } from './shadow-repo.js';
-import { captureWatched, readWatched } from './watched-paths.js';
+import { captureWatched, repend } from './watched-paths.js';
 
 export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
@@ -204,7 +204,7 @@ async function snapshotOnce(git: ShadowGit, workspace: Workspace, options: Snaps
   if (base === '') base = EMPTY_TREE;
   await git.run(['add', '-A', '--', ':/']);
   // Paths aide wrote are captured even when ignored (watched-paths.ts).
-  await captureWatched(git, workspace.root, await readWatched(git));
+  await captureWatched(git, workspace.root);
   // The first run must look at every entry for gitlinks (committed submodules); after it, nested
   // repositories are ordinary folders in the index and a gitlink that appears is a change.
   const nested = firstRun ? await graftNested(git, workspace, '', git.location.indexFile, await gitlinksIn(git, git.location.indexFile, workspace.root)) : [];
@@ -230,4 +230,6 @@ async function snapshotOnce(git: ShadowGit, workspace: Workspace, options: Snaps
 export async function resetSnapshotIndex(git: ShadowGit): Promise<void> {
   await rm(git.location.indexFile, { force: true });
   await rm(join(git.location.gitDir, LAST_TREE_FILE), { force: true });
+  // The ignored files aide wrote were in the index by force: they must be forced in again.
+  await repend(git);
 }
