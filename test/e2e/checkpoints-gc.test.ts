@@ -120,3 +120,43 @@ test('a shadow that lost an object: a clear error naming the checkpoint (exit 1,
   const pruned = await runAide(['checkpoints', 'prune', '--keep', '1'], { cwd: root });
   assert.equal(pruned.code, 0, pruned.stderr);
 });
+
+test('prune while a kept checkpoint is damaged removes the sessions asked for and says why the space stays', async (t) => {
+  const root = gitRepo(t, { 'a.txt': 'committed\n' });
+  await save(root);
+  writeFileSync(join(root, 'a.txt'), 'lost content\n');
+  git(root, ['add', 'a.txt']);
+  await save(root);
+  git(root, ['reset', '-q', '--hard']);
+  git(root, ['gc', '-q', '--prune=now']);
+  const blob = createHash('sha1').update('blob 13\0lost content\n').digest('hex');
+  rmSync(join(root, '.aide/state/shadow.git/objects', blob.slice(0, 2), blob.slice(2)));
+  const pruned = await runAide(['checkpoints', 'prune', '--keep', '1'], { cwd: root });
+  assert.equal(pruned.code, 0, pruned.stderr);
+  assert.match(pruned.stdout, /Removed 1 session; 1 session kept/);
+  assert.match(pruned.stdout, new RegExp(`Space not reclaimed: object ${blob.slice(0, 10)} is missing`));
+});
+
+test("a lost object the shadow's own index still names (staged, then `git reset`, file unchanged): the next apply still works", async (t) => {
+  const root = gitRepo(t, { 'a.txt': 'committed\n', 'b.txt': 'other\n' });
+  writeFileSync(join(root, 'a.txt'), 'lost content\n');
+  git(root, ['add', 'a.txt']);
+  const id = await save(root);
+  git(root, ['reset', '-q']);
+  git(root, ['gc', '-q', '--prune=now']);
+  const blob = createHash('sha1').update('blob 13\0lost content\n').digest('hex');
+  // As a shadow written before checkpoints owned their objects: the blob gone, and no mark
+  // saying its index was checked.
+  rmSync(join(root, '.aide/state/shadow.git/objects', blob.slice(0, 2), blob.slice(2)));
+  rmSync(join(root, '.aide/state/shadow.git/aide-owns-objects'));
+  const listed = await runAide(['checkpoints'], { cwd: root });
+  assert.equal(listed.code, 0, listed.stderr);
+  assert.match(listed.stdout, new RegExp(`${id}.*damaged`));
+  const applied = await runAide(['apply', '-'], { cwd: root, input: 'b.txt\n<<<<<<< SEARCH\nother\n=======\nstill works\n>>>>>>> REPLACE\n' });
+  assert.equal(applied.code, 0, applied.stderr);
+  const undo = /undo with `aide restore ([0-9a-f]+)`/.exec(applied.stdout)?.[1] ?? '';
+  const restored = await runAide(['restore', undo, '--yes'], { cwd: root });
+  assert.equal(restored.code, 0, restored.stderr);
+  assert.equal(readFileSync(join(root, 'b.txt'), 'utf8'), 'other\n');
+  assert.equal(readFileSync(join(root, 'a.txt'), 'utf8'), 'lost content\n');
+});

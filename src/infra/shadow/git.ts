@@ -62,7 +62,7 @@ export class GitCommandError extends Error {
  * removed before checkpoints owned their objects, or a damaged shadow).
  */
 const MISSING_OBJECT =
-  /(?:unable to read|could not read|bad (?:tree |commit |blob )?object|invalid object [0-7]+|missing (?:blob|tree|commit|object)|not a valid object name|unable to parse object)\W*([0-9a-f]{40,64})|([0-9a-f]{40,64}) missing\b/i;
+  /(?:unable to read|could not read|bad|invalid object [0-7]+|missing|unable to parse object)(?: (?:tree|blob|commit|object)){0,2}\W+([0-9a-f]{40,64})|([0-9a-f]{40,64}) missing\b/i;
 
 /** The id of the object a failed git call could not find; null when it failed for another reason. */
 export function missingObject(error: unknown): string | null {

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { missingObject, type ShadowGit } from './git.js';
 import { objectsOnly } from './scratch/object-reader.js';
 import type { Workspace } from './shadow-repo.js';
+import { ownBorrowedObjects } from './own-objects.js';
 import { captureWatched, repend } from './watched-paths.js';
 
 export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
@@ -179,13 +180,41 @@ export interface SnapshotOptions {
  * must never stop the next one from being taken.
  */
 export async function snapshot(git: ShadowGit, workspace: Workspace, options: SnapshotOptions): Promise<Snapshot> {
+  await checkIndexOnce(git);
+  let snap: Snapshot;
   try {
-    return await snapshotOnce(git, workspace, options);
+    snap = await snapshotOnce(git, workspace, options);
   } catch (error) {
     if (missingObject(error) === null) throw error;
     await resetSnapshotIndex(git);
-    return snapshotOnce(git, workspace, options);
+    snap = await snapshotOnce(git, workspace, options);
   }
+  // The index now names the user's blobs (seeded, or unchanged since): own them at once, so a
+  // user's gc before the next checkpoint cannot leave the index naming a lost object.
+  await ownBorrowedObjects(git);
+  return snap;
+}
+
+/** Written once the shadow's index is known to name only objects the shadow owns. */
+const OWNED_MARK = 'aide-owns-objects';
+
+/**
+ * A shadow written before checkpoints owned their objects may have an index naming a blob the
+ * user's gc removed. write-tree does not notice (its cached trees are trusted), and every later
+ * checkpoint would name the lost blob too. So, once per shadow, every blob of the index is
+ * checked (one cat-file over the index), and an index naming a missing one starts afresh.
+ */
+async function checkIndexOnce(git: ShadowGit): Promise<void> {
+  const mark = join(git.location.gitDir, OWNED_MARK);
+  if (await stat(mark).then(() => true, () => false)) return;
+  const indexExists = await stat(git.location.indexFile).then(() => true, () => false);
+  if (indexExists) {
+    const shas = parseStage(await git.fields(['ls-files', '-s', '-z'])).filter((e) => e.mode !== '160000').map((e) => e.sha);
+    const out = shas.length === 0 ? '' : await git.text(['cat-file', '--batch-check=%(objectname)'], { input: [...new Set(shas)].map((sha) => `${sha}\n`).join('') });
+    if (/ missing$/m.test(out)) await resetSnapshotIndex(git);
+  }
+  await ownBorrowedObjects(git);
+  await writeFile(mark, 'the index names only objects of this shadow\n');
 }
 
 async function snapshotOnce(git: ShadowGit, workspace: Workspace, options: SnapshotOptions): Promise<Snapshot> {
