@@ -98,5 +98,6 @@ export function renderPrune(result: PruneResult, dryRun: boolean): string {
   const lines = [`${verb} ${plural(result.removed.length, 'session')}; ${plural(result.kept, 'session')} kept.`];
   for (const session of result.removed.slice(0, 50)) lines.push(`  ${session.session}  (last checkpoint ${session.time})`);
   if (!dryRun) lines.push(`Shadow repository: ${formatBytes(result.bytesBefore)} → ${formatBytes(result.bytesAfter)}.`);
+  if (result.notCompacted !== undefined) lines.push(`Space not reclaimed: ${result.notCompacted}.`);
   return `${lines.join('\n')}\n`;
 }
