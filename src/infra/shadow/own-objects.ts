@@ -4,7 +4,7 @@
  * user's refs no longer keep (content that was only staged, history the user rewrote) goes at
  * the user's next `git gc --prune=now`, and every checkpoint that named it with it.
  *
- * So whenever a checkpoint is recorded, every pack and loose object of the stores the shadow
+ * So whenever a snapshot is taken or a checkpoint recorded, every pack and loose object of the stores the shadow
  * borrows from is hard-linked into the shadow's own store (where not linked already). A link
  * is O(1) whatever the pack's size, costs no disk while the user keeps the file too, and
  * survives the user's gc deleting its name: git never rewrites an object file in place, it
@@ -13,7 +13,10 @@
  * the file system has them). `aide checkpoints prune` later repacks what the kept checkpoints
  * need from packs the user no longer has, and drops the rest.
  *
- * Measured (bench/snapshot, 50k files, one 100 MB pack): the links cost about a millisecond.
+ * Measured here (2 cores, load 14-21): a packed repository, 0.4-2.4 ms (two links the first
+ * time, two folder reads after); 3,000 loose objects, 220-900 ms the first time, 20-80 ms to
+ * find nothing new afterwards (512 folder reads). Also called after every snapshot: the index
+ * may name the user's staged blobs before any checkpoint does.
  */
 import { constants } from 'node:fs';
 import { copyFile, link, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
