@@ -8,7 +8,7 @@ const id = (n: number) => n.toString(16).padStart(4, '0').repeat(10);
 const at = (minute: number) => new Date(Date.UTC(2026, 11, 1, 10, minute)).toISOString();
 
 function checkpoint(n: number, minute: number, session: string, reason: string, message = reason): Checkpoint {
-  return { id: id(n), short: id(n).slice(0, 10), tree: id(1000 + n), parent: null, time: at(minute), session, reason, message, step: null, verdict: null, skipped: [], filesChanged: 1 };
+  return { id: id(n), short: id(n).slice(0, 10), tree: id(1000 + n), parent: null, time: at(minute), session, reason, message, step: null, verdict: null, skipped: [], filesChanged: 1, watched: 0 };
 }
 
 function session(name: string, minute: number, base: number, steps: Array<[number, string, number | null]>, dryRun = false): FoundSession {

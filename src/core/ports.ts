@@ -69,6 +69,12 @@ export interface CheckpointRequest {
   message: string;
   step?: string;
   verdict?: string;
+  /**
+   * Paths about to be written or deleted (relative to the workspace root, '/'-separated). The
+   * checkpoint holds each as it is now, whatever the ignore rules say, and so does every later
+   * one, so restore can put back or remove what the write does (an ignored `.env` included).
+   */
+  paths?: readonly string[];
 }
 
 export interface CheckpointResult {
@@ -77,6 +83,11 @@ export interface CheckpointResult {
   created: boolean;
   /** Files left out of this checkpoint, with their sizes. */
   skipped: Array<{ path: string; bytes: number }>;
+  /**
+   * Those of the request's `paths` that git ignores: checkpointed all the same, but a change to
+   * them shows in neither `git status` nor `git diff`, so the caller should say so.
+   */
+  ignored?: string[];
 }
 
 /** Takes checkpoints of the workspace (the shadow repository). */

@@ -38,6 +38,7 @@ export type AideErrorCode =
   | 'workspace_locked'
   | 'workspace_conflict'
   | 'checkpoint_unknown'
+  | 'checkpoint_damaged'
   | 'shadow_failed'
   | 'restore_failed'
   | 'approval_needed'
@@ -90,6 +91,7 @@ function defaultExitCode(code: AideErrorCode): ExitCode {
     case 'no_edits':
     case 'shadow_failed':
     case 'restore_failed':
+    case 'checkpoint_damaged':
       return ExitCode.failed;
     case 'workspace_locked':
     case 'workspace_conflict':

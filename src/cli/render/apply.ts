@@ -99,6 +99,11 @@ export function renderApplyText(report: ApplyReport, style: Style): string {
   if (checkpoint !== null) {
     out.push(`Checkpoint ${style.bold(checkpoint.checkpoint.short)} holds the files as they were: undo with \`aide restore ${checkpoint.checkpoint.short}\`.`);
     for (const skipped of checkpoint.skipped) out.push(style.yellow(`  warning: ${skipped.path} (${skipped.bytes} bytes) is over checkpoints.max_file_bytes and was not checkpointed`));
+    const ignored = checkpoint.ignored ?? [];
+    if (ignored.length > 0) {
+      const shown = ignored.length > 5 ? `${ignored.slice(0, 5).join(', ')} and ${ignored.length - 5} more` : ignored.join(', ');
+      out.push(style.yellow(`  warning: git ignores ${shown}: the checkpoint holds ${ignored.length === 1 ? 'it' : 'them'}, but \`git status\` and \`git diff\` will not show this change`));
+    }
   }
   const unchanged = report.blocks.filter((b) => b.ok && b.action === 'unchanged');
   if (report.files.length === 0) out.push('  (the edits leave every file as it was)');

@@ -40,7 +40,7 @@ export function renderList(checkpoints: ReadonlyArray<Checkpoint & { dryRun?: bo
     c.session,
     [c.step === null ? '' : `step ${c.step}`, c.dryRun === true ? style.yellow('dry run') : ''].filter((t) => t !== '').join(', '),
     plural(c.filesChanged, 'file'),
-    c.message,
+    c.missing === undefined ? c.message : `${c.message} ${style.red('(damaged: an object is missing, cannot be restored)')}`,
   ]);
   const widths = [0, 1, 2, 3, 4].map((i) => Math.max(...rows.map((r) => stripLength(r[i] ?? ''))));
   const lines = rows.map((r) => r.map((cell, i) => (i < 5 ? pad(cell, widths[i] ?? 0) : cell)).join('  ').trimEnd());
@@ -101,5 +101,6 @@ export function renderPrune(result: PruneResult, dryRun: boolean): string {
   const lines = [`${verb} ${plural(result.removed.length, 'session')}; ${plural(result.kept, 'session')} kept.`];
   for (const session of result.removed.slice(0, 50)) lines.push(`  ${session.session}  (last checkpoint ${session.time})`);
   if (!dryRun) lines.push(`Shadow repository: ${formatBytes(result.bytesBefore)} → ${formatBytes(result.bytesAfter)}.`);
+  if (result.notCompacted !== undefined) lines.push(`Space not reclaimed: ${result.notCompacted}.`);
   return `${lines.join('\n')}\n`;
 }

@@ -3,6 +3,7 @@
  * changes written only if all of them apply (one atomic write per file). Dry runs stop
  * before the write.
  */
+import { relative, sep } from 'node:path';
 import { feedbackForModel } from '../edit/feedback.js';
 import { parseResponse } from '../edit/parse-response.js';
 import { planEdits, type BlockOutcome, type FileChange, type FileInput } from '../edit/plan-edits.js';
@@ -10,7 +11,6 @@ import { decodeTextFile, encodeTextFile } from '../edit/text-file.js';
 import type { EditBlock, ParseProblem } from '../edit/types.js';
 import { diffStat, unifiedDiff } from '../edit/unified-diff.js';
 import type { AideEvent, ChangedFile } from '../events.js';
-import { relative, sep } from 'node:path';
 import type { Checkpointer, CheckpointResult, FileSystem, FileWrite, ProtectedChange, ProtectedDecision } from '../ports.js';
 import { jailPath, type JailResult } from '../security/path-jail.js';
 import type { ProtectedCandidate } from '../security/protected-paths.js';
@@ -158,7 +158,10 @@ export async function* applyFlow(request: ApplyRequest, deps: ApplyDeps): AsyncG
   if (ok && !request.dryRun && plan.changes.length > 0 && mayWrite(guarded)) {
     // Before any write, so the apply can be undone; if it cannot be taken, nothing is written.
     if (deps.checkpoints !== undefined) {
-      checkpoint = await deps.checkpoints.checkpoint({ reason: 'apply', message: `before aide apply to ${pathList(files.map((f) => f.path))}` });
+      // Every path about to change, by its name and (through a symlink) the file behind it:
+      // the checkpoint holds them even when git ignores them, so the apply can be undone.
+      const paths = plan.changes.flatMap((c) => [c.path, relative(request.root, resolved.targets.get(c.path) ?? c.path).split(sep).join('/')]);
+      checkpoint = await deps.checkpoints.checkpoint({ reason: 'apply', message: `before aide apply to ${pathList(files.map((f) => f.path))}`, paths });
       yield { type: 'checkpoint_created', result: checkpoint };
     }
     await deps.fs.commit(plan.changes.map((c) => toWrite(c, resolved.targets.get(c.path) ?? c.path)));

@@ -112,7 +112,10 @@ export async function* restoreFlow(request: RestoreRequest, deps: RestoreDeps): 
     return report('declined', NOTHING_DONE, null, null);
   }
 
-  const safety = await deps.checkpointer.checkpoint({ reason: 'restore-safety', message: `before aide restore ${plan.target.short}` });
+  // The paths the restore writes or removes: the safety checkpoint (and every later one) holds
+  // them even when ignored, so restoring it undoes this restore exactly.
+  const paths = plan.changes.map((c) => c.path);
+  const safety = await deps.checkpointer.checkpoint({ reason: 'restore-safety', message: `before aide restore ${plan.target.short}`, paths });
   yield { type: 'checkpoint_created', result: safety };
   const outcome = await restorer.applyRestore(plan, safety.checkpoint, pending);
   yield { type: 'files_restored', ...outcome };

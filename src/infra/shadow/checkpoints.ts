@@ -5,8 +5,10 @@
  */
 import type { CheckpointRecord } from '../../core/ports.js';
 import { AideError } from '../../shared/errors.js';
-import type { ShadowGit } from './git.js';
-import type { SkippedFile } from './snapshot.js';
+import { missingObject, type ShadowGit } from './git.js';
+import { ownBorrowedObjects } from './own-objects.js';
+import { EMPTY_TREE, type SkippedFile } from './snapshot.js';
+import { readWatched } from './watched-paths.js';
 
 export const BRANCH_PREFIX = 'refs/heads/aide/';
 
@@ -30,6 +32,13 @@ export interface Checkpoint extends CheckpointRecord {
   tree: string;
   /** The previous checkpoint of the same session; null for a session's first. */
   parent: string | null;
+  /** How many of the watched paths (watched-paths.ts) this checkpoint took into account. */
+  watched: number;
+  /**
+   * An object this checkpoint names that the shadow no longer has (content the user's git gc
+   * removed before checkpoints owned their objects): it cannot be shown, diffed or restored.
+   */
+  missing?: string;
 }
 
 const SHORT = 10;
@@ -40,12 +49,13 @@ export function validSessionId(session: string): boolean {
   return /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(session) && !session.includes('..') && !session.endsWith('.lock');
 }
 
-function commitMessage(meta: CheckpointMeta, time: string): string {
+function commitMessage(meta: CheckpointMeta, time: string, watched: number): string {
   const trailers = [
     `Aide-Session: ${meta.session}`,
     // Commit times have whole seconds; this orders checkpoints taken within one second.
     `Aide-Time: ${time}`,
     `Aide-Reason: ${meta.reason}`,
+    ...(watched === 0 ? [] : [`Aide-Watched: ${watched}`]),
     ...(meta.step === undefined ? [] : [`Aide-Step: ${meta.step}`]),
     ...(meta.verdict === undefined ? [] : [`Aide-Verdict: ${meta.verdict.replace(/\n/g, ' ')}`]),
     ...(meta.skipped ?? []).map((s) => `Aide-Skipped: ${s.path}`),
@@ -68,6 +78,7 @@ function parseCommit(id: string, parents: string, tree: string, time: string, bo
     verdict: trailer('Verdict')[0] ?? null,
     skipped: trailer('Skipped'),
     filesChanged,
+    watched: Number(trailer('Watched')[0] ?? 0) || 0,
   };
 }
 
@@ -103,7 +114,10 @@ export async function createCheckpoint(git: ShadowGit, tree: string, meta: Check
     if (parentTree === tree) return { checkpoint: await showCheckpoint(git, parent), created: false };
   }
   const time = new Date().toISOString();
-  const id = await git.text(['commit-tree', tree, ...(parent === null ? [] : ['-p', parent]), '-F', '-'], { input: commitMessage(meta, time) });
+  const watched = (await readWatched(git)).paths.length;
+  // Before the checkpoint exists: every object it names is then in the shadow's own store.
+  await ownBorrowedObjects(git);
+  const id = await git.text(['commit-tree', tree, ...(parent === null ? [] : ['-p', parent]), '-F', '-'], { input: commitMessage(meta, time, watched) });
   // The empty old value makes update-ref fail if the branch appeared meanwhile.
   await git.run(['update-ref', '-m', `aide: ${meta.reason}`, `${BRANCH_PREFIX}${meta.session}`, id, parent ?? '']);
   const checkpoint: Checkpoint = {
@@ -119,8 +133,27 @@ export async function createCheckpoint(git: ShadowGit, tree: string, meta: Check
     verdict: meta.verdict ?? null,
     skipped: (meta.skipped ?? []).map((f) => f.path),
     filesChanged: meta.filesChanged ?? (parent === null ? 0 : await filesBetween(git, parent, id)),
+    watched,
   };
   return { checkpoint, created: true };
+}
+
+/** The first of these objects the shadow does not have, or null. */
+export async function firstMissing(git: ShadowGit, shas: readonly string[]): Promise<string | null> {
+  const wanted = [...new Set(shas.filter((sha) => /^[0-9a-f]{40,64}$/.test(sha) && !/^0+$/.test(sha)))];
+  if (wanted.length === 0) return null;
+  const out = await git.text(['cat-file', '--batch-check=%(objectname)'], { input: wanted.map((sha) => `${sha}\n`).join('') });
+  return /^([0-9a-f]+) missing$/m.exec(out)?.[1] ?? null;
+}
+
+/** The error for a checkpoint that names an object the shadow no longer has. */
+export function damagedCheckpoint(checkpoint: { short: string }, object: string): AideError {
+  return new AideError('checkpoint_damaged', `checkpoint ${checkpoint.short} cannot be read: object ${object.slice(0, 10)} it records is missing from the shadow repository`, {
+    hint:
+      'Its content was only in your repository and a `git gc` removed it before aide kept its own copy (checkpoints taken now keep one). ' +
+      'Other checkpoints are not affected: list them with `aide checkpoints`; `aide checkpoints prune` removes old sessions.',
+    data: { checkpoint: checkpoint.short, object },
+  });
 }
 
 /** Resolves an id (full, abbreviated, or any revision) to a checkpoint commit. */
@@ -132,9 +165,36 @@ export async function resolveCheckpoint(git: ShadowGit, ref: string): Promise<st
   return id;
 }
 
+/**
+ * Checkpoints from `git log` with their file counts. The counts read trees and blobs: when one
+ * is missing, the log is read again without them and each checkpoint is counted on its own, so
+ * one damaged checkpoint is marked (`missing`) and the others still list.
+ */
+async function logCheckpoints(git: ShadowGit, args: readonly string[]): Promise<Checkpoint[]> {
+  try {
+    return parseLog(await git.text(['log', '--root', '--shortstat', `--format=${LOG_FORMAT}`, ...args]));
+  } catch (error) {
+    if (missingObject(error) === null) throw error;
+  }
+  const found = parseLog(await git.text(['log', `--format=${LOG_FORMAT}`, ...args]));
+  for (const checkpoint of found) {
+    try {
+      const raw = await git.fields(['diff-tree', '-r', '-z', '--raw', '--no-renames', '--no-abbrev', checkpoint.parent ?? EMPTY_TREE, checkpoint.tree]);
+      const changed = raw.filter((_, i) => i % 2 === 0);
+      checkpoint.filesChanged = changed.length;
+      // The blobs it changed, as the log's --shortstat read them.
+      const missing = await firstMissing(git, changed.map((field) => field.split(' ')[3] ?? ''));
+      if (missing !== null) checkpoint.missing = missing;
+    } catch (error) {
+      checkpoint.missing = missingObject(error) ?? checkpoint.tree;
+    }
+  }
+  return found;
+}
+
 export async function showCheckpoint(git: ShadowGit, ref: string): Promise<Checkpoint> {
   const id = await resolveCheckpoint(git, ref);
-  const [checkpoint] = parseLog(await git.text(['log', '-1', '--root', '--shortstat', `--format=${LOG_FORMAT}`, id]));
+  const [checkpoint] = await logCheckpoints(git, ['-1', id]);
   if (checkpoint === undefined) throw new AideError('checkpoint_unknown', `no checkpoint "${ref}"`);
   return checkpoint;
 }
@@ -146,14 +206,16 @@ export async function listCheckpoints(git: ShadowGit, options: { session?: strin
   const hasAny = await git.text(['for-each-ref', '--count=1', '--format=%(refname)', BRANCH_PREFIX]);
   if (hasAny === '') return [];
   const limit = options.limit === undefined ? [] : [`--max-count=${options.limit + 1}`];
-  const found = parseLog(await git.text(['log', '--root', '--shortstat', '--date-order', `--format=${LOG_FORMAT}`, ...limit, ...refs])).sort(
+  const found = (await logCheckpoints(git, ['--date-order', ...limit, ...refs])).sort(
     (a, b) => Date.parse(b.time) - Date.parse(a.time),
   );
   // A session's first checkpoint has no parent: count its changes against the checkpoint before it.
   for (let i = 0; i + 1 < found.length; i++) {
     const current = found[i];
     const previous = found[i + 1];
-    if (current?.parent === null && previous !== undefined) current.filesChanged = await filesBetween(git, previous.tree, current.tree);
+    if (current?.parent === null && previous !== undefined && current.missing === undefined && previous.missing === undefined) {
+      current.filesChanged = await filesBetween(git, previous.tree, current.tree).catch(() => current.filesChanged);
+    }
   }
   return options.limit === undefined ? found : found.slice(0, options.limit);
 }

@@ -57,6 +57,20 @@ export class GitCommandError extends Error {
   }
 }
 
+/**
+ * What git says when an object is not in the store (a checkpoint whose content the user's gc
+ * removed before checkpoints owned their objects, or a damaged shadow).
+ */
+const MISSING_OBJECT =
+  /(?:unable to read|could not read|bad|invalid object [0-7]+|missing|unable to parse object)(?: (?:tree|blob|commit|object)){0,2}\W+([0-9a-f]{40,64})|([0-9a-f]{40,64}) missing\b/i;
+
+/** The id of the object a failed git call could not find; null when it failed for another reason. */
+export function missingObject(error: unknown): string | null {
+  if (!(error instanceof GitCommandError)) return null;
+  const match = MISSING_OBJECT.exec(error.stderr);
+  return match === null ? null : (match[1] ?? match[2] ?? null);
+}
+
 export interface ShadowLocation {
   /** The shadow repository: <workspace>/.aide/state/shadow.git */
   gitDir: string;

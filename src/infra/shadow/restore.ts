@@ -35,9 +35,11 @@ import type {
 } from '../../core/ports.js';
 import { AideError } from '../../shared/errors.js';
 import { sweepTempFiles } from '../fs/node-file-system.js';
-import type { ShadowGit } from './git.js';
+import { damagedCheckpoint, firstMissing } from './checkpoints.js';
+import { missingObject, type ShadowGit } from './git.js';
 import { readPendingRestore, readRestoreJournal, removeJournal, writeJournal, type RestoreJournal } from './restore-journal.js';
 import type { ShadowStore } from './shadow-store.js';
+import { ignoredNow, readWatched, type WatchedPaths } from './watched-paths.js';
 
 /** One line of `git diff-tree --raw`. A mode of 000000 means "absent on that side". */
 interface RawChange {
@@ -180,11 +182,21 @@ function skipFor(raw: RawChange, skippedNow: ReadonlySet<string>, skippedThen: R
   return null;
 }
 
+/**
+ * Removals the target cannot vouch for: a watched path (one aide wrote, captured even when
+ * ignored) that was not yet watched when the target was taken and that git ignores now. Its
+ * absence from the target says only that the target left it out, not that it was not there.
+ */
+async function unvouchedRemovals(git: ShadowGit, removals: readonly Planned[], watched: WatchedPaths, targetWatched: number): Promise<Set<string>> {
+  const later = removals.map((r) => r.change.path).filter((path) => (watched.index.get(path) ?? -1) >= targetWatched);
+  return ignoredNow(git, later);
+}
+
 /** Computes what a restore from `base` (the current snapshot) to `target` changes. */
 export async function planFromTrees(
   git: ShadowGit,
   fs: FileSystem,
-  input: { root: string; base: string; target: CheckpointRecord & { tree: string }; skippedNow: readonly string[] },
+  input: { root: string; base: string; target: CheckpointRecord & { tree: string; watched?: number }; skippedNow: readonly string[]; watched?: WatchedPaths },
 ): Promise<{ plan: RestorePlan; detail: PlanDetail }> {
   const raw = parseRawDiff((await git.run(['diff-tree', '-r', '-z', '--raw', '--no-renames', '--no-abbrev', input.base, input.target.tree])).stdout);
   const skippedNow = new Set(input.skippedNow);
@@ -200,6 +212,11 @@ export async function planFromTrees(
     else if (change.newMode === ABSENT) removals.push({ change: { path: change.path, action: 'remove', kind: null }, raw: change, afterRemovals: false });
     else if (BLOB_MODES[change.newMode] === undefined) leftAlone.set(change.path, 'nested-link');
     else candidates.push(change);
+  }
+  if (input.watched !== undefined) {
+    const unvouched = await unvouchedRemovals(git, removals, input.watched, input.target.watched ?? 0);
+    for (const path of unvouched) leftAlone.set(path, 'not-captured');
+    removals.splice(0, removals.length, ...removals.filter((r) => !unvouched.has(r.change.path)));
   }
   const removed = new Set(removals.map((r) => r.change.path));
   const kinds = new Map<string, string>();
@@ -288,17 +305,28 @@ export class ShadowRestorer implements Restorer, Checkpointer {
     return (await sweepTempFiles(journal.writes.map((p) => join(this.root, p)), journal.pid)).length;
   }
 
+  /** The plan; a checkpoint whose trees or blobs are gone is a clear error before anything is written. */
   async planRestore(target: string): Promise<RestorePlan> {
     const checkpoint = await this.store.show(target);
+    if (checkpoint.missing !== undefined) throw damagedCheckpoint(checkpoint, checkpoint.missing);
     const current = await this.store.snapshot();
-    const { plan, detail } = await planFromTrees(this.store.git, this.fs, {
-      root: this.root,
-      base: current.tree,
-      target: checkpoint,
-      skippedNow: current.skipped.map((s) => s.path),
-    });
-    this.details.set(plan, detail);
-    return plan;
+    try {
+      const { plan, detail } = await planFromTrees(this.store.git, this.fs, {
+        root: this.root,
+        base: current.tree,
+        target: checkpoint,
+        skippedNow: current.skipped.map((s) => s.path),
+        watched: await readWatched(this.store.git),
+      });
+      const blobs = [...detail.removals, ...detail.writes].flatMap((p) => [p.raw.oldSha, p.raw.newSha]);
+      const missing = await firstMissing(this.store.git, blobs);
+      if (missing !== null) throw damagedCheckpoint(checkpoint, missing);
+      this.details.set(plan, detail);
+      return plan;
+    } catch (error) {
+      const missing = missingObject(error);
+      throw missing === null ? error : damagedCheckpoint(checkpoint, missing);
+    }
   }
 
   checkpoint(request: CheckpointRequest): Promise<CheckpointResult> {

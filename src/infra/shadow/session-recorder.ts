@@ -14,6 +14,7 @@ import { readWriteBackJournal, removeWriteBackJournal, writeWriteBackJournal } f
 import { createCheckpoint } from './checkpoints.js';
 import { ObjectReader } from './scratch/object-reader.js';
 import type { ShadowStore } from './shadow-store.js';
+import { watchPaths } from './watched-paths.js';
 import { planWriteBack } from './write-back.js';
 
 export class ShadowSessionRecorder implements SessionRecorder {
@@ -30,6 +31,8 @@ export class ShadowSessionRecorder implements SessionRecorder {
   }
 
   async writeBack(changes: readonly ScratchChange[], step: WriteBackStep): Promise<WriteBackResult> {
+    // Watched before any file changes: later snapshots hold them even if ignore rules change.
+    await watchPaths(this.store.git, this.store.workspace.root, changes.map((c) => c.path));
     const pending: PendingWriteBack = { ...step, pid: process.pid, startedAt: new Date().toISOString(), changes: [...changes] };
     return this.write(pending, true);
   }

@@ -4,12 +4,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir, rm, stat } from 'node:fs/promises';
+import { readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Checkpointer, CheckpointRequest, CheckpointResult } from '../../core/ports.js';
 import {
   BRANCH_PREFIX,
   createCheckpoint,
+  damagedCheckpoint,
   listCheckpoints,
   listSessions,
   newSessionId,
@@ -17,13 +18,15 @@ import {
   showCheckpoint,
   type Checkpoint,
 } from './checkpoints.js';
-import { ShadowGit } from './git.js';
+import { missingObject, ShadowGit } from './git.js';
+import { borrowedStores, ownBorrowedObjects } from './own-objects.js';
 import { objectsOnly } from './scratch/object-reader.js';
 import { acquireLock, type WorkspaceLock } from './lock.js';
 import { describeWorkspace, ensureStateDir, openShadow, type Env, type Workspace } from './shadow-repo.js';
 import { EMPTY_TREE, snapshot, type Snapshot } from './snapshot.js';
 import { ShadowScratches, type ScratchOptions } from './scratch/worktree-scratch.js';
 import { refTree, stagedTree } from './verify-source.js';
+import { watchPaths } from './watched-paths.js';
 
 export { EMPTY_TREE };
 
@@ -47,6 +50,39 @@ export interface PruneResult {
   kept: number;
   bytesBefore: number;
   bytesAfter: number;
+  /** Why the objects of removed sessions were not collected (a kept checkpoint names a missing object). */
+  notCompacted?: string;
+}
+
+/**
+ * Collects what no kept checkpoint references, keeping every object they do reference in the
+ * shadow's own store. Not `git gc`: its repack passes --local, which drops an object from the
+ * shadow's packs whenever the user's store has it too, and the checkpoint would depend on the
+ * user's next gc again. Packs still shared with the user (the same file, linked) are kept as
+ * they are (they cost no disk); what is needed from packs the user has since deleted, and
+ * from loose objects, is repacked into the shadow's own pack; the rest is deleted. Returns why
+ * it could not be done (a checkpoint names a missing object), or null.
+ */
+async function compactObjects(git: ShadowGit): Promise<string | null> {
+  await ownBorrowedObjects(git);
+  const packDir = join(git.location.gitDir, 'objects', 'pack');
+  const shared = new Set<string>();
+  for (const store of await borrowedStores(join(git.location.gitDir, 'objects'))) {
+    for (const name of await readdir(join(store, 'pack')).catch(() => [] as string[])) if (name.endsWith('.pack')) shared.add(name);
+  }
+  const keeps = [...shared].filter((name) => existsSync(join(packDir, name))).map((name) => join(packDir, `${name.slice(0, -'.pack'.length)}.keep`));
+  try {
+    for (const keep of keeps) await writeFile(keep, 'aide: shared with the user repository\n');
+    await git.run(['repack', '-a', '-d', '-q']);
+    await git.run(['prune', '--expire=now']);
+    return null;
+  } catch (error) {
+    const missing = missingObject(error);
+    if (missing === null) throw error;
+    return `object ${missing.slice(0, 10)} is missing: the checkpoint that names it cannot be restored; removing its session lets prune collect the rest`;
+  } finally {
+    for (const keep of keeps) await rm(keep, { force: true });
+  }
 }
 
 export interface ShadowStats {
@@ -64,7 +100,11 @@ async function folderBytes(path: string): Promise<number> {
   for (const entry of await readdir(path, { withFileTypes: true }).catch(() => [])) {
     const full = join(path, entry.name);
     if (entry.isDirectory()) total += await folderBytes(full);
-    else if (entry.isFile()) total += (await stat(full).catch(() => ({ size: 0 }))).size;
+    else if (entry.isFile()) {
+      // A pack or object still linked from the user's store costs no disk of its own.
+      const info = await stat(full).catch(() => ({ size: 0, nlink: 1 }));
+      if (info.nlink <= 1) total += info.size;
+    }
   }
   return total;
 }
@@ -100,6 +140,26 @@ async function removeWhenIdle(lockFile: string): Promise<void> {
 
 const STALE_GIT_GRACE_MS = 5000;
 
+/** Which of `refs` names `object` (on the error path only: it walks their trees). */
+async function holderOf(git: ShadowGit, refs: readonly string[], object: string): Promise<string> {
+  for (const ref of refs) {
+    const out = await git.text(['rev-list', '--objects', '--missing=print', ref], { okCodes: [128] }).catch(() => '');
+    if (out.includes(`?${object}`) || out === '') return ref;
+  }
+  return refs.at(-1) ?? object;
+}
+
+/** A git read comparing two checkpoints or trees; an object they lack is the clear damaged-checkpoint error. */
+async function readable<T>(git: ShadowGit, refs: readonly string[], read: Promise<T>): Promise<T> {
+  try {
+    return await read;
+  } catch (error) {
+    const missing = missingObject(error);
+    if (missing === null) throw error;
+    throw damagedCheckpoint({ short: (await holderOf(git, refs, missing)).slice(0, 10) }, missing);
+  }
+}
+
 /** Read-only access to a workspace's checkpoints: no lock, nothing created. */
 export class ShadowReader {
   constructor(
@@ -125,8 +185,8 @@ export class ShadowReader {
 
   /** Files that differ between two trees or commits, with line counts (null for binary files). */
   async changes(from: string, to: string): Promise<FileChangeSummary[]> {
-    const status = await this.git.fields(['diff-tree', '-r', '-z', '--no-renames', '--name-status', from, to], objectsOnly(this.git));
-    const counts = await this.git.fields(['diff-tree', '-r', '-z', '--no-renames', '--numstat', from, to], objectsOnly(this.git));
+    const status = await readable(this.git, [from, to], this.git.fields(['diff-tree', '-r', '-z', '--no-renames', '--name-status', from, to], objectsOnly(this.git)));
+    const counts = await readable(this.git, [from, to], this.git.fields(['diff-tree', '-r', '-z', '--no-renames', '--numstat', from, to], objectsOnly(this.git)));
     const lines = new Map<string, [number | null, number | null]>();
     for (const field of counts) {
       const [added = '-', removed = '-', path = ''] = field.split('\t');
@@ -143,7 +203,7 @@ export class ShadowReader {
 
   /** A unified diff between two trees or commits. */
   async diff(from: string, to: string): Promise<string> {
-    return (await this.git.run(['diff', '--no-color', '--no-ext-diff', '--no-renames', from, to])).stdout.toString('utf8');
+    return (await readable(this.git, [from, to], this.git.run(['diff', '--no-color', '--no-ext-diff', '--no-renames', from, to]))).stdout.toString('utf8');
   }
 
   /** What a checkpoint changed: against its parent, or for a session's first, the checkpoint before it. */
@@ -223,17 +283,23 @@ export class ShadowStore extends ShadowReader implements Checkpointer {
     return new ShadowScratches(this.git, this.workspace, options);
   }
 
+  /**
+   * Snapshots the workspace and records it. The request's paths (about to be written) are
+   * watched first, so this snapshot and every later one holds them, ignored or not.
+   */
   async checkpoint(request: CheckpointRequest): Promise<CheckpointResult> {
+    const { paths = [], ...meta } = request;
+    const ignored = [...(await watchPaths(this.git, this.workspace.root, paths))].sort();
     const snap = await this.snapshot();
-    const session = request.session ?? newSessionId(request.reason, new Date(), randomBytes(2).toString('hex'));
+    const session = meta.session ?? newSessionId(meta.reason, new Date(), randomBytes(2).toString('hex'));
     const { checkpoint, created } = await createCheckpoint(this.git, snap.tree, {
-      ...request,
+      ...meta,
       session,
       skipped: snap.skipped,
       filesChanged: snap.changed,
-      newSession: request.session === undefined,
+      newSession: meta.session === undefined,
     });
-    return { checkpoint, created, skipped: snap.skipped };
+    return { checkpoint, created, skipped: snap.skipped, ...(ignored.length === 0 ? {} : { ignored }) };
   }
 
   /**
@@ -246,13 +312,19 @@ export class ShadowStore extends ShadowReader implements Checkpointer {
     const cutoff = options.olderThanDays === undefined ? undefined : options.now.getTime() - options.olderThanDays * 86_400_000;
     const doomed = sessions.filter((s, i) => i > 0 && ((options.keep !== undefined && i >= options.keep) || (cutoff !== undefined && Date.parse(s.time) < cutoff)));
     const bytesBefore = await folderBytes(this.git.location.gitDir);
+    let notCompacted: string | null = null;
     if (!options.dryRun && doomed.length > 0) {
       for (const s of doomed) await this.git.run(['update-ref', '-d', `${BRANCH_PREFIX}${s.session}`, s.head]);
       await this.git.run(['reflog', 'expire', '--expire=now', '--expire-unreachable=now', '--all']);
-      // gc repacks with --local: only the shadow's own objects, never copies of borrowed ones.
-      await this.git.run(['gc', '--prune=now', '--quiet']);
+      notCompacted = await compactObjects(this.git);
     }
     const bytesAfter = options.dryRun ? bytesBefore : await folderBytes(this.git.location.gitDir);
-    return { removed: doomed.map((s) => ({ session: s.session, time: s.time })), kept: sessions.length - doomed.length, bytesBefore, bytesAfter };
+    return {
+      removed: doomed.map((s) => ({ session: s.session, time: s.time })),
+      kept: sessions.length - doomed.length,
+      bytesBefore,
+      bytesAfter,
+      ...(notCompacted === null ? {} : { notCompacted }),
+    };
   }
 }

@@ -13,9 +13,11 @@
 import { copyFile, mkdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import type { ShadowGit } from './git.js';
+import { missingObject, type ShadowGit } from './git.js';
 import { objectsOnly } from './scratch/object-reader.js';
 import type { Workspace } from './shadow-repo.js';
+import { ownBorrowedObjects } from './own-objects.js';
+import { captureWatched, repend } from './watched-paths.js';
 
 export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
@@ -171,8 +173,51 @@ export interface SnapshotOptions {
   maxFileBytes: number;
 }
 
-/** Writes the workspace's current state as a tree in the shadow repository. */
+/**
+ * Writes the workspace's current state as a tree in the shadow repository. If the shadow's
+ * index or its last tree names an object that is gone (content the user's gc removed before
+ * checkpoints owned their objects), the index is started afresh once: a damaged checkpoint
+ * must never stop the next one from being taken.
+ */
 export async function snapshot(git: ShadowGit, workspace: Workspace, options: SnapshotOptions): Promise<Snapshot> {
+  await checkIndexOnce(git);
+  let snap: Snapshot;
+  try {
+    snap = await snapshotOnce(git, workspace, options);
+  } catch (error) {
+    if (missingObject(error) === null) throw error;
+    await resetSnapshotIndex(git);
+    snap = await snapshotOnce(git, workspace, options);
+  }
+  // The index now names the user's blobs (seeded, or unchanged since): own them at once, so a
+  // user's gc before the next checkpoint cannot leave the index naming a lost object.
+  await ownBorrowedObjects(git);
+  return snap;
+}
+
+/** Written once the shadow's index is known to name only objects the shadow owns. */
+const OWNED_MARK = 'aide-owns-objects';
+
+/**
+ * A shadow written before checkpoints owned their objects may have an index naming a blob the
+ * user's gc removed. write-tree does not notice (its cached trees are trusted), and every later
+ * checkpoint would name the lost blob too. So, once per shadow, every blob of the index is
+ * checked (one cat-file over the index), and an index naming a missing one starts afresh.
+ */
+async function checkIndexOnce(git: ShadowGit): Promise<void> {
+  const mark = join(git.location.gitDir, OWNED_MARK);
+  if (await stat(mark).then(() => true, () => false)) return;
+  const indexExists = await stat(git.location.indexFile).then(() => true, () => false);
+  if (indexExists) {
+    const shas = parseStage(await git.fields(['ls-files', '-s', '-z'])).filter((e) => e.mode !== '160000').map((e) => e.sha);
+    const out = shas.length === 0 ? '' : await git.text(['cat-file', '--batch-check=%(objectname)'], { input: [...new Set(shas)].map((sha) => `${sha}\n`).join('') });
+    if (/ missing$/m.test(out)) await resetSnapshotIndex(git);
+  }
+  await ownBorrowedObjects(git);
+  await writeFile(mark, 'the index names only objects of this shadow\n');
+}
+
+async function snapshotOnce(git: ShadowGit, workspace: Workspace, options: SnapshotOptions): Promise<Snapshot> {
   const lastFile = join(git.location.gitDir, LAST_TREE_FILE);
   const indexExists = await stat(git.location.indexFile).then(
     () => true,
@@ -187,6 +232,8 @@ export async function snapshot(git: ShadowGit, workspace: Workspace, options: Sn
   }
   if (base === '') base = EMPTY_TREE;
   await git.run(['add', '-A', '--', ':/']);
+  // Paths aide wrote are captured even when ignored (watched-paths.ts).
+  await captureWatched(git, workspace.root);
   // The first run must look at every entry for gitlinks (committed submodules); after it, nested
   // repositories are ordinary folders in the index and a gitlink that appears is a change.
   const nested = firstRun ? await graftNested(git, workspace, '', git.location.indexFile, await gitlinksIn(git, git.location.indexFile, workspace.root)) : [];
@@ -212,4 +259,6 @@ export async function snapshot(git: ShadowGit, workspace: Workspace, options: Sn
 export async function resetSnapshotIndex(git: ShadowGit): Promise<void> {
   await rm(git.location.indexFile, { force: true });
   await rm(join(git.location.gitDir, LAST_TREE_FILE), { force: true });
+  // The ignored files aide wrote were in the index by force: they must be forced in again.
+  await repend(git);
 }
