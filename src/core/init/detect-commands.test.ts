@@ -150,7 +150,7 @@ test('python: ruff and mypy from their config, pytest from config or a dependenc
 });
 
 test('tox and nox are optional; a tox.ini with only tool sections is not tox', () => {
-  assert.deepEqual(runs({ 'tox.ini': '[tox]\nenvlist = py312\n\n[testenv]\ncommands = pytest\n' }), ['tox: tox (optional)']);
+  assert.deepEqual(runs({ 'tox.ini': '[tox]\nenvlist = py312\n\n[testenv]\ncommands = ruff check .\n' }), ['tox: tox (optional)']);
   assert.deepEqual(runs({ 'tox.ini': '[pytest]\naddopts = -q\n\n[flake8]\nmax-line-length = 100\n' }), ['test: python -m pytest']);
   assert.deepEqual(runs({ 'pyproject.toml': '[tool.tox]\nlegacy_tox_ini = ""\n' }), ['tox: tox (optional)']);
   assert.deepEqual(runs({ 'noxfile.py': 'import nox\n' }), ['nox: nox (optional)']);
@@ -174,4 +174,12 @@ test('several tools: names stay unique, the first required test tool is "test" o
 
 test('an empty project has no commands', () => {
   assert.deepEqual(detectCommands({}), { packageManager: null, commands: [], notes: [] });
+});
+
+test('a tox.ini whose testenv installs or runs pytest (py.test, its old name) gives pytest itself too', () => {
+  // cachetools: no pytest config anywhere but tox.ini's testenv.
+  const tox = '[tox]\nenvlist = py\n\n[testenv]\ndeps =\n    pytest\n    pytest-cov\ncommands =\n    py.test --basetemp={envtmpdir} {posargs}\n';
+  assert.deepEqual(runs({ 'tox.ini': tox }), ['test: python -m pytest', 'tox: tox (optional)']);
+  assert.deepEqual(runs({ 'tox.ini': '[testenv]\ncommands = py.test\n' }), ['test: python -m pytest', 'tox: tox (optional)']);
+  assert.deepEqual(runs({ 'tox.ini': '[testenv:lint]\ndeps = flake8\ncommands = flake8\n' }), ['tox: tox (optional)']);
 });

@@ -57,7 +57,18 @@ function pytestConfig(files: ProjectFiles, pyproject: ReadonlyMap<string, string
   if (files['setup.cfg'] !== undefined && sections(files['setup.cfg']).has('tool:pytest')) return 'setup.cfg [tool:pytest]';
   if (files['pyproject.toml'] !== undefined && /["'\s]pytest\b/.test(files['pyproject.toml'])) return 'pyproject.toml (a pytest dependency)';
   if (files['setup.cfg'] !== undefined && /\bpytest\b/.test(files['setup.cfg'])) return 'setup.cfg (a pytest dependency)';
+  // tox runs pytest (its testenv names it in deps or commands) but tox itself is optional: it
+  // builds environments, which needs the network. Seen on cachetools: only tox.ini knew of pytest.
+  if (files['tox.ini'] !== undefined && toxRunsPytest(files['tox.ini'])) return 'tox.ini (tox runs pytest)';
   return undefined;
+}
+
+/** Whether a tox.ini's [testenv] sections install or run pytest (`py.test` is its old name). */
+function toxRunsPytest(tox: string): boolean {
+  for (const [name, body] of sections(tox)) {
+    if (name.startsWith('testenv') && /(?:^|[\s=])(?:pytest|py\.test)\b/m.test(body)) return true;
+  }
+  return false;
 }
 
 function toxConfig(files: ProjectFiles, pyproject: ReadonlyMap<string, string>): string | undefined {
