@@ -20,7 +20,7 @@ import { AideError } from '../../../shared/errors.js';
 import { validSessionId } from '../checkpoints.js';
 import type { ShadowGit } from '../git.js';
 import type { Workspace } from '../shadow-repo.js';
-import { linkExcludes, linkPaths, syncLinks, touchesLink } from './links.js';
+import { linkExcludes, linkKeepOptions, linkPaths, realFolderChain, removeLink, resolveLinkPaths, syncLinks, touchesLink } from './links.js';
 import {
   ensureScratchHome,
   listScratches,
@@ -38,7 +38,7 @@ import { applyTreeChanges, toScratchChange, updateIndexEntries } from './tree-fi
 export interface ScratchOptions {
   /** The OS temp dir (os.tmpdir()), passed in: nothing below the CLI reads the environment. */
   tempRoot: string;
-  /** Workspace-relative folders to link instead of copy (sandbox.json `link`). */
+  /** Workspace-relative folders or globs of folders to link instead of copy (sandbox.json `link`). */
   links: readonly string[];
 }
 
@@ -119,9 +119,10 @@ export class ShadowScratches implements ScratchOpener {
       await this.git.run(['read-tree', '--reset', '-u', tree], { workTree: path, indexFile });
       // git inside the scratch sees the same checkout; its index is a copy aide never reads.
       await copyFile(indexFile, join(adminDir, 'index'));
-      const links = await syncLinks(objects, this.workspace.root, path, tree, this.options.links);
+      const linkPaths = await resolveLinkPaths(this.workspace.root, this.options.links);
+      const links = await syncLinks(objects, this.workspace.root, path, tree, linkPaths);
       const place = { home: this.home, records: this.records, session, path, adminDir };
-      return new WorktreeScratch(this.git, objects, this.workspace, place, indexFile, tree, links, this.options.links);
+      return new WorktreeScratch(this.git, objects, this.workspace, place, indexFile, tree, links, linkPaths);
     } catch (error) {
       objects.close();
       await removeScratchFolder(this.home, session, this.options.links).catch(() => false);
@@ -186,6 +187,7 @@ export class WorktreeScratch implements Scratch {
     private readonly indexFile: string,
     tree: string,
     links: ScratchLink[],
+    /** The link paths, globs resolved when the scratch was opened. */
     private readonly configuredLinks: readonly string[],
   ) {
     this.path = place.path;
@@ -261,14 +263,29 @@ export class WorktreeScratch implements Scratch {
     const changes = await this.objects.changes(from, tree);
     this.unknownFiles = true;
     if (changes.some((c) => c.path === '.gitignore' || c.path.endsWith('/.gitignore'))) await this.removeIgnored();
+    await this.unlinkUnder(changes);
     const { written, removed } = await applyTreeChanges(this.objects, this.path, changes);
     this.unknownFiles = false;
     this.filesTree = tree;
     this.baseTree = tree;
     if (changes.some((c) => this.linkState.some((l) => touchesLink(l, c.path)))) {
-      this.linkState = await syncLinks(this.objects, this.workspace.root, this.path, tree, this.configuredLinks);
+      this.linkState = await syncLinks(this.objects, this.workspace.root, this.path, tree, this.configuredLinks, this.linkState);
     }
     return { from, to: tree, written, removed, swept };
+  }
+
+  /**
+   * A linked folder whose path the target tracks files under is removed (its links unlinked)
+   * before the move writes them: a folder of links looks like any folder, and the later sync
+   * must not take the checked-out files for a link of its own.
+   */
+  private async unlinkUnder(changes: readonly { path: string }[]): Promise<void> {
+    for (const link of this.linkState) {
+      if (!link.linked || !changes.some((c) => c.path.startsWith(`${link.path}/`))) continue;
+      const segments = link.path.split('/');
+      if (await realFolderChain(this.path, segments.slice(0, -1))) await removeLink(join(this.path, ...segments));
+      link.linked = false;
+    }
   }
 
   /**
@@ -279,7 +296,7 @@ export class WorktreeScratch implements Scratch {
    */
   private async removeIgnored(): Promise<void> {
     await this.syncIndex();
-    await this.git.run(['clean', '-ffdXq', '--', ':/', ...linkExcludes(this.linkState)], this.indexOptions);
+    await this.git.run(['clean', '-ffdXq', ...linkKeepOptions(this.linkState), '--', ':/', ...linkExcludes(this.linkState)], this.indexOptions);
   }
 
   async dispose(): Promise<void> {
