@@ -14,8 +14,8 @@
  *   git call goes through the shadow's isolated runner.
  */
 import { copyFile, readFile, rm } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
-import type { Scratch, ScratchCapture, ScratchChange, ScratchLink, ScratchMove, ScratchOpener } from '../../../core/ports.js';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import type { IgnoredPath, Scratch, ScratchCapture, ScratchChange, ScratchLink, ScratchMove, ScratchOpener } from '../../../core/ports.js';
 import { AideError } from '../../../shared/errors.js';
 import { validSessionId } from '../checkpoints.js';
 import type { ShadowGit } from '../git.js';
@@ -57,6 +57,12 @@ function adminDirOf(git: ShadowGit, gitfile: string): string {
 function isInside(parent: string, path: string): boolean {
   const rel = relative(parent, path);
   return rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep) && !rel.includes(`..${sep}`);
+}
+
+/** An ignore file as check-ignore names it: work-tree-relative, or the shadow's copy of the workspace's exclude file. */
+function ruleSource(source: string): string {
+  if (!isAbsolute(source)) return source;
+  return source.endsWith(`info${sep}exclude`) || source.endsWith('info/exclude') ? '.git/info/exclude' : source;
 }
 
 /** Opens scratches in a workspace's shadow. The caller holds the workspace lock (a ShadowStore). */
@@ -242,6 +248,20 @@ export class WorktreeScratch implements Scratch {
 
   async changedFiles(): Promise<ScratchChange[]> {
     return (await this.capture()).changes;
+  }
+
+  async ignoredPaths(paths: readonly string[]): Promise<IgnoredPath[]> {
+    this.live();
+    if (paths.length === 0) return [];
+    // -v names the rule; --no-index would also report tracked files, which a capture does take.
+    const out = await this.git.run(['check-ignore', '-v', '-z', '--stdin'], { ...this.indexOptions, input: paths.map((p) => `${p}\0`).join(''), okCodes: [1] });
+    const fields = out.stdout.toString('utf8').split('\0');
+    const ignored: IgnoredPath[] = [];
+    for (let i = 0; i + 3 < fields.length; i += 4) {
+      const [source, line, pattern, path] = fields.slice(i, i + 4) as [string, string, string, string];
+      if (pattern !== '' && !pattern.startsWith('!')) ignored.push({ path, rule: `${ruleSource(source)}:${line}: ${pattern}` });
+    }
+    return ignored;
   }
 
   async diff(capture?: ScratchCapture): Promise<string> {
