@@ -317,6 +317,24 @@ test('the scratch of a dead process is removed when the next one opens, links as
   assert.deepEqual(fingerprint(join(root, 'node_modules')), nodeModules);
 });
 
+test('a dead scratch linked by globs goes with its caches, the links unlinked, never followed', async (t) => {
+  const { root, store, scratches } = await setup(t, ['*/node_modules', 'node_modules']);
+  writeTree(root, { 'docs/node_modules/tool/index.js': 'tool\n', 'docs/node_modules/.cache/old': 'old\n' });
+  const snap = await store.snapshot();
+  const crashed = await scratches.open('crashed', snap.tree);
+  assert.deepEqual(crashed.links.map((l) => [l.path, l.linked]), [['docs/node_modules', true], ['node_modules', true]]);
+  assert.ok(!existsSync(join(crashed.path, 'docs/node_modules/.cache')), "the workspace's cache is not linked");
+  writeTree(crashed.path, { 'docs/node_modules/.cache/new': 'made in the scratch\n', 'node_modules/.vite/deps.json': '{}\n' });
+  const record = JSON.parse(readFileSync(ownerFile(scratches.records, 'crashed'), 'utf8')) as { pid: number };
+  writeFileSync(ownerFile(scratches.records, 'crashed'), JSON.stringify({ ...record, pid: deadPid() }));
+  const before = workspacePrint(root);
+  const next = await scratches.open('next', snap.tree);
+  t.after(() => next.dispose());
+  assert.ok(!existsSync(crashed.path));
+  assert.deepEqual(workspacePrint(root), before);
+  assert.ok(!existsSync(join(root, 'docs/node_modules/.cache/new')) && !existsSync(join(root, 'node_modules/.vite')));
+});
+
 test('a live scratch of the same session is refused; a folder without a record is stale', async (t) => {
   const { store, scratches } = await setup(t);
   const snap = await store.snapshot();
