@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { chmodSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { planDoc } from '../helpers/act.js';
+import { edit, planDoc } from '../helpers/act.js';
+import { userStatus } from '../helpers/real-layout.js';
 import { runAide, type CliResult } from '../helpers/cli.js';
 import { fingerprint, gitRepo, writeTree } from '../helpers/sandbox.js';
 import { withoutState } from '../helpers/verify.js';
@@ -47,6 +48,8 @@ function npmRepo(t: Parameters<typeof gitRepo>[0]): string {
     'package.json': '{ "name": "app", "private": true, "scripts": { "tool": "hello-bin" } }\n',
     '.aide/.gitignore': 'state/\n',
     '.aide/sandbox.json': JSON.stringify(sandbox, null, 2),
+    'src/index.js': 'export const answer = 42;\n',
+    '.aide/plans/plan.md': planDoc('Edit with caches', [{ title: 'Edit', edits: edit('src/index.js', 'export const answer = 42;', 'export const answer = 43;') }]),
   });
   writeTree(root, {
     'node_modules/hello/bin.js': '#!/usr/bin/env node\nconsole.log("hello from bin");\n',
@@ -69,6 +72,12 @@ for (const mechanism of ['unshare', 'bwrap']) {
     assert.equal(result.code, 0, said(result));
     assert.match(result.stdout, /verified: 2 commands/, said(result));
     assert.deepEqual(fingerprint(join(root, 'node_modules')), before, "the workspace's node_modules is byte-identical");
+    // aide act: the caches the verify commands write are never captured as the step's changes.
+    const act = await runAide(['act', '--yes'], { cwd: root, env: { AIDE_ISOLATION: mechanism } });
+    assert.equal(act.code, 0, said(act));
+    assert.match(act.stdout, /1 step applied/, said(act));
+    assert.deepEqual(userStatus(root).split('\n').filter((l) => l !== '' && !l.includes('.aide/')), [' M src/index.js'], said(act));
+    assert.deepEqual(fingerprint(join(root, 'node_modules')), before, "the workspace's node_modules is byte-identical after aide act");
   });
 }
 
