@@ -4,6 +4,7 @@
  * policy. The one source of truth for the file, like config-schema.ts.
  */
 import { z } from 'zod';
+import { CACHE_ENTRIES, DEFAULT_LINKS, MAX_GLOB_DEPTH } from '../shared/links.js';
 import { bool, envVarName, intAtLeast, list, positiveInt, relativePath, schemaRef, strictObject, text } from './fields.js';
 
 /**
@@ -18,6 +19,7 @@ export const MAX_OUTPUT_LOG_BYTES = 1_073_741_824;
 export const MAX_FLAKE_RERUNS = 10;
 export const MAX_ATTEMPTS = 20;
 const MAX_COMMANDS = 100;
+const CACHE_LIST = CACHE_ENTRIES.join(', ');
 const MAX_NAMES = 1000;
 
 /** Command names appear in reports, logs and command lines: keep them plain. */
@@ -112,8 +114,10 @@ export const sandboxSchema = strictObject(
       .describe('Milliseconds for one verification run of all commands together. At most a day (86400000).'),
     allow_network: bool().default(false).describe('Let verify commands use the network. Off: they run without network access where the OS allows (threat T10).'),
     link: list(relativePath('a folder to link'), 'paths', MAX_COMMANDS)
-      .default(['node_modules'])
-      .describe(`Ignored folders the commands need (e.g. node_modules), linked into the scratch copy instead of copied. At most ${MAX_COMMANDS}.`),
+      .default([...DEFAULT_LINKS])
+      .describe(
+        `Ignored folders the commands need, linked into the scratch copy instead of copied: paths, or globs of folders ("packages/*/node_modules", "**/node_modules"), matched when the scratch is made; a glob never looks inside a node_modules, a dot-folder or a folder it matched, nor deeper than ${MAX_GLOB_DEPTH} folders for "**". The default covers the root node_modules and those of workspace packages one or two folders down (npm, yarn and pnpm workspaces such as packages/*, apps/*). A linked folder is a folder of links to its entries, without the caches tools write there (${CACHE_LIST}): those are made in the scratch, so the workspace's folder is never written. At most ${MAX_COMMANDS}.`,
+      ),
     flake_reruns: intAtLeast(0, 'reruns', 1, MAX_FLAKE_RERUNS)
       .default(1)
       .describe(`Times a failing command is run again before the failure counts (flake guard; every run is recorded). At most ${MAX_FLAKE_RERUNS}.`),

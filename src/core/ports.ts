@@ -252,6 +252,12 @@ export interface ScratchChange {
 }
 
 /** The scratch's files read back into the shadow's object store. */
+/** A path git ignores, and why: the ignore file, line and pattern (e.g. `.gitignore:3:.env`). */
+export interface IgnoredPath {
+  path: string;
+  rule: string;
+}
+
 export interface ScratchCapture {
   /** The tree the scratch was last moved to (or opened at): what the changes are relative to. */
   base: string;
@@ -313,6 +319,8 @@ export interface Scratch {
   capture(): Promise<ScratchCapture>;
   /** The changes from `base` (a capture). */
   changedFiles(): Promise<ScratchChange[]>;
+  /** Which of these scratch-relative paths git ignores (a capture leaves them out), each with the rule that does. */
+  ignoredPaths(paths: readonly string[]): Promise<IgnoredPath[]>;
   /** A unified diff from `base` to the capture (taken now when not given). */
   diff(capture?: ScratchCapture): Promise<string>;
   /** Removes the scratch. Links are removed as links: nothing is deleted through them. */

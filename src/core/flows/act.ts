@@ -184,8 +184,8 @@ const RUN_OUTPUT_BYTES = 64 * 1024;
  * The step's edits, templates resolved, applied in the scratch (all or nothing). The value says
  * whether every block was already in the files (a step re-run after an earlier session wrote it).
  */
-async function applyEdits(step: ActStep, ctx: Context): Promise<Outcome<{ alreadyApplied: boolean }>> {
-  if (step.edits.trim() === '') return { ok: true, value: { alreadyApplied: false } };
+async function applyEdits(step: ActStep, ctx: Context): Promise<Outcome<{ alreadyApplied: boolean; written: string[] }>> {
+  if (step.edits.trim() === '') return { ok: true, value: { alreadyApplied: false, written: [] } };
   const resolved = resolveTemplates(step.edits, ctx.outputs, step.number);
   if (!resolved.ok) return { ok: false, reason: resolved.message };
   // The apply flow's own events describe writes into the scratch; the step's events say what matters.
@@ -200,7 +200,22 @@ async function applyEdits(step: ActStep, ctx: Context): Promise<Outcome<{ alread
     const head = `the edits did not apply (${failed} of ${plural(applied.blockCount + applied.problems.length, 'edit')} failed; none is written):`;
     return { ok: false, reason: [head, ...describeFailures(applied.blocks, applied.problems, "the step's edits")].join('\n') };
   }
-  return { ok: true, value: { alreadyApplied: applied.blocks.every((b) => b.ok && b.action === 'already-applied') } };
+  return { ok: true, value: { alreadyApplied: applied.blocks.every((b) => b.ok && b.action === 'already-applied'), written: applied.files.map((f) => f.path) } };
+}
+
+/**
+ * Why the capture lost files the step's edits wrote, or null when it lost none: git ignores them
+ * (a new `.env`, or `src/.gitignore` saying `*` beside a new file), so they would never reach
+ * the workspace. A failure, not a skip: the plan asked for those files, and a step reported as
+ * done (or as "changes no file") would drop a written edit without a word; a failure says so
+ * and stops the session before later steps build on files that are not there.
+ */
+async function droppedEdits(written: readonly string[], capture: ScratchCapture, ctx: Context): Promise<string | null> {
+  const captured = new Set(capture.changes.map((c) => c.path));
+  const ignored = await ctx.deps.scratch.ignoredPaths(written.filter((path) => !captured.has(path)));
+  if (ignored.length === 0) return null;
+  const lines = ignored.map((i) => `  ${i.path} (ignored by ${i.rule})`);
+  return [`the step wrote ${plural(ignored.length, 'file')} that git ignores, so ${ignored.length === 1 ? 'it' : 'they'} would never reach the workspace:`, ...lines, 'Write them yourself, or change the ignore rules in an earlier step (the capture leaves ignored files out).'].join('\n');
 }
 
 /** One ChangedFile per file of a `git diff` (the scratch's capture against its base). */
@@ -291,6 +306,8 @@ async function* actStep(step: ActStep, ctx: Context): AsyncGenerator<AideEvent, 
   if (!ran.ok) return report(step, ran.reason === 'interrupted' ? 'cancelled' : 'failed', ran.reason);
   ctx.outputs.set(step.number, ran.value);
   const capture = await deps.scratch.capture();
+  const dropped = await droppedEdits(edited.value.written, capture, ctx);
+  if (dropped !== null) return report(step, 'failed', dropped);
   if (capture.changes.length === 0) {
     return report(step, 'skipped', edited.value.alreadyApplied ? 'already applied: its edits are already in the files' : 'the step changes no file');
   }

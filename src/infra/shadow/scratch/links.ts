@@ -1,20 +1,75 @@
 /**
  * Folders the verify commands need but snapshots leave out (ignored ones such as node_modules,
- * `link` in sandbox.json) are symlinked into the scratch, never copied. A link is made only
- * where the base has nothing at that path (a tracked node_modules is checked out like any
- * other folder) and its parent folder is in the base; it is never made over something already
- * in the scratch. Captures leave links out, and moves never write through them.
+ * `link` in sandbox.json) are linked into the scratch, never copied. A link is made only where
+ * the base has nothing at that path (a tracked node_modules is checked out like any other
+ * folder) and its parent folder is in the base; it is never made over something already in the
+ * scratch. Captures leave links out, and moves never write through them.
+ *
+ * A linked folder is a real folder of the scratch holding one symlink per top-level entry of
+ * the workspace's folder (a scoped `@org` folder and `.bin` are single entries), not one symlink
+ * for the whole folder: tools keep caches in node_modules (babel-loader, nyc, ava, eslint and
+ * terser in `.cache`, Vite and Vitest in `.vite`, `.vite-temp`, `.vitest`, Astro in `.astro`),
+ * and the workspace is read-only to the commands. Those cache folders are left out, so a tool
+ * makes its own, writable, in the scratch, while every package still resolves from its real
+ * path in the workspace, as through one symlink. `link` entries may be globs
+ * ({@link resolveLinkPaths}).
  */
-import { lstat, readlink, rmdir, symlink, unlink } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readlink, rm, rmdir, stat, symlink, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import picomatch from 'picomatch';
+import { CACHE_ENTRIES, MAX_GLOB_DEPTH } from '../../../shared/links.js';
 import type { ScratchLink } from '../../../core/ports.js';
 import type { ObjectReader } from './object-reader.js';
+
+/** Top-level entries of a linked folder that tools write caches into: never linked, left for the tool to make in the scratch. */
+const CACHES: ReadonlySet<string> = new Set(CACHE_ENTRIES);
 
 /** A configured link path as '/'-separated segments, or null when it cannot name a folder in the workspace. */
 export function linkSegments(path: string): string[] | null {
   const segments = path.split(/[\\/]+/).filter((s) => s !== '' && s !== '.');
   if (segments.length === 0 || segments.some((s) => s === '..' || s.toLowerCase() === '.git')) return null;
   return segments;
+}
+
+/** Whether a configured link is a glob (e.g. `packages/*\/node_modules`) rather than one path. */
+export function isLinkGlob(path: string): boolean {
+  return picomatch.scan(path).isGlob;
+}
+
+/**
+ * The workspace folders the configured links name: literal paths as they are, globs matched
+ * against the workspace's folders. The walk never enters `.git`, a node_modules, a folder whose
+ * name starts with a dot, or a folder a glob matched (only the outermost match is linked: a
+ * monorepo has thousands of node_modules inside node_modules), nor follows symlinks; it goes as
+ * deep as the longest glob, or {@link MAX_GLOB_DEPTH} folders for a `**`.
+ */
+export async function resolveLinkPaths(workspaceRoot: string, configured: readonly string[]): Promise<string[]> {
+  const found = new Set<string>();
+  const globs: string[] = [];
+  for (const path of configured) {
+    if (isLinkGlob(path)) globs.push(path.replace(/\\/g, '/').replace(/^(\.\/)+/, ''));
+    else {
+      const segments = linkSegments(path);
+      if (segments !== null) found.add(segments.join('/'));
+    }
+  }
+  if (globs.length === 0) return [...found];
+  const matches = picomatch(globs);
+  const depth = globs.some((g) => g.includes('**')) ? MAX_GLOB_DEPTH : Math.max(...globs.map((g) => g.split('/').length));
+  const walk = async (rel: string, level: number): Promise<void> => {
+    const entries = await readdir(rel === '' ? workspaceRoot : join(workspaceRoot, rel), { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      if (!entry.isDirectory() || entry.name === '.git') continue;
+      const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
+      if (matches(path)) {
+        if (linkSegments(path) !== null) found.add(path);
+      } else if (entry.name !== 'node_modules' && !entry.name.startsWith('.') && level + 1 < depth) {
+        await walk(path, level + 1);
+      }
+    }
+  };
+  await walk('', 0);
+  return [...found].sort();
 }
 
 /** Which of `paths` exist in `tree`. */
@@ -34,17 +89,61 @@ export async function realFolderChain(root: string, segments: readonly string[])
   return true;
 }
 
-async function isLinkTo(path: string, target: string): Promise<boolean> {
-  const info = await lstat(path).catch(() => undefined);
-  return info?.isSymbolicLink() === true && (await readlink(path)) === target;
+/**
+ * Makes the link at `at`: a folder of one symlink per entry of `target` (caches left out), or,
+ * when `target` is not a folder, one symlink. The folder is made here first, so nothing else
+ * can be in it but what a command puts there later.
+ */
+async function makeLink(target: string, at: string): Promise<void> {
+  const info = await stat(target).catch(() => undefined);
+  if (info?.isDirectory() !== true) {
+    await symlink(target, at);
+    return;
+  }
+  await mkdir(at);
+  const names = await readdir(target);
+  await Promise.all(names.filter((name) => !CACHES.has(name)).map((name) => symlink(join(target, name), join(at, name))));
+}
+
+/**
+ * Removes a link aide made at `at`: a symlink is unlinked; a folder of links has its symlinks
+ * unlinked, then goes with whatever a command wrote there (fs.rm never follows a symlink).
+ */
+export async function removeLink(at: string): Promise<void> {
+  const info = await lstat(at).catch(() => undefined);
+  if (info === undefined) return;
+  if (!info.isDirectory()) {
+    await unlink(at);
+    return;
+  }
+  const entries = await readdir(at, { withFileTypes: true });
+  await Promise.all(entries.filter((e) => e.isSymbolicLink()).map((e) => unlink(join(at, e.name))));
+  await rm(at, { recursive: true, force: true });
+}
+
+/** Whether `at` holds a link aide made for `path` in an earlier sync (as the scratch remembers it). */
+async function isOurs(previous: readonly ScratchLink[], path: string, at: string, target: string): Promise<boolean> {
+  if (!previous.some((l) => l.path === path && l.linked)) return false;
+  const info = await lstat(at).catch(() => undefined);
+  if (info === undefined) return false;
+  return info.isDirectory() || (info.isSymbolicLink() && (await readlink(at)) === target);
 }
 
 /**
  * Brings the links of a scratch in line with its base `tree`: makes the links that can be made,
- * and removes (as links) the ones that can no longer stand. Cheap: a few lstat calls and object reads.
+ * and removes the ones that can no longer stand (those `previous` says aide made). `paths` are
+ * resolved ones ({@link resolveLinkPaths}). Cheap: a few lstat calls and object reads, and a
+ * symlink per entry of each folder linked.
  */
-export async function syncLinks(objects: ObjectReader, workspaceRoot: string, scratchRoot: string, tree: string, configured: readonly string[]): Promise<ScratchLink[]> {
-  const wanted = configured.flatMap((path) => {
+export async function syncLinks(
+  objects: ObjectReader,
+  workspaceRoot: string,
+  scratchRoot: string,
+  tree: string,
+  paths: readonly string[],
+  previous: readonly ScratchLink[] = [],
+): Promise<ScratchLink[]> {
+  const wanted = paths.flatMap((path) => {
     const segments = linkSegments(path);
     return segments === null ? [] : [{ path: segments.join('/'), segments }];
   });
@@ -55,7 +154,7 @@ export async function syncLinks(objects: ObjectReader, workspaceRoot: string, sc
     const target = join(workspaceRoot, ...segments);
     const at = join(scratchRoot, ...segments);
     const parentPath = segments.slice(0, -1).join('/');
-    const ours = await isLinkTo(at, target);
+    const ours = await isOurs(previous, path, at, target);
     const exists = (await lstat(target).catch(() => undefined)) !== undefined;
     const reason: ScratchLink['reason'] = !exists
       ? 'missing_in_workspace'
@@ -65,8 +164,8 @@ export async function syncLinks(objects: ObjectReader, workspaceRoot: string, sc
           ? 'no_parent_in_base'
           : null;
     if (reason !== null) {
-      if (ours) {
-        await unlink(at);
+      if (ours && (await realFolderChain(scratchRoot, segments.slice(0, -1)))) {
+        await removeLink(at);
         if (reason === 'no_parent_in_base') await removeEmptyParents(scratchRoot, segments);
       }
       links.push({ path, target, linked: false, reason });
@@ -78,7 +177,7 @@ export async function syncLinks(objects: ObjectReader, workspaceRoot: string, sc
     }
     const free = (await lstat(at).catch(() => undefined)) === undefined;
     if (free && (await realFolderChain(scratchRoot, segments.slice(0, -1)))) {
-      await symlink(target, at);
+      await makeLink(target, at);
       links.push({ path, target, linked: true, reason: null });
     } else {
       links.push({ path, target, linked: false, reason: 'occupied' });
@@ -106,6 +205,15 @@ async function removeEmptyParents(root: string, segments: readonly string[]): Pr
  */
 export function linkExcludes(links: readonly ScratchLink[]): string[] {
   return links.filter((l) => l.linked).map((l) => `:(top,exclude,literal)${l.path}`);
+}
+
+/**
+ * `git clean` options that keep the linked folders: an exclusion pathspec does not stop `clean -X`
+ * from removing a real folder it collapses to `node_modules/`, so the links are un-ignored for the
+ * clean (`-e !/path`, the path's pattern characters escaped), which `-X` then leaves alone.
+ */
+export function linkKeepOptions(links: readonly ScratchLink[]): string[] {
+  return links.filter((l) => l.linked).flatMap((l) => ['-e', `!/${l.path.replace(/[\\*?[\]]/g, (c) => `\\${c}`).replace(/ $/, '\\ ')}`]);
 }
 
 /** Pathspecs naming the linked folders themselves (and anything a command put in their place). */

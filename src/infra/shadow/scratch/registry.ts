@@ -24,7 +24,7 @@ import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { validSessionId } from '../checkpoints.js';
 import { STATE_DIR } from '../shadow-repo.js';
-import { linkSegments, realFolderChain } from './links.js';
+import { isLinkGlob, linkSegments, realFolderChain, removeLink } from './links.js';
 import { processAlive } from '../../process/process-identity.js';
 
 export const SCRATCH_ROOT = 'aide-scratch';
@@ -154,17 +154,17 @@ async function provenScratch(home: string, session: string): Promise<string | nu
 /**
  * Removes the scratch folder of `session` from `home`, if it is provably aide's: the configured
  * links first, as links (never what they point at), where each is reached through real folders
- * of the scratch; then the folder (fs.rm never follows symlinks either). Returns whether it went.
+ * of the scratch (a folder of links has its symlinks unlinked); then the folder (fs.rm never
+ * follows symlinks either). `links` are the configured ones or those a scratch resolved. Returns whether it went.
  */
 export async function removeScratchFolder(home: string, session: string, links: readonly string[]): Promise<boolean> {
   const folder = await provenScratch(home, session);
   if (folder === null) return false;
-  for (const configured of links) {
+  // A glob names no one path without a walk of the scratch: its links go with the folder.
+  for (const configured of links.filter((l) => !isLinkGlob(l))) {
     const segments = linkSegments(configured);
     if (segments === null || !(await realFolderChain(folder, segments.slice(0, -1)))) continue;
-    const link = join(folder, ...segments);
-    const info = await lstat(link).catch(() => undefined);
-    if (info?.isSymbolicLink() === true) await unlink(link);
+    await removeLink(join(folder, ...segments));
   }
   await rm(folder, { recursive: true, force: true });
   return true;

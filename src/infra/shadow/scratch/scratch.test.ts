@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { fingerprint, gitRepo, tempDir, testEnv, writeTree } from '../../../../test/helpers/sandbox.js';
@@ -53,6 +53,13 @@ function workspacePrint(root: string): Record<string, string> {
   return Object.fromEntries(Object.entries(fingerprint(root)).filter(([path]) => !path.startsWith('.aide/state/')));
 }
 
+/** Whether `path` is a linked folder: a real folder of symlinks, one to each entry of `target`. */
+function linkedFolder(path: string, target: string): boolean {
+  if (!lstatSync(path).isDirectory() || lstatSync(path).isSymbolicLink()) return false;
+  const names = readdirSync(target).filter((n) => !['.cache', '.vite'].includes(n));
+  return names.every((n) => lstatSync(join(path, n)).isSymbolicLink() && readlinkSync(join(path, n)) === join(target, n));
+}
+
 const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
 test('a scratch of a checkpoint has exactly its files, modes and symlinks', async (t) => {
@@ -73,8 +80,7 @@ test('linked folders point at the workspace, are not copied, and are left out of
   const scratch = await scratches.open('s1', snap.tree);
   t.after(() => scratch.dispose());
   const link = join(scratch.path, 'node_modules');
-  assert.ok(lstatSync(link).isSymbolicLink());
-  assert.equal(readlinkSync(link), join(root, 'node_modules'));
+  assert.ok(linkedFolder(link, join(root, 'node_modules')));
   assert.equal(readFileSync(join(link, 'left-pad/index.js'), 'utf8'), 'module.exports = 1;\n');
   assert.deepEqual(
     scratch.links.map((l) => [l.path, l.linked, l.reason]),
@@ -99,14 +105,14 @@ for (const spelling of ['node_modules', '/node_modules', 'node_modules/', '**/no
     const snap = await store.snapshot();
     const scratch = await scratches.open('s1', snap.tree);
     t.after(() => scratch.dispose());
-    assert.ok(lstatSync(join(scratch.path, 'node_modules')).isSymbolicLink());
+    assert.ok(linkedFolder(join(scratch.path, 'node_modules'), join(root, 'node_modules')));
     writeFileSync(join(scratch.path, 'main.js'), 'y\n');
     const capture = await scratch.capture();
     assert.deepEqual(capture.changes.map((c) => c.path), ['main.js'], 'the link is not captured');
     // A move that changes the ignore rules sweeps ignored files, never the link.
     writeTree(root, { '.gitignore': `${spelling}\n*.log\n` });
     await scratch.moveTo((await store.snapshot()).tree);
-    assert.ok(lstatSync(join(scratch.path, 'node_modules')).isSymbolicLink());
+    assert.ok(linkedFolder(join(scratch.path, 'node_modules'), join(root, 'node_modules')));
     assert.deepEqual((await scratch.capture()).changes, []);
   });
 }
@@ -204,7 +210,7 @@ test('ignored outputs stay across moves, but go when the ignore rules change', a
   const unignored = await store.snapshot();
   await scratch.moveTo(unignored.tree, { sweep: false });
   assert.ok(!existsSync(join(scratch.path, 'dist')), 'no longer ignored: it would have been captured as an edit');
-  assert.ok(lstatSync(join(scratch.path, 'node_modules')).isSymbolicLink());
+  assert.ok(linkedFolder(join(scratch.path, 'node_modules'), join(root, 'node_modules')));
   assert.deepEqual((await scratch.capture()).changes, []);
 });
 
@@ -258,7 +264,7 @@ test('a base that tracks files under a linked folder replaces the link, never wr
   assert.deepEqual(fingerprint(join(root, 'node_modules')), nodeModules);
   assert.equal(scratch.links[0]?.reason, 'tracked_in_base');
   await scratch.moveTo(first.tree, { sweep: false });
-  assert.ok(lstatSync(join(scratch.path, 'node_modules')).isSymbolicLink(), 'linked again once the base no longer tracks it');
+  assert.ok(linkedFolder(join(scratch.path, 'node_modules'), join(root, 'node_modules')), 'linked again once the base no longer tracks it');
   assert.deepEqual(fingerprint(join(root, 'node_modules')), nodeModules);
 });
 
@@ -309,6 +315,24 @@ test('the scratch of a dead process is removed when the next one opens, links as
   assert.ok(!existsSync(ownerFile(scratches.records, 'crashed')));
   assert.deepEqual((await listScratches(scratches.home, scratches.records)).map((e) => [e.session, e.alive]), [['next', true]]);
   assert.deepEqual(fingerprint(join(root, 'node_modules')), nodeModules);
+});
+
+test('a dead scratch linked by globs goes with its caches, the links unlinked, never followed', async (t) => {
+  const { root, store, scratches } = await setup(t, ['*/node_modules', 'node_modules']);
+  writeTree(root, { 'docs/node_modules/tool/index.js': 'tool\n', 'docs/node_modules/.cache/old': 'old\n' });
+  const snap = await store.snapshot();
+  const crashed = await scratches.open('crashed', snap.tree);
+  assert.deepEqual(crashed.links.map((l) => [l.path, l.linked]), [['docs/node_modules', true], ['node_modules', true]]);
+  assert.ok(!existsSync(join(crashed.path, 'docs/node_modules/.cache')), "the workspace's cache is not linked");
+  writeTree(crashed.path, { 'docs/node_modules/.cache/new': 'made in the scratch\n', 'node_modules/.vite/deps.json': '{}\n' });
+  const record = JSON.parse(readFileSync(ownerFile(scratches.records, 'crashed'), 'utf8')) as { pid: number };
+  writeFileSync(ownerFile(scratches.records, 'crashed'), JSON.stringify({ ...record, pid: deadPid() }));
+  const before = workspacePrint(root);
+  const next = await scratches.open('next', snap.tree);
+  t.after(() => next.dispose());
+  assert.ok(!existsSync(crashed.path));
+  assert.deepEqual(workspacePrint(root), before);
+  assert.ok(!existsSync(join(root, 'docs/node_modules/.cache/new')) && !existsSync(join(root, 'node_modules/.vite')));
 });
 
 test('a live scratch of the same session is refused; a folder without a record is stale', async (t) => {

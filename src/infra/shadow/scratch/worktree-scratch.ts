@@ -14,13 +14,13 @@
  *   git call goes through the shadow's isolated runner.
  */
 import { copyFile, readFile, rm } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
-import type { Scratch, ScratchCapture, ScratchChange, ScratchLink, ScratchMove, ScratchOpener } from '../../../core/ports.js';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import type { IgnoredPath, Scratch, ScratchCapture, ScratchChange, ScratchLink, ScratchMove, ScratchOpener } from '../../../core/ports.js';
 import { AideError } from '../../../shared/errors.js';
 import { validSessionId } from '../checkpoints.js';
 import type { ShadowGit } from '../git.js';
 import type { Workspace } from '../shadow-repo.js';
-import { linkExcludes, linkPaths, syncLinks, touchesLink } from './links.js';
+import { linkExcludes, linkKeepOptions, linkPaths, realFolderChain, removeLink, resolveLinkPaths, syncLinks, touchesLink } from './links.js';
 import {
   ensureScratchHome,
   listScratches,
@@ -38,7 +38,7 @@ import { applyTreeChanges, toScratchChange, updateIndexEntries } from './tree-fi
 export interface ScratchOptions {
   /** The OS temp dir (os.tmpdir()), passed in: nothing below the CLI reads the environment. */
   tempRoot: string;
-  /** Workspace-relative folders to link instead of copy (sandbox.json `link`). */
+  /** Workspace-relative folders or globs of folders to link instead of copy (sandbox.json `link`). */
   links: readonly string[];
 }
 
@@ -57,6 +57,12 @@ function adminDirOf(git: ShadowGit, gitfile: string): string {
 function isInside(parent: string, path: string): boolean {
   const rel = relative(parent, path);
   return rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep) && !rel.includes(`..${sep}`);
+}
+
+/** An ignore file as check-ignore names it: work-tree-relative, or the shadow's copy of the workspace's exclude file. */
+function ruleSource(source: string): string {
+  if (!isAbsolute(source)) return source;
+  return source.endsWith(`info${sep}exclude`) || source.endsWith('info/exclude') ? '.git/info/exclude' : source;
 }
 
 /** Opens scratches in a workspace's shadow. The caller holds the workspace lock (a ShadowStore). */
@@ -119,9 +125,10 @@ export class ShadowScratches implements ScratchOpener {
       await this.git.run(['read-tree', '--reset', '-u', tree], { workTree: path, indexFile });
       // git inside the scratch sees the same checkout; its index is a copy aide never reads.
       await copyFile(indexFile, join(adminDir, 'index'));
-      const links = await syncLinks(objects, this.workspace.root, path, tree, this.options.links);
+      const linkPaths = await resolveLinkPaths(this.workspace.root, this.options.links);
+      const links = await syncLinks(objects, this.workspace.root, path, tree, linkPaths);
       const place = { home: this.home, records: this.records, session, path, adminDir };
-      return new WorktreeScratch(this.git, objects, this.workspace, place, indexFile, tree, links, this.options.links);
+      return new WorktreeScratch(this.git, objects, this.workspace, place, indexFile, tree, links, linkPaths);
     } catch (error) {
       objects.close();
       await removeScratchFolder(this.home, session, this.options.links).catch(() => false);
@@ -186,6 +193,7 @@ export class WorktreeScratch implements Scratch {
     private readonly indexFile: string,
     tree: string,
     links: ScratchLink[],
+    /** The link paths, globs resolved when the scratch was opened. */
     private readonly configuredLinks: readonly string[],
   ) {
     this.path = place.path;
@@ -242,6 +250,20 @@ export class WorktreeScratch implements Scratch {
     return (await this.capture()).changes;
   }
 
+  async ignoredPaths(paths: readonly string[]): Promise<IgnoredPath[]> {
+    this.live();
+    if (paths.length === 0) return [];
+    // -v names the rule; --no-index would also report tracked files, which a capture does take.
+    const out = await this.git.run(['check-ignore', '-v', '-z', '--stdin'], { ...this.indexOptions, input: paths.map((p) => `${p}\0`).join(''), okCodes: [1] });
+    const fields = out.stdout.toString('utf8').split('\0');
+    const ignored: IgnoredPath[] = [];
+    for (let i = 0; i + 3 < fields.length; i += 4) {
+      const [source, line, pattern, path] = fields.slice(i, i + 4) as [string, string, string, string];
+      if (pattern !== '' && !pattern.startsWith('!')) ignored.push({ path, rule: `${ruleSource(source)}:${line}: ${pattern}` });
+    }
+    return ignored;
+  }
+
   async diff(capture?: ScratchCapture): Promise<string> {
     const taken = capture ?? (await this.capture());
     if (taken.base === taken.tree) return '';
@@ -261,14 +283,29 @@ export class WorktreeScratch implements Scratch {
     const changes = await this.objects.changes(from, tree);
     this.unknownFiles = true;
     if (changes.some((c) => c.path === '.gitignore' || c.path.endsWith('/.gitignore'))) await this.removeIgnored();
+    await this.unlinkUnder(changes);
     const { written, removed } = await applyTreeChanges(this.objects, this.path, changes);
     this.unknownFiles = false;
     this.filesTree = tree;
     this.baseTree = tree;
     if (changes.some((c) => this.linkState.some((l) => touchesLink(l, c.path)))) {
-      this.linkState = await syncLinks(this.objects, this.workspace.root, this.path, tree, this.configuredLinks);
+      this.linkState = await syncLinks(this.objects, this.workspace.root, this.path, tree, this.configuredLinks, this.linkState);
     }
     return { from, to: tree, written, removed, swept };
+  }
+
+  /**
+   * A linked folder whose path the target tracks files under is removed (its links unlinked)
+   * before the move writes them: a folder of links looks like any folder, and the later sync
+   * must not take the checked-out files for a link of its own.
+   */
+  private async unlinkUnder(changes: readonly { path: string }[]): Promise<void> {
+    for (const link of this.linkState) {
+      if (!link.linked || !changes.some((c) => c.path.startsWith(`${link.path}/`))) continue;
+      const segments = link.path.split('/');
+      if (await realFolderChain(this.path, segments.slice(0, -1))) await removeLink(join(this.path, ...segments));
+      link.linked = false;
+    }
   }
 
   /**
@@ -279,7 +316,7 @@ export class WorktreeScratch implements Scratch {
    */
   private async removeIgnored(): Promise<void> {
     await this.syncIndex();
-    await this.git.run(['clean', '-ffdXq', '--', ':/', ...linkExcludes(this.linkState)], this.indexOptions);
+    await this.git.run(['clean', '-ffdXq', ...linkKeepOptions(this.linkState), '--', ':/', ...linkExcludes(this.linkState)], this.indexOptions);
   }
 
   async dispose(): Promise<void> {
