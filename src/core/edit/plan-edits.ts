@@ -98,6 +98,22 @@ type VariantResult =
     }
   | { ok: false; failure: BlockFailure };
 
+/**
+ * The closest lines of a not-found SEARCH, found only for a failure the plan reports: the search
+ * scans the whole file, and a reply applied a second time fails every SEARCH before each block
+ * turns out already applied. Resolved before the next block edits the file in place.
+ */
+const pendingClosest = new WeakMap<BlockFailure, () => Closest | undefined>();
+
+function withClosest(failure: BlockFailure): BlockFailure {
+  const find = pendingClosest.get(failure);
+  if (find === undefined) return failure;
+  pendingClosest.delete(failure);
+  const closest = find();
+  if (closest !== undefined) failure.closest = closest;
+  return failure;
+}
+
 /** Failures that an edit already in the file also produces. */
 const DONE_BEFORE: ReadonlySet<FailureKind> = new Set(['not-found', 'file-exists', 'file-missing', 'blank-search']);
 
@@ -131,13 +147,13 @@ function createOrFill(path: string, current: TextFile | null, variant: EditVaria
 /** The failure of a SEARCH the ladder did not place: found nowhere, or in several places. */
 function unmatched(path: string, file: TextFile, variant: EditVariant, match: Exclude<MatchResult, { kind: 'match' }>): VariantResult {
   if (match.kind === 'none') {
-    const closest = findClosest(file, variant.search);
-    return fail(
+    const result = fail(
       'not-found',
       `the SEARCH text was not found in ${path}`,
       'SEARCH must match lines of the file exactly: copy them from the file, with the same indentation and blank lines.',
-      closest === undefined ? {} : { closest },
     );
+    pendingClosest.set(result.failure, () => findClosest(file, variant.search));
+    return result;
   }
   if (match.weak) {
     const shown = variant.search.filter((l) => l.trim() !== '').map((l) => l.trim()).join(' ');
@@ -338,7 +354,7 @@ export function planEdits(blocks: readonly EditBlock[], files: ReadonlyMap<strin
     const input = current.get(block.path) ?? { state: 'missing' };
     const result = applyBlock(block, input);
     if (!result.ok) {
-      outcomes.push({ ...base, ok: false, failure: result.failure });
+      outcomes.push({ ...base, ok: false, failure: withClosest(result.failure) });
       continue;
     }
     const invisible = result.file === null ? undefined : invisibleFailure(block.path, addedLineOf(result.file, result.region), result.added);
@@ -346,10 +362,11 @@ export function planEdits(blocks: readonly EditBlock[], files: ReadonlyMap<strin
       outcomes.push({ ...base, ok: false, failure: invisible });
       continue;
     }
+    const notConfirmed = result.unconfirmed === undefined ? undefined : withClosest(result.unconfirmed);
     current.set(block.path, commit(result.file, result.region, owned));
     if (!lastBlock.has(block.path)) order.push(block.path); // a map lookup: includes() was quadratic in files
     lastBlock.set(block.path, outcomes.length);
-    if (result.unconfirmed !== undefined) unconfirmed.set(outcomes.length, result.unconfirmed);
+    if (notConfirmed !== undefined) unconfirmed.set(outcomes.length, notConfirmed);
     outcomes.push({ ...base, ok: true, action: result.action, strategy: result.strategy, range: result.range });
   }
   confirmDeletions(outcomes, unconfirmed);
