@@ -235,7 +235,7 @@ export function matchSearch(file: TextFile, search: readonly string[], replace: 
     ['indentation', () => reindented(ctx, false)],
     ['blank-lines', () => reindented(ctx, true)],
     ['elision', () => elided(ctx)],
-    ['fuzzy', () => fuzzyMatch(file, search, ctx.modelUnit, ctx.fileUnit)],
+    ['fuzzy', () => fuzzyMatch(file, search, unitsOf)],
   ];
   for (const [strategy, run] of rungs) {
     if (strict && (strategy === 'elision' || strategy === 'fuzzy')) break;
