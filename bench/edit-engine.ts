@@ -222,17 +222,18 @@ class MemoryFileSystem implements FileSystem {
 
 const ROOT = '/workspace';
 
-type Layout = 'one file each' | 'one file' | 'one file, adds';
+type Layout = 'one file each' | 'one file' | 'one file, adds' | 'one file, again';
 
 /**
  * A reply of `blocks` exact edits: one per file, or all in one file of `blocks` lines; `adds`
- * keeps each SEARCH line and adds one after it, so every block shifts the lines below it.
+ * keeps each SEARCH line and adds one after it, so every block shifts the lines below it;
+ * `again` is the reply applied a second time: every SEARCH fails and every block is already applied.
  */
 function applyCase(blocks: number, layout: Layout): { response: string; fs: MemoryFileSystem } {
   const files = new Map<string, Uint8Array>();
   const encoder = new TextEncoder();
   const parts: string[] = [];
-  const single = Array.from({ length: blocks }, (_, i) => `export const value${i} = ${i};`);
+  const single = Array.from({ length: blocks }, (_, i) => `export const value${i} = ${layout === 'one file, again' ? i + 1 : i};`);
   if (layout !== 'one file each') files.set(`${ROOT}/src/values.ts`, encoder.encode(`${single.join('\n')}\n`));
   for (let i = 0; i < blocks; i++) {
     const path = layout === 'one file each' ? `src/m${i % 100}/file${i}.ts` : 'src/values.ts';
@@ -258,7 +259,7 @@ async function timeApply(blocks: number, layout: Layout): Promise<number> {
   applyJson(report);
   const used = process.cpuUsage(started);
   const elapsed = (used.user + used.system) / 1000;
-  if (!report.ok || report.files.length !== (layout === 'one file each' ? blocks : 1)) throw new Error(`apply of ${blocks} blocks (${layout}) did not apply`);
+  if (!report.ok || report.files.length !== (layout === 'one file each' ? blocks : layout === 'one file, again' ? 0 : 1)) throw new Error(`apply of ${blocks} blocks (${layout}) did not apply`);
   return elapsed;
 }
 
@@ -266,7 +267,7 @@ async function applyTable(): Promise<void> {
   const runs = Math.max(1, Math.min(RUNS, 3));
   console.log(`\naide apply path (parse, read, plan, diffs, text and JSON reports), dry run in memory, median of ${runs} runs (CPU ms)\n`);
   await timeApply(500, 'one file each');
-  for (const layout of ['one file each', 'one file', 'one file, adds'] as const) {
+  for (const layout of ['one file each', 'one file', 'one file, adds', 'one file, again'] as const) {
     const medians: number[] = [];
     for (const blocks of [1_000, 10_000]) {
       const times: number[] = [];
@@ -276,7 +277,7 @@ async function applyTable(): Promise<void> {
     }
     const [small = Number.NaN, large = Number.NaN] = medians;
     const ratio = large / small;
-    console.log(`  ${layout.padEnd(15)}  1k blocks ${small.toFixed(1).padStart(8)}  10k blocks ${large.toFixed(1).padStart(9)}  ${ratio.toFixed(1)}× ${verdict(ratio, 10, small)} (linear 10×)`);
+    console.log(`  ${layout.padEnd(16)}  1k blocks ${small.toFixed(1).padStart(8)}  10k blocks ${large.toFixed(1).padStart(9)}  ${ratio.toFixed(1)}× ${verdict(ratio, 10, small)} (linear 10×)`);
   }
 }
 
