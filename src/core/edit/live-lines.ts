@@ -19,8 +19,8 @@ interface Splice {
 export class LiveLines {
   /** How often each raw line occurs. */
   readonly counts = new Map<string, number>();
-  /** How often each trimmed line occurs: a line no looser rung can match is absent here. */
-  readonly trimmed = new Map<string, number>();
+  /** How often each trimmed line occurs, once asked for (trimmedCounts). */
+  private trimmed: Map<string, number> | undefined;
   /** A line's positions at the last rebuild: one number for a line that occurs once (most do). */
   private snapshot = new Map<string, number | number[]>();
   private log: Splice[] = [];
@@ -28,8 +28,18 @@ export class LiveLines {
   private fresh: Array<[number, number]> = [];
 
   constructor(lines: readonly string[]) {
-    for (const line of lines) this.count(line, 1);
+    for (const line of lines) this.counts.set(line, (this.counts.get(line) ?? 0) + 1);
     this.rebuild(lines);
+  }
+
+  /** How often each trimmed line occurs: a line no looser rung can match is absent. Built when the exact rung first fails. */
+  trimmedCounts(lines: readonly string[]): ReadonlyMap<string, number> {
+    if (this.trimmed === undefined) {
+      const trimmed = new Map<string, number>();
+      for (const line of lines) trimmed.set(line.trim(), (trimmed.get(line.trim()) ?? 0) + 1);
+      this.trimmed = trimmed;
+    }
+    return this.trimmed;
   }
 
   /** Every position of `line`, ascending. */
@@ -87,6 +97,7 @@ export class LiveLines {
 
   private count(line: string, by: number): void {
     this.counts.set(line, (this.counts.get(line) ?? 0) + by);
+    if (this.trimmed === undefined) return;
     const key = line.trim();
     this.trimmed.set(key, (this.trimmed.get(key) ?? 0) + by);
   }
@@ -137,7 +148,7 @@ export function onLinesChanged(file: TextFile, drop: () => void): void {
 
 /** Whether every line's trimmed text occurs in the file: when not, no rung up to blank-lines can match. */
 export function mayOccurTrimmed(file: TextFile, lines: readonly string[]): boolean {
-  const { trimmed } = liveLines(file);
+  const trimmed = liveLines(file).trimmedCounts(file.lines);
   return lines.every((line) => line.trim() === '' || (trimmed.get(line.trim()) ?? 0) > 0);
 }
 
