@@ -222,17 +222,24 @@ class MemoryFileSystem implements FileSystem {
 
 const ROOT = '/workspace';
 
-/** A reply of `blocks` exact edits: one per file, or all in one file of `blocks` short functions. */
-function applyCase(blocks: number, layout: 'one file each' | 'one file'): { response: string; fs: MemoryFileSystem } {
+type Layout = 'one file each' | 'one file' | 'one file, adds' | 'one file, again';
+
+/**
+ * A reply of `blocks` exact edits: one per file, or all in one file of `blocks` lines; `adds`
+ * keeps each SEARCH line and adds one after it, so every block shifts the lines below it;
+ * `again` is the reply applied a second time: every SEARCH fails and every block is already applied.
+ */
+function applyCase(blocks: number, layout: Layout): { response: string; fs: MemoryFileSystem } {
   const files = new Map<string, Uint8Array>();
   const encoder = new TextEncoder();
   const parts: string[] = [];
-  const single = Array.from({ length: blocks }, (_, i) => `export const value${i} = ${i};`);
-  if (layout === 'one file') files.set(`${ROOT}/src/values.ts`, encoder.encode(`${single.join('\n')}\n`));
+  const single = Array.from({ length: blocks }, (_, i) => `export const value${i} = ${layout === 'one file, again' ? i + 1 : i};`);
+  if (layout !== 'one file each') files.set(`${ROOT}/src/values.ts`, encoder.encode(`${single.join('\n')}\n`));
   for (let i = 0; i < blocks; i++) {
-    const path = layout === 'one file' ? 'src/values.ts' : `src/m${i % 100}/file${i}.ts`;
+    const path = layout === 'one file each' ? `src/m${i % 100}/file${i}.ts` : 'src/values.ts';
     if (layout === 'one file each') files.set(`${ROOT}/${path}`, encoder.encode(`export const value${i} = ${i};\nexport default value${i};\n`));
-    parts.push(`${path}\n<<<<<<< SEARCH\nexport const value${i} = ${i};\n=======\nexport const value${i} = ${i + 1};\n>>>>>>> REPLACE\n`);
+    const replace = layout === 'one file, adds' ? `export const value${i} = ${i};\nexport const twice${i} = ${2 * i};` : `export const value${i} = ${i + 1};`;
+    parts.push(`${path}\n<<<<<<< SEARCH\nexport const value${i} = ${i};\n=======\n${replace}\n>>>>>>> REPLACE\n`);
   }
   return { response: parts.join('\n'), fs: new MemoryFileSystem(files) };
 }
@@ -241,7 +248,7 @@ function applyCase(blocks: number, layout: 'one file each' | 'one file'): { resp
  * CPU milliseconds (user + system) for the apply path once: the flow (dry run), then both
  * reports. CPU rather than wall time: on a shared machine the wall clock measures the neighbours.
  */
-async function timeApply(blocks: number, layout: 'one file each' | 'one file'): Promise<number> {
+async function timeApply(blocks: number, layout: Layout): Promise<number> {
   const { response, fs } = applyCase(blocks, layout);
   const started = process.cpuUsage();
   const flow = applyFlow({ response, root: ROOT, dryRun: true }, { fs });
@@ -252,7 +259,7 @@ async function timeApply(blocks: number, layout: 'one file each' | 'one file'): 
   applyJson(report);
   const used = process.cpuUsage(started);
   const elapsed = (used.user + used.system) / 1000;
-  if (!report.ok || report.files.length !== (layout === 'one file' ? 1 : blocks)) throw new Error(`apply of ${blocks} blocks (${layout}) did not apply`);
+  if (!report.ok || report.files.length !== (layout === 'one file each' ? blocks : layout === 'one file, again' ? 0 : 1)) throw new Error(`apply of ${blocks} blocks (${layout}) did not apply`);
   return elapsed;
 }
 
@@ -260,7 +267,7 @@ async function applyTable(): Promise<void> {
   const runs = Math.max(1, Math.min(RUNS, 3));
   console.log(`\naide apply path (parse, read, plan, diffs, text and JSON reports), dry run in memory, median of ${runs} runs (CPU ms)\n`);
   await timeApply(500, 'one file each');
-  for (const layout of ['one file each', 'one file'] as const) {
+  for (const layout of ['one file each', 'one file', 'one file, adds', 'one file, again'] as const) {
     const medians: number[] = [];
     for (const blocks of [1_000, 10_000]) {
       const times: number[] = [];
@@ -270,7 +277,7 @@ async function applyTable(): Promise<void> {
     }
     const [small = Number.NaN, large = Number.NaN] = medians;
     const ratio = large / small;
-    console.log(`  ${layout.padEnd(14)}  1k blocks ${small.toFixed(1).padStart(8)}  10k blocks ${large.toFixed(1).padStart(9)}  ${ratio.toFixed(1)}× ${verdict(ratio, 10, small)} (linear 10×)`);
+    console.log(`  ${layout.padEnd(16)}  1k blocks ${small.toFixed(1).padStart(8)}  10k blocks ${large.toFixed(1).padStart(9)}  ${ratio.toFixed(1)}× ${verdict(ratio, 10, small)} (linear 10×)`);
   }
 }
 

@@ -8,7 +8,7 @@
  */
 import { editDistance } from '../../shared/text.js';
 import { findIndentTransform } from './indent.js';
-import { lineView } from './line-index.js';
+import { lineView, type LineView } from './line-index.js';
 import type { Alignment } from './splice.js';
 import type { TextFile } from './text-file.js';
 
@@ -82,12 +82,45 @@ export function typoBudget(m: number): number {
   return Math.max(1, Math.floor(m / 4));
 }
 
+/**
+ * A line with its names blanked out and `;` `,` dropped. A line is the same as or a typo of
+ * another only if their skeletons are equal: tokenCost pairs every other token with an equal
+ * one, and a typo only pairs two names.
+ */
+export function skeleton(line: string): string {
+  return tokenize(line)
+    .filter((token) => !SOFT_PUNCTUATION.has(token))
+    .map((token) => (WORD.test(token) ? '\u0000' : token))
+    .join('\u0001');
+}
+
+const skeletons = new WeakMap<LineView, Map<string, number[]>>();
+
+/** Positions in the view of the lines with this skeleton, ascending; built once per view. */
+function skeletonPositions(view: LineView, wanted: string): number[] {
+  let index = skeletons.get(view);
+  if (index === undefined) {
+    index = new Map();
+    for (const [p, key] of view.keys.entries()) {
+      const k = skeleton(key);
+      const list = index.get(k);
+      if (list) list.push(p);
+      else index.set(k, [p]);
+    }
+    skeletons.set(view, index);
+  }
+  return index.get(wanted) ?? [];
+}
+
 /** Window starts (in the non-blank view) worth checking: enough lines equal after trimming. */
 function candidateStarts(file: TextFile, model: readonly string[], budget: number): number[] {
   const view = lineView(file, 'trim', true);
   const m = model.length;
   const last = view.keys.length - m;
   if (last < 0) return [];
+  // A one-line SEARCH (budget 1) may be a typo of any line: only lines shaped like it can be, and
+  // finding them by shape keeps a reply of many one-line blocks from scanning the file per block.
+  if (m === 1) return skeletonPositions(view, skeleton(model[0] ?? ''));
   if (m <= budget) {
     const starts: number[] = [];
     for (let p = 0; p <= last; p++) starts.push(p);
@@ -113,8 +146,8 @@ function candidateStarts(file: TextFile, model: readonly string[], budget: numbe
 export function fuzzyMatch(
   file: TextFile,
   search: readonly string[],
-  modelUnit: string | undefined,
-  fileUnit: string | undefined,
+  /** The indentation units of the model's text and of the file: asked only for a window that matches (detecting the file's scans it). */
+  units: () => { model: string | undefined; file: string | undefined },
 ): Alignment[] {
   const modelIdx = search.flatMap((line, i) => (line.trim() === '' ? [] : [i]));
   const model = modelIdx.map((i) => search[i] ?? '');
@@ -141,6 +174,7 @@ export function fuzzyMatch(
       } else spans.push([cursor, cursor]);
     });
     const pairs = modelIdx.map((i, j) => ({ model: search[i] ?? '', file: file.lines[view.index[start + j] ?? 0] ?? '' }));
+    const { model: modelUnit, file: fileUnit } = units();
     const indent = findIndentTransform(pairs, modelUnit, fileUnit);
     if (indent === null) continue;
     found.push({ start: view.index[start] ?? 0, end: (view.index[start + model.length - 1] ?? 0) + 1, spans, indent });

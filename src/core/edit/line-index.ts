@@ -2,6 +2,7 @@
  * Finding a run of lines in a file by a normalized key per line, in time linear in the file:
  * candidates come only from the positions of the SEARCH's rarest line.
  */
+import { liveLines, onLinesChanged } from './live-lines.js';
 import type { TextFile } from './text-file.js';
 
 export type KeyName = 'raw' | 'trim-end' | 'trim';
@@ -27,6 +28,8 @@ export function lineView(file: TextFile, key: KeyName, skipBlank: boolean): Line
   if (perFile === undefined) {
     perFile = new Map();
     cache.set(file, perFile);
+    // The planner edits its own copies in place (live-lines.ts): a view of the old lines is stale.
+    onLinesChanged(file, () => cache.delete(file));
   }
   const name = `${key}:${String(skipBlank)}`;
   const cached = perFile.get(name);
@@ -65,6 +68,36 @@ export function findRuns(view: LineView, needle: readonly string[], from = 0): n
     if (start + needle.length > view.keys.length) break;
     let ok = true;
     for (let k = 0; k < needle.length && ok; k++) ok = view.keys[start + k] === needle[k];
+    if (ok) starts.push(start);
+  }
+  return starts;
+}
+
+/**
+ * findRuns on the file's raw lines, from its content index (live-lines.ts): the time goes to
+ * the places where the SEARCH's rarest line occurs, not to the whole file.
+ */
+export function findLineRuns(file: TextFile, needle: readonly string[]): number[] {
+  if (needle.length === 0) return [];
+  const index = liveLines(file);
+  let anchor = 0;
+  let anchorCount = Number.POSITIVE_INFINITY;
+  for (let k = 0; k < needle.length; k++) {
+    const count = index.counts.get(needle[k] ?? '') ?? 0;
+    if (count === 0) return [];
+    if (count < anchorCount) {
+      anchor = k;
+      anchorCount = count;
+    }
+  }
+  const lines = file.lines;
+  const starts: number[] = [];
+  for (const p of index.positions(needle[anchor] ?? '', lines)) {
+    const start = p - anchor;
+    if (start < 0) continue;
+    if (start + needle.length > lines.length) break;
+    let ok = true;
+    for (let k = 0; k < needle.length && ok; k++) ok = lines[start + k] === needle[k];
     if (ok) starts.push(start);
   }
   return starts;

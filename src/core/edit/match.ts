@@ -8,7 +8,8 @@
 import { isElisionLine } from './elision.js';
 import { fuzzyMatch } from './fuzzy.js';
 import { detectIndentUnit, findIndentTransform, identityIndent, type IndentPair, type IndentTransform } from './indent.js';
-import { findRuns, keyOf, lineView, type KeyName } from './line-index.js';
+import { findLineRuns, findRuns, keyOf, lineView, type KeyName } from './line-index.js';
+import { mayOccurTrimmed } from './live-lines.js';
 import type { Alignment } from './splice.js';
 import type { TextFile } from './text-file.js';
 import { isWeakSearch } from './weak-search.js';
@@ -56,6 +57,11 @@ function hasCrlf(file: TextFile, start: number, end: number): boolean {
 
 /** Alignments for every run of the SEARCH's keys in the file. */
 function runsByKey(ctx: Context, key: KeyName, skipBlank: boolean): { start: number; spans: Array<[number, number]> }[] {
+  if (key === 'raw' && !skipBlank) {
+    return findLineRuns(ctx.file, ctx.search).map((start) => ({ start, spans: ctx.search.map((_, i): [number, number] => [start + i, start + i + 1]) }));
+  }
+  // Building a looser view scans the whole file; a SEARCH line found nowhere even trimmed needs none.
+  if (!mayOccurTrimmed(ctx.file, ctx.search)) return [];
   const view = lineView(ctx.file, key, skipBlank);
   const fn = keyOf[key];
   const searchIdx: number[] = [];
@@ -122,6 +128,7 @@ function elided(ctx: Context): Found {
     else if (line.trim() !== '') segments.at(-1)?.push(i);
   });
   if (segments.length < 2) return [];
+  if (!mayOccurTrimmed(ctx.file, segments.flat().map((i) => ctx.search[i] ?? ''))) return [];
   const view = lineView(ctx.file, 'trim', true);
   const runs = segments.map((seg) => (seg.length === 0 ? null : findRuns(view, seg.map((i) => (ctx.search[i] ?? '').trim()))));
   const firstReal = runs.findIndex((r) => r !== null);
@@ -228,7 +235,7 @@ export function matchSearch(file: TextFile, search: readonly string[], replace: 
     ['indentation', () => reindented(ctx, false)],
     ['blank-lines', () => reindented(ctx, true)],
     ['elision', () => elided(ctx)],
-    ['fuzzy', () => fuzzyMatch(file, search, ctx.modelUnit, ctx.fileUnit)],
+    ['fuzzy', () => fuzzyMatch(file, search, unitsOf)],
   ];
   for (const [strategy, run] of rungs) {
     if (strict && (strategy === 'elision' || strategy === 'fuzzy')) break;

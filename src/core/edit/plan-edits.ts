@@ -9,7 +9,8 @@ import { findClosest, type Closest } from './closest.js';
 import { isLazyMarker } from './elision.js';
 import { matchSearch, type MatchResult, type StrategyName } from './match.js';
 import { restyleReplace } from './indent.js';
-import { splice, type Alignment } from './splice.js';
+import { editableCopy, spliceInPlace } from './live-lines.js';
+import { normalizeTerminators, splice, type Alignment, type SplicedRegion } from './splice.js';
 import { textFileFromLines, type TextFile } from './text-file.js';
 import type { EditBlock, EditVariant } from './types.js';
 
@@ -84,7 +85,10 @@ export interface EditPlan {
 type VariantResult =
   | {
       ok: true;
+      /** The new content; with `region`, the file that region changes. */
       file: TextFile | null;
+      /** Lines of `file` that change (splice.ts): the planner edits its copy in place. */
+      region?: SplicedRegion;
       action: BlockAction;
       strategy: StrategyName | null;
       range: { first: number; last: number } | null;
@@ -93,6 +97,22 @@ type VariantResult =
       unconfirmed?: BlockFailure;
     }
   | { ok: false; failure: BlockFailure };
+
+/**
+ * The closest lines of a not-found SEARCH, found only for a failure the plan reports: the search
+ * scans the whole file, and a reply applied a second time fails every SEARCH before each block
+ * turns out already applied. Resolved before the next block edits the file in place.
+ */
+const pendingClosest = new WeakMap<BlockFailure, () => Closest | undefined>();
+
+function withClosest(failure: BlockFailure): BlockFailure {
+  const find = pendingClosest.get(failure);
+  if (find === undefined) return failure;
+  pendingClosest.delete(failure);
+  const closest = find();
+  if (closest !== undefined) failure.closest = closest;
+  return failure;
+}
 
 /** Failures that an edit already in the file also produces. */
 const DONE_BEFORE: ReadonlySet<FailureKind> = new Set(['not-found', 'file-exists', 'file-missing', 'blank-search']);
@@ -127,13 +147,13 @@ function createOrFill(path: string, current: TextFile | null, variant: EditVaria
 /** The failure of a SEARCH the ladder did not place: found nowhere, or in several places. */
 function unmatched(path: string, file: TextFile, variant: EditVariant, match: Exclude<MatchResult, { kind: 'match' }>): VariantResult {
   if (match.kind === 'none') {
-    const closest = findClosest(file, variant.search);
-    return fail(
+    const result = fail(
       'not-found',
       `the SEARCH text was not found in ${path}`,
       'SEARCH must match lines of the file exactly: copy them from the file, with the same indentation and blank lines.',
-      closest === undefined ? {} : { closest },
     );
+    pendingClosest.set(result.failure, () => findClosest(file, variant.search));
+    return result;
   }
   if (match.weak) {
     const shown = variant.search.filter((l) => l.trim() !== '').map((l) => l.trim()).join(' ');
@@ -187,10 +207,13 @@ function editExisting(path: string, file: TextFile, variant: EditVariant, block:
           'Every `...` in REPLACE must stand for a `...` in SEARCH; otherwise write the lines out in full.',
         );
   }
-  const unchanged = result.file.lines.length === file.lines.length && result.file.lines.every((l, i) => l === file.lines[i]);
+  const { region } = result;
+  // Lines outside the region are the file's own, so comparing the region compares the files.
+  const unchanged = region.lines.length === region.end - region.start && region.lines.every((l, i) => l === file.lines[region.start + i]);
   return {
     ok: true,
-    file: result.file,
+    file,
+    region,
     action: unchanged ? 'unchanged' : 'edited',
     strategy: match.strategy,
     range: { first: result.firstLine, last: result.lastLine },
@@ -285,10 +308,10 @@ function alreadyApplied(block: EditBlock, current: FileInput, results: readonly 
   return { ...unchanged, strategy: null, range: null, unconfirmed: found[0].failure };
 }
 
-function invisibleFailure(path: string, file: TextFile, added: readonly number[]): BlockFailure | undefined {
+function invisibleFailure(path: string, lineAt: (index: number) => string | undefined, added: readonly number[]): BlockFailure | undefined {
   const found: string[] = [];
   for (const index of added) {
-    for (const ch of findInvisible(file.lines[index] ?? '')) {
+    for (const ch of findInvisible(lineAt(index) ?? '')) {
       if (index === 0 && ch.column === 1 && ch.codePoint === 0xfeff) continue;
       found.push(`line ${index + 1}, column ${ch.column}: ${ch.label}`);
     }
@@ -324,23 +347,26 @@ export function planEdits(blocks: readonly EditBlock[], files: ReadonlyMap<strin
   const lastBlock = new Map<string, number>();
   const outcomes: BlockOutcome[] = [];
   const unconfirmed = new Map<number, BlockFailure>();
+  // Copies this plan made and may edit in place; the callers' files are never changed.
+  const owned = new WeakSet<TextFile>();
   for (const block of blocks) {
     const base = { index: block.index, line: block.line, path: block.path, format: block.format };
     const input = current.get(block.path) ?? { state: 'missing' };
     const result = applyBlock(block, input);
     if (!result.ok) {
-      outcomes.push({ ...base, ok: false, failure: result.failure });
+      outcomes.push({ ...base, ok: false, failure: withClosest(result.failure) });
       continue;
     }
-    const invisible = result.file === null ? undefined : invisibleFailure(block.path, result.file, result.added);
+    const invisible = result.file === null ? undefined : invisibleFailure(block.path, addedLineOf(result.file, result.region), result.added);
     if (invisible !== undefined) {
       outcomes.push({ ...base, ok: false, failure: invisible });
       continue;
     }
-    current.set(block.path, result.file === null ? { state: 'missing' } : { state: 'text', file: result.file });
+    const notConfirmed = result.unconfirmed === undefined ? undefined : withClosest(result.unconfirmed);
+    current.set(block.path, commit(result.file, result.region, owned));
     if (!lastBlock.has(block.path)) order.push(block.path); // a map lookup: includes() was quadratic in files
     lastBlock.set(block.path, outcomes.length);
-    if (result.unconfirmed !== undefined) unconfirmed.set(outcomes.length, result.unconfirmed);
+    if (notConfirmed !== undefined) unconfirmed.set(outcomes.length, notConfirmed);
     outcomes.push({ ...base, ok: true, action: result.action, strategy: result.strategy, range: result.range });
   }
   confirmDeletions(outcomes, unconfirmed);
@@ -369,6 +395,30 @@ export function planEdits(blocks: readonly EditBlock[], files: ReadonlyMap<strin
     changes.push({ path, before: beforeFile, after: afterFile });
   }
   return { ok: outcomes.every((o) => o.ok), outcomes, changes };
+}
+
+/** A line of the new file, for a result that is a region of `file` or a whole file. */
+function addedLineOf(file: TextFile, region: SplicedRegion | undefined): (index: number) => string | undefined {
+  if (region === undefined) return (index) => file.lines[index];
+  return (index) => region.lines[index - region.start];
+}
+
+/**
+ * A block's result as the file's new content. A region is spliced into the plan's own copy of
+ * the file, made at its first edit: copying the whole file per block was quadratic in blocks.
+ */
+function commit(file: TextFile | null, region: SplicedRegion | undefined, owned: WeakSet<TextFile>): FileInput {
+  if (file === null) return { state: 'missing' };
+  if (region === undefined) return { state: 'text', file };
+  let target = file;
+  if (!owned.has(target)) {
+    target = editableCopy(file);
+    // A splice of a copied file gave every line but the last a terminator; this one touches only the region.
+    normalizeTerminators(target);
+    owned.add(target);
+  }
+  spliceInPlace(target, region.start, region.end, region.lines, region.eols);
+  return { state: 'text', file: target };
 }
 
 /**

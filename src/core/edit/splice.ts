@@ -23,10 +23,19 @@ export interface Alignment {
   indent: IndentTransform;
 }
 
+/** Lines [start, end) of the old file become `lines`, each ended by its entry of `eols`. */
+export interface SplicedRegion {
+  start: number;
+  end: number;
+  lines: string[];
+  eols: string[];
+}
+
 export type SpliceResult =
   | {
       ok: true;
-      file: TextFile;
+      /** What changes: the rest of the file stays as it is, so a caller need not copy it. */
+      region: SplicedRegion;
       /** 1-based range of the edited region in the new file. */
       firstLine: number;
       lastLine: number;
@@ -60,7 +69,10 @@ export function searchToReplaceOps(search: readonly string[], replace: readonly 
   return ops;
 }
 
-/** Applies SEARCH→REPLACE at the aligned place in the file. */
+/**
+ * Applies SEARCH→REPLACE at the aligned place in the file. Returns only the lines that change,
+ * so that N blocks against one file do not copy it N times.
+ */
 export function splice(
   file: TextFile,
   alignment: Alignment,
@@ -69,6 +81,9 @@ export function splice(
   elisions: boolean,
 ): SpliceResult {
   const ops = searchToReplaceOps(search, replace, elisions);
+  // When the edit reaches the end of the file the line before it may become the last line,
+  // whose terminator follows the file's: it belongs to the region too.
+  const regionStart = alignment.end >= file.lines.length && alignment.start > 0 ? alignment.start - 1 : alignment.start;
   const lines: string[] = [];
   const eols: string[] = [];
   const keep = (from: number, to: number) => {
@@ -77,7 +92,7 @@ export function splice(
       eols.push(file.eols[i] ?? file.eol);
     }
   };
-  keep(0, alignment.start);
+  keep(regionStart, alignment.start);
   let cursor = alignment.start;
   let previousDropped = false;
   const added: number[] = [];
@@ -86,7 +101,7 @@ export function splice(
       if (elisions && isElisionLine(op.text)) return { ok: false, reason: 'lazy-elision', line: op.text };
       const text = alignment.indent(op.text);
       if (text === null) return { ok: false, reason: 'indent', line: op.text };
-      added.push(lines.length);
+      added.push(regionStart + lines.length);
       lines.push(text);
       eols.push(file.eol);
       continue;
@@ -101,20 +116,27 @@ export function splice(
     previousDropped = dropped;
   }
   keep(cursor, alignment.end);
-  const regionEnd = lines.length;
-  keep(alignment.end, file.lines.length);
-  fixTerminators(eols, file);
+  const regionEnd = regionStart + lines.length;
+  const end = Math.max(alignment.end, regionStart);
+  fixTerminators(eols, file, end >= file.lines.length);
   const firstLine = alignment.start + 1;
   const lastLine = Math.max(firstLine, regionEnd);
-  return { ok: true, file: { ...file, lines, eols }, firstLine, lastLine, added };
+  return { ok: true, region: { start: regionStart, end, lines, eols }, firstLine, lastLine, added };
 }
 
 /**
  * Only the last line may lack a terminator, and it lacks one exactly when the original file's
- * last line did: a file without a final newline keeps that.
+ * last line did: a file without a final newline keeps that. `atEnd`: the region's last line is
+ * the file's. Outside the region a file keeps this rule already (normalizeTerminators).
  */
-function fixTerminators(eols: string[], original: TextFile): void {
+function fixTerminators(eols: string[], original: TextFile, atEnd: boolean): void {
   const hadFinalNewline = original.lines.length === 0 || original.eols[original.eols.length - 1] !== '';
-  for (let i = 0; i < eols.length - 1; i++) if (eols[i] === '') eols[i] = original.eol;
-  if (eols.length > 0) eols[eols.length - 1] = hadFinalNewline ? (eols[eols.length - 1] || original.eol) : '';
+  const last = atEnd ? eols.length - 1 : eols.length;
+  for (let i = 0; i < last; i++) if (eols[i] === '') eols[i] = original.eol;
+  if (atEnd && eols.length > 0) eols[eols.length - 1] = hadFinalNewline ? (eols[eols.length - 1] || original.eol) : '';
+}
+
+/** Gives every line but the last a terminator, as a splice of the whole file would. */
+export function normalizeTerminators(file: TextFile): void {
+  for (let i = 0; i < file.eols.length - 1; i++) if (file.eols[i] === '') file.eols[i] = file.eol;
 }
