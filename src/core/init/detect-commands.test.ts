@@ -183,3 +183,12 @@ test('a tox.ini whose testenv installs or runs pytest (py.test, its old name) gi
   assert.deepEqual(runs({ 'tox.ini': '[testenv]\ncommands = py.test\n' }), ['test: python -m pytest', 'tox: tox (optional)']);
   assert.deepEqual(runs({ 'tox.ini': '[testenv:lint]\ndeps = flake8\ncommands = flake8\n' }), ['tox: tox (optional)']);
 });
+
+test('a virtualenv next to the python commands is named with how to activate it; none without python commands', () => {
+  const tox = '[testenv]\ndeps = pytest\n';
+  const withVenv = detectCommands({ 'tox.ini': tox, '.venv/pyvenv.cfg': 'home = /usr/bin\n' });
+  assert.equal(withVenv.notes.filter((n) => n.includes('source .venv/bin/activate')).length, 1);
+  assert.ok(detectCommands({ 'tox.ini': tox, 'venv/pyvenv.cfg': '' }).notes.some((n) => n.includes('source venv/bin/activate')));
+  assert.ok(!detectCommands({ 'tox.ini': tox }).notes.some((n) => n.includes('virtualenv')));
+  assert.ok(!detectCommands({ 'go.mod': 'module x\n', '.venv/pyvenv.cfg': '' }).notes.some((n) => n.includes('virtualenv')));
+});

@@ -10,7 +10,7 @@
  */
 import { hasTarget, makeTargets } from './detect-make.js';
 import { nodeCommands } from './detect-node.js';
-import { pythonCommands } from './detect-python.js';
+import { pythonCommands, virtualenvNote } from './detect-python.js';
 import type { Candidate, DetectedCommand, Detection, ProjectFiles, WorkspacePackage } from './detect-types.js';
 
 export { PROBED_FILES, type DetectedCommand, type Detection, type PackageManager, type ProbedFile, type ProjectFiles, type WorkspacePackage } from './detect-types.js';
@@ -104,5 +104,7 @@ export function detectCommands(files: ProjectFiles, workspacePackages: readonly 
   const tools = preferMake([...makeCommands(files), ...goCommands(files), ...rustCommands(files), ...pythonCommands(files), ...preCommitCommands(files)], detection.notes);
   const ordered = STAGES.flatMap((stage) => tools.filter((c) => c.stage === stage));
   detection.commands = nameTest([...node, ...ordered].map((c) => c.command));
+  const venv = virtualenvNote(files, detection.commands);
+  if (venv !== null) detection.notes.push(venv);
   return detection;
 }

@@ -103,3 +103,16 @@ export function pythonCommands(files: ProjectFiles): Candidate[] {
   if (files['noxfile.py'] !== undefined) found.push({ stage: 'extra', command: { name: 'nox', run: ['nox'], because: 'noxfile.py', optional: true } });
   return found;
 }
+
+/**
+ * A virtualenv in the project (`.venv` or `venv`, found by its pyvenv.cfg) holds the project's
+ * packages; the python commands run whatever `python` is on PATH, so without the virtualenv
+ * activated they run the system's Python and the project does not import (seen on cachetools:
+ * 13 collection errors). Said once, where a python command was proposed.
+ */
+export function virtualenvNote(files: ProjectFiles, commands: readonly { run: readonly string[] }[]): string | null {
+  if (!commands.some((c) => c.run[0] === 'python')) return null;
+  const dir = files['.venv/pyvenv.cfg'] !== undefined ? '.venv' : files['venv/pyvenv.cfg'] !== undefined ? 'venv' : null;
+  if (dir === null) return null;
+  return `a virtualenv is in ${dir}/: run aide with it activated (\`source ${dir}/bin/activate\`), or the python commands run the system's Python, without the project's packages; if git does not ignore ${dir}/, add it to .gitignore, or aide copies it into every scratch.`;
+}

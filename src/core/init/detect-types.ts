@@ -21,6 +21,9 @@ export const PROBED_FILES = [
   'mypy.ini',
   '.mypy.ini',
   '.pre-commit-config.yaml',
+  // A virtualenv's marker file: the python commands need it activated (detect-python.ts).
+  '.venv/pyvenv.cfg',
+  'venv/pyvenv.cfg',
   // GNU make reads the first of these that exists.
   'GNUmakefile',
   'makefile',
