@@ -35,5 +35,8 @@ if (files.length === 0) {
 // Node 20 runs one test file at a time on a 2-core machine (cores - 1); most of the suite waits
 // on child processes, so run at least two.
 const concurrency = Math.max(2, availableParallelism());
-const result = spawnSync(process.execPath, ['--test', `--test-concurrency=${concurrency}`, ...files], { stdio: 'inherit' });
+// No test may hang: one that runs past this fails (and names itself) instead of holding CI until
+// its own limit. The longest today is the edit corpus suite, 33-64 s on a loaded 2-core machine.
+const timeout = Number(process.env.AIDE_TEST_TIMEOUT_MS ?? 180_000);
+const result = spawnSync(process.execPath, ['--test', `--test-concurrency=${concurrency}`, `--test-timeout=${timeout}`, ...files], { stdio: 'inherit' });
 process.exit(result.status ?? 1);
