@@ -21,7 +21,7 @@ test('doctor in a fresh repository: every check passes, text output', async (t) 
   const result = await runAide(['doctor'], { cwd: root, home: tempDir(t), env: { TMPDIR: tempDir(t) } });
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /^aide doctor: /);
-  for (const id of ['node', 'git', 'workspace', 'scratch', 'network', 'model']) assert.match(result.stdout, new RegExp(`^ {2}(ok {2}|warn) {2}${id}\\b`, 'm'));
+  for (const id of ['node', 'git', 'workspace', 'scratch', 'network', 'model']) assert.match(result.stdout, new RegExp(`^ {2}ok {4}${id}\\b`, 'm'), `${id} is not ok:\n${result.stdout}`);
   assert.match(result.stdout, /git worktree of the shadow, moved incrementally/);
   assert.match(result.stdout, /no shadow repository yet/);
   assert.match(result.stdout, /127\.0\.0\.1:11434.*on this machine/);

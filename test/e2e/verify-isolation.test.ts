@@ -116,4 +116,6 @@ test('no mechanism but allow_network: runs, and the verdict says network isolati
   assert.equal(result.code, 0, result.stderr);
   assert.equal(report.isolation.mechanism, 'none');
   assert.equal(report.isolation.workspaceReadOnly, false);
+  assert.match(report.isolation.detail ?? '', /isolation: unavailable because it was turned off \(AIDE_ISOLATION=none\)/);
+  assert.match(result.stderr, /^isolation: unavailable because it was turned off/m);
 });

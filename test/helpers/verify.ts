@@ -61,8 +61,11 @@ export function processesMatching(marker: string): string[] {
     return execFileSync('pgrep', ['-af', marker], { encoding: 'utf8' })
       .split('\n')
       .filter((line) => line.trim() !== '' && !line.includes('pgrep'));
-  } catch {
-    return [];
+  } catch (error) {
+    // pgrep exits 1 when nothing matches. Anything else (not installed, a bad pattern) must fail
+    // the test: "nothing left running" cannot be checked without it (.ci/run installs procps).
+    if ((error as { status?: number | null }).status === 1) return [];
+    throw new Error(`pgrep could not list processes (install procps): ${String(error)}`);
   }
 }
 
