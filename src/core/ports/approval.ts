@@ -1,0 +1,61 @@
+/** Approval: the second yes a protected file takes, and the review of a verified step. */
+import type { ChangedFile } from '../events.js';
+
+export type Approval = 'yes' | 'no';
+
+/** A changed file a `protected_paths` rule covers, with the rule (as configured) that matched. */
+export interface ProtectedChange {
+  path: string;
+  rule: string;
+}
+
+/** Writing protected files outside an act step review (aide apply; the model's write tools next). */
+export interface ProtectedWriteRequest {
+  /** What writes them, for the question: "aide apply". */
+  command: string;
+  /** Every file the write changes. */
+  files: ChangedFile[];
+  /** The protected ones among them, each with its rule. */
+  protectedFiles: ProtectedChange[];
+}
+
+/**
+ * approve: write them; decline: the person said no; refuse: no one could be asked (no terminal,
+ * no --allow-protected): `reason` says so, `hint` gives the command that would allow it.
+ */
+export type ProtectedDecision = { kind: 'approve' } | { kind: 'decline' } | { kind: 'refuse'; reason: string; hint: string };
+
+/** Gives, or withholds, the second and explicit yes a protected file takes. */
+export interface ProtectedApprover {
+  approveProtected(request: ProtectedWriteRequest): Promise<ProtectedDecision>;
+}
+
+/** A verified step, as it is shown for approval. */
+export interface StepReview {
+  step: number;
+  title: string;
+  /** One line: "verified: 3 commands, 41 tests passed". */
+  verdict: string;
+  files: ChangedFile[];
+  /** The changed files protected_paths covers: writing them takes a second, explicit yes. */
+  protectedFiles: ProtectedChange[];
+}
+
+/**
+ * What to do with a verified step. `refuse`: the approver may not decide it (--yes and a
+ * protected file without --allow-protected); the reason says what would.
+ */
+export type StepDecision =
+  | { kind: 'approve' }
+  /** `reason`: why, in the user's words ("you chose Skip step"); shown after "skipped: ". */
+  | { kind: 'skip'; reason?: string }
+  | { kind: 'abort' }
+  | { kind: 'refuse'; reason: string };
+
+/** Asks the person at the keyboard, or answers for them (--yes). Flows never know which. */
+export interface Approver {
+  /** `details` are short lines shown above the question. */
+  confirm(question: string, details: readonly string[]): Promise<Approval>;
+  /** Whether to write a verified step into the workspace. */
+  reviewStep(review: StepReview): Promise<StepDecision>;
+}

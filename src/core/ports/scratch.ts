@@ -1,0 +1,97 @@
+/** The scratch: a copy of the workspace where edits and verify commands run. */
+
+/** One path that differs between a scratch's base and its captured state. */
+export interface ScratchChange {
+  /** Workspace-relative, '/'-separated. */
+  path: string;
+  status: 'added' | 'modified' | 'deleted' | 'type_changed';
+  /** Git mode before ('100644', '100755', '120000' for a symlink); null when added. */
+  oldMode: string | null;
+  /** Git mode after; null when deleted. */
+  newMode: string | null;
+  /** Blob id before (what the workspace file must still be before it is overwritten); null when added. */
+  oldBlob: string | null;
+  /** Blob id after; null when deleted. */
+  newBlob: string | null;
+}
+
+/** A path git ignores, and why: the ignore file, line and pattern (e.g. `.gitignore:3:.env`). */
+export interface IgnoredPath {
+  path: string;
+  rule: string;
+}
+
+/** The scratch's files read back into the shadow's object store. */
+export interface ScratchCapture {
+  /** The tree the scratch was last moved to (or opened at): what the changes are relative to. */
+  base: string;
+  /** The scratch's files as a tree (linked folders left out). */
+  tree: string;
+  changes: ScratchChange[];
+}
+
+/** What a move did. */
+export interface ScratchMove {
+  /** Tree the files were at before the move (after the sweep, if any). */
+  from: string;
+  /** Tree the files are at now. */
+  to: string;
+  /** Files (and symlinks) written. */
+  written: number;
+  /** Files removed. */
+  removed: number;
+  /** Whether the scratch was swept for edits before moving (a walk of its files, like `git status`). */
+  swept: boolean;
+}
+
+/** A folder of the workspace linked into the scratch instead of copied (`link` in sandbox.json). */
+export interface ScratchLink {
+  /** Workspace-relative path, as configured. */
+  path: string;
+  /** The workspace folder the symlink points at (absolute). */
+  target: string;
+  /** True while the symlink is in place. */
+  linked: boolean;
+  /**
+   * Why it is not linked: absent from the workspace, tracked in the base (checked out instead),
+   * its parent folder not in the base, or something the scratch made itself already there.
+   */
+  reason: 'missing_in_workspace' | 'tracked_in_base' | 'no_parent_in_base' | 'occupied' | null;
+}
+
+/**
+ * A private checkout of a snapshot or checkpoint outside the workspace, where a step's edits are
+ * made and its verify commands run. The workspace and the user's `.git` are never written.
+ */
+export interface Scratch {
+  /** Absolute path of the checkout. Edits and verify commands happen here, nowhere else. */
+  readonly path: string;
+  readonly session: string;
+  /** The tree the scratch was last moved to (or opened at). */
+  readonly base: string;
+  readonly links: readonly ScratchLink[];
+  /**
+   * Moves the scratch to another snapshot or checkpoint (a tree or commit id): only the files
+   * that differ are written, files the target lacks are removed, edits are discarded; ignored
+   * files (build outputs, caches) stay, like in a developer's checkout. Cost grows with the files
+   * that differ, not with the repository, when `sweep` is false: pass it only when nothing has
+   * written to the scratch since the last capture() or moveTo(). By default the scratch is first
+   * swept for edits (a walk of its files, as long as `git status`).
+   */
+  moveTo(target: string, options?: { sweep?: boolean }): Promise<ScratchMove>;
+  /** Records the scratch's current files as a tree in the shadow's object store, with the changes from `base`. */
+  capture(): Promise<ScratchCapture>;
+  /** The changes from `base` (a capture). */
+  changedFiles(): Promise<ScratchChange[]>;
+  /** Which of these scratch-relative paths git ignores (a capture leaves them out), each with the rule that does. */
+  ignoredPaths(paths: readonly string[]): Promise<IgnoredPath[]>;
+  /** A unified diff from `base` to the capture (taken now when not given). */
+  diff(capture?: ScratchCapture): Promise<string>;
+  /** Removes the scratch. Links are removed as links: nothing is deleted through them. */
+  dispose(): Promise<void>;
+}
+
+/** Opens the scratch of a session (one per session; stale ones of dead processes are removed first). */
+export interface ScratchOpener {
+  open(session: string, base: string): Promise<Scratch>;
+}
