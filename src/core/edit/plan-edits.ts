@@ -3,7 +3,6 @@
  * contents and an outcome per block, and writes nothing. Blocks for the same file apply in
  * order, each to the result of the one before.
  */
-import { findInvisible } from '../security/invisible.js';
 import { findAlreadyApplied, findAppliedAround } from './already-applied.js';
 import { findClosest, type Closest } from './closest.js';
 import { isLazyMarker } from './elision.js';
@@ -13,74 +12,10 @@ import { editableCopy, spliceInPlace } from './live-lines.js';
 import { normalizeTerminators, splice, type Alignment, type SplicedRegion } from './splice.js';
 import { textFileFromLines, type TextFile } from './text-file.js';
 import type { EditBlock, EditVariant } from './types.js';
+import type { BlockAction, BlockFailure, BlockOutcome, EditPlan, FailureKind, FileChange, FileInput } from './plan-types.js';
+import { invalidJson, invisibleFailure } from './result-checks.js';
 
-export type FailureKind =
-  | 'path-rejected'
-  | 'file-missing'
-  | 'file-exists'
-  | 'unreadable'
-  | 'blank-search'
-  | 'not-found'
-  | 'ambiguous'
-  | 'lazy-elision'
-  | 'indentation'
-  | 'invisible-characters'
-  | 'invalid-result'
-  | 'delete-mismatch';
-
-export interface BlockFailure {
-  kind: FailureKind;
-  /** What went wrong, for the user. */
-  message: string;
-  /** What to change, addressed to whoever wrote the block. */
-  hint: string;
-  /** For not-found: the file's lines most like the SEARCH. */
-  closest?: Closest;
-  /** For ambiguous: 1-based lines where the SEARCH matches. */
-  candidates?: number[];
-}
-
-/** already-applied: the file already holds what the block would write (already-applied.ts); nothing changes. */
-export type BlockAction = 'created' | 'edited' | 'deleted' | 'unchanged' | 'already-applied';
-
-interface OutcomeBase {
-  index: number;
-  line: number;
-  path: string;
-  format: EditBlock['format'];
-}
-
-export type BlockOutcome =
-  | (OutcomeBase & {
-      ok: true;
-      action: BlockAction;
-      /** The matching strategy; null for creates and deletes. */
-      strategy: StrategyName | null;
-      /** 1-based lines of the edited region in the new file. */
-      range: { first: number; last: number } | null;
-    })
-  | (OutcomeBase & { ok: false; failure: BlockFailure });
-
-/** A file's content as the planner sees it. */
-export type FileInput =
-  | { state: 'missing' }
-  | { state: 'text'; file: TextFile }
-  | { state: 'unreadable'; reason: string };
-
-export interface FileChange {
-  path: string;
-  /** null: the file is created. */
-  before: TextFile | null;
-  /** null: the file is deleted. */
-  after: TextFile | null;
-}
-
-export interface EditPlan {
-  ok: boolean;
-  outcomes: BlockOutcome[];
-  /** Files whose content changes, in the order first edited. Apply them only if ok. */
-  changes: FileChange[];
-}
+export type { BlockAction, BlockFailure, BlockOutcome, EditPlan, FailureKind, FileChange, FileInput } from './plan-types.js';
 
 type VariantResult =
   | {
@@ -306,37 +241,6 @@ function alreadyApplied(block: EditBlock, current: FileInput, results: readonly 
   if (positive.length === 1 && positive[0] !== undefined) return { ...unchanged, strategy: positive[0].strategy, range: positive[0].range };
   if (positive.length > 0 || found[0] === undefined) return undefined;
   return { ...unchanged, strategy: null, range: null, unconfirmed: found[0].failure };
-}
-
-function invisibleFailure(path: string, lineAt: (index: number) => string | undefined, added: readonly number[]): BlockFailure | undefined {
-  const found: string[] = [];
-  for (const index of added) {
-    for (const ch of findInvisible(lineAt(index) ?? '')) {
-      if (index === 0 && ch.column === 1 && ch.codePoint === 0xfeff) continue;
-      found.push(`line ${index + 1}, column ${ch.column}: ${ch.label}`);
-    }
-  }
-  if (found.length === 0) return undefined;
-  return {
-    kind: 'invisible-characters',
-    message: `the new text for ${path} contains invisible or direction-changing characters: ${found.slice(0, 5).join('; ')}${found.length > 5 ? `; and ${found.length - 5} more` : ''}`,
-    hint: 'Remove these characters: they hide what the code really says from the reviewer.',
-  };
-}
-
-function invalidJson(path: string, before: TextFile | null, after: TextFile | null): string | undefined {
-  if (!path.toLowerCase().endsWith('.json') || after === null) return undefined;
-  const parses = (file: TextFile) => {
-    try {
-      JSON.parse(file.lines.join('\n'));
-      return undefined;
-    } catch (error) {
-      return error instanceof Error ? error.message : String(error);
-    }
-  };
-  // A file that was not strict JSON before (tsconfig.json with comments) is not checked.
-  if (before !== null && parses(before) !== undefined) return undefined;
-  return parses(after);
 }
 
 /** Plans every block; `files` maps each path a block names to its current content. */
