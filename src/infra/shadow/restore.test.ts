@@ -7,7 +7,8 @@ import { gitRepo, testEnv, writeTree } from '../../../test/helpers/sandbox.js';
 import type { FileWrite } from '../../core/ports.js';
 import { NodeFileSystem } from '../fs/node-file-system.js';
 import { JOURNAL_FILE, readRestoreJournal } from './restore-journal.js';
-import { pruneEmptiedFolders, readBlobs, ShadowRestorer } from './restore.js';
+import { readBlobs } from './raw-objects.js';
+import { pruneEmptiedFolders, ShadowRestorer } from './restore.js';
 import { ShadowStore } from './shadow-store.js';
 
 async function open(root: string, maxFileBytes = 1024 * 1024) {
