@@ -4,7 +4,18 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 
-const nodeEffects = ['node:fs', 'node:fs/promises', 'node:child_process', 'node:net', 'node:http', 'node:https', 'node:os', 'node:process', 'node:readline', 'node:tty'];
+const nodeEffects = [
+  'node:fs',
+  'node:fs/promises',
+  'node:child_process',
+  'node:net',
+  'node:http',
+  'node:https',
+  'node:os',
+  'node:process',
+  'node:readline',
+  'node:tty',
+];
 const effectLibraries = ['execa', 'simple-git', 'listr2', 'enquirer', '@listr2/*', 'yargs'];
 
 function restrict(patterns, message) {
@@ -18,15 +29,24 @@ export default tseslint.config(
   ...tseslint.configs.strictTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['*.js', 'scripts/*.mjs'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        projectService: { allowDefaultProject: ['*.js', 'scripts/*.mjs'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
     plugins: { 'import-x': importX },
     rules: {
       // A `default:` is how a view says "the other events are not mine" (events grow with each flow).
-      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: true },
+      ],
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
-      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
+      '@typescript-eslint/restrict-template-expressions': [
+        'error',
+        { allowNumber: true, allowBoolean: true },
+      ],
       '@typescript-eslint/no-unnecessary-condition': 'off',
       '@typescript-eslint/no-non-null-assertion': 'error',
       'import-x/no-cycle': 'error',
@@ -42,15 +62,24 @@ export default tseslint.config(
   },
   {
     files: ['src/shared/**/*.ts'],
-    rules: restrict(['**/cli/**', '**/core/**', '**/infra/**', '**/config/**', ...effectLibraries], 'shared/ depends on nothing else in aide.'),
+    rules: restrict(
+      ['**/cli/**', '**/core/**', '**/infra/**', '**/config/**', ...effectLibraries],
+      'shared/ depends on nothing else in aide.',
+    ),
   },
   {
     files: ['src/infra/**/*.ts'],
-    rules: restrict(['**/cli/**', 'yargs', 'listr2', 'enquirer', '@listr2/*'], 'infra/ implements ports; it never imports the CLI or the UI.'),
+    rules: restrict(
+      ['**/cli/**', 'yargs', 'listr2', 'enquirer', '@listr2/*'],
+      'infra/ implements ports; it never imports the CLI or the UI.',
+    ),
   },
   {
     files: ['src/config/**/*.ts'],
-    rules: restrict(['**/cli/**', '**/infra/**', ...effectLibraries], 'config/ holds schemas and loaders; it never imports the CLI or infra.'),
+    rules: restrict(
+      ['**/cli/**', '**/infra/**', ...effectLibraries],
+      'config/ holds schemas and loaders; it never imports the CLI or infra.',
+    ),
   },
   {
     // Tests beside core code check it against the real file system and real processes.
@@ -64,7 +93,14 @@ export default tseslint.config(
   {
     files: ['**/*.test.ts', 'test/**/*.ts', 'bench/**/*.ts'],
     rules: {
-      '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite'] }] }],
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        {
+          allowForKnownSafeCalls: [
+            { from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite'] },
+          ],
+        },
+      ],
     },
   },
   {

@@ -74,7 +74,11 @@ function generate(lineCount: number): Source {
   }
   // Targets sit in the last 5% of the file; indices that are 0 mod 3 are functions, 2 mod 3 classes.
   const near = Math.floor(i * 0.95);
-  return { text: `${lines.slice(0, lineCount).join('\n')}\n`, fn: near - (near % 3), cls: near - (near % 3) + 2 };
+  return {
+    text: `${lines.slice(0, lineCount).join('\n')}\n`,
+    fn: near - (near % 3),
+    cls: near - (near % 3) + 2,
+  };
 }
 
 function block(search: readonly string[], replace: readonly string[]): string {
@@ -94,7 +98,10 @@ const CASES: Case[] = [
     expect: 'exact',
     response: ({ fn }) => {
       const lines = functionLines(fn).slice(2, 7);
-      return block(lines, lines.map((l) => l.replace('options.includeTax', 'options.includeTax && !order.exempt')));
+      return block(
+        lines,
+        lines.map((l) => l.replace('options.includeTax', 'options.includeTax && !order.exempt')),
+      );
     },
   },
   {
@@ -103,15 +110,23 @@ const CASES: Case[] = [
     response: ({ fn }) => {
       const lines = functionLines(fn).slice(2, 8);
       const typo = lines.map((l) => l.replace('quantity', 'quantiy'));
-      return block(typo, typo.map((l) => l.replace('return result;', 'return Object.freeze(result);')));
+      return block(
+        typo,
+        typo.map((l) => l.replace('return result;', 'return Object.freeze(result);')),
+      );
     },
   },
   {
     name: 'indentation-shifted',
     expect: 'indentation',
     response: ({ cls }) => {
-      const method = classLines(cls).slice(3, 10).map((l) => l.slice(2));
-      return block(method, method.map((l) => l.replace('return cached;', 'return structuredClone(cached);')));
+      const method = classLines(cls)
+        .slice(3, 10)
+        .map((l) => l.slice(2));
+      return block(
+        method,
+        method.map((l) => l.replace('return cached;', 'return structuredClone(cached);')),
+      );
     },
   },
   {
@@ -181,13 +196,26 @@ function proseLine(seed: number, length: number): string {
 function lineLengthTable(): void {
   const lines = 1_000;
   const runs = Math.max(1, Math.min(RUNS, 3));
-  console.log(`\nnot found, no SEARCH line equal to a file line: ${lines} lines, by line length (median of ${runs} runs, ms)\n`);
+  console.log(
+    `\nnot found, no SEARCH line equal to a file line: ${lines} lines, by line length (median of ${runs} runs, ms)\n`,
+  );
   let previous: number | undefined;
   for (const length of [40, 80, 160, 320]) {
-    const source: Source = { text: `${Array.from({ length: lines }, (_, i) => proseLine(i + 1, length)).join('\n')}\n`, fn: 0, cls: 0 };
+    const source: Source = {
+      text: `${Array.from({ length: lines }, (_, i) => proseLine(i + 1, length)).join('\n')}\n`,
+      fn: 0,
+      cls: 0,
+    };
     const search = Array.from({ length: 8 }, (_, k) => proseLine(1_000_000 + k, length));
-    const ms = measure(source, { name: `prose ${length}`, expect: 'not-found', response: () => block(search, ['gone']) }, runs);
-    const growth = previous === undefined ? '' : `  ${(ms / previous).toFixed(1)}× for 2× longer lines (linear 2×, quadratic 4×)`;
+    const ms = measure(
+      source,
+      { name: `prose ${length}`, expect: 'not-found', response: () => block(search, ['gone']) },
+      runs,
+    );
+    const growth =
+      previous === undefined
+        ? ''
+        : `  ${(ms / previous).toFixed(1)}× for 2× longer lines (linear 2×, quadratic 4×)`;
     console.log(`  ~${String(length).padStart(3)} chars/line  ${ms.toFixed(1).padStart(9)}${growth}`);
     previous = ms;
   }
@@ -198,7 +226,8 @@ class MemoryFileSystem implements FileSystem {
   private readonly dirs = new Set<string>();
 
   constructor(private readonly files: ReadonlyMap<string, Uint8Array>) {
-    for (const path of files.keys()) for (let d = dirname(path); !this.dirs.has(d) && d !== dirname(d); d = dirname(d)) this.dirs.add(d);
+    for (const path of files.keys())
+      for (let d = dirname(path); !this.dirs.has(d) && d !== dirname(d); d = dirname(d)) this.dirs.add(d);
   }
 
   readFile(path: string): Promise<Uint8Array | null> {
@@ -233,13 +262,26 @@ function applyCase(blocks: number, layout: Layout): { response: string; fs: Memo
   const files = new Map<string, Uint8Array>();
   const encoder = new TextEncoder();
   const parts: string[] = [];
-  const single = Array.from({ length: blocks }, (_, i) => `export const value${i} = ${layout === 'one file, again' ? i + 1 : i};`);
-  if (layout !== 'one file each') files.set(`${ROOT}/src/values.ts`, encoder.encode(`${single.join('\n')}\n`));
+  const single = Array.from(
+    { length: blocks },
+    (_, i) => `export const value${i} = ${layout === 'one file, again' ? i + 1 : i};`,
+  );
+  if (layout !== 'one file each')
+    files.set(`${ROOT}/src/values.ts`, encoder.encode(`${single.join('\n')}\n`));
   for (let i = 0; i < blocks; i++) {
     const path = layout === 'one file each' ? `src/m${i % 100}/file${i}.ts` : 'src/values.ts';
-    if (layout === 'one file each') files.set(`${ROOT}/${path}`, encoder.encode(`export const value${i} = ${i};\nexport default value${i};\n`));
-    const replace = layout === 'one file, adds' ? `export const value${i} = ${i};\nexport const twice${i} = ${2 * i};` : `export const value${i} = ${i + 1};`;
-    parts.push(`${path}\n<<<<<<< SEARCH\nexport const value${i} = ${i};\n=======\n${replace}\n>>>>>>> REPLACE\n`);
+    if (layout === 'one file each')
+      files.set(
+        `${ROOT}/${path}`,
+        encoder.encode(`export const value${i} = ${i};\nexport default value${i};\n`),
+      );
+    const replace =
+      layout === 'one file, adds'
+        ? `export const value${i} = ${i};\nexport const twice${i} = ${2 * i};`
+        : `export const value${i} = ${i + 1};`;
+    parts.push(
+      `${path}\n<<<<<<< SEARCH\nexport const value${i} = ${i};\n=======\n${replace}\n>>>>>>> REPLACE\n`,
+    );
   }
   return { response: parts.join('\n'), fs: new MemoryFileSystem(files) };
 }
@@ -259,13 +301,19 @@ async function timeApply(blocks: number, layout: Layout): Promise<number> {
   applyJson(report);
   const used = process.cpuUsage(started);
   const elapsed = (used.user + used.system) / 1000;
-  if (!report.ok || report.files.length !== (layout === 'one file each' ? blocks : layout === 'one file, again' ? 0 : 1)) throw new Error(`apply of ${blocks} blocks (${layout}) did not apply`);
+  if (
+    !report.ok ||
+    report.files.length !== (layout === 'one file each' ? blocks : layout === 'one file, again' ? 0 : 1)
+  )
+    throw new Error(`apply of ${blocks} blocks (${layout}) did not apply`);
   return elapsed;
 }
 
 async function applyTable(): Promise<void> {
   const runs = Math.max(1, Math.min(RUNS, 3));
-  console.log(`\naide apply path (parse, read, plan, diffs, text and JSON reports), dry run in memory, median of ${runs} runs (CPU ms)\n`);
+  console.log(
+    `\naide apply path (parse, read, plan, diffs, text and JSON reports), dry run in memory, median of ${runs} runs (CPU ms)\n`,
+  );
   await timeApply(500, 'one file each');
   for (const layout of ['one file each', 'one file', 'one file, adds', 'one file, again'] as const) {
     const medians: number[] = [];
@@ -277,7 +325,9 @@ async function applyTable(): Promise<void> {
     }
     const [small = Number.NaN, large = Number.NaN] = medians;
     const ratio = large / small;
-    console.log(`  ${layout.padEnd(16)}  1k blocks ${small.toFixed(1).padStart(8)}  10k blocks ${large.toFixed(1).padStart(9)}  ${ratio.toFixed(1)}× ${verdict(ratio, 10, small)} (linear 10×)`);
+    console.log(
+      `  ${layout.padEnd(16)}  1k blocks ${small.toFixed(1).padStart(8)}  10k blocks ${large.toFixed(1).padStart(9)}  ${ratio.toFixed(1)}× ${verdict(ratio, 10, small)} (linear 10×)`,
+    );
   }
 }
 
@@ -292,11 +342,22 @@ async function main(): Promise<void> {
   const warm = generate(2_000);
   for (const testCase of CASES) measure(warm, testCase);
   const load = loadavg()[0] ?? 0;
-  console.log(`aide edit engine: parse + plan per block, median of ${RUNS} runs (ms), node ${process.version}, load average ${load.toFixed(1)}\n`);
-  const header = ['case', ...SIZES.map((s) => `${s / 1000}k lines`), '10k/1k (linear 10×)', '50k/10k (linear 5×)'];
+  console.log(
+    `aide edit engine: parse + plan per block, median of ${RUNS} runs (ms), node ${process.version}, load average ${load.toFixed(1)}\n`,
+  );
+  const header = [
+    'case',
+    ...SIZES.map((s) => `${s / 1000}k lines`),
+    '10k/1k (linear 10×)',
+    '50k/10k (linear 5×)',
+  ];
   const rows: string[][] = [header];
   for (const testCase of CASES) {
-    const [small, medium, large] = sources.map((source) => measure(source, testCase)) as [number, number, number];
+    const [small, medium, large] = sources.map((source) => measure(source, testCase)) as [
+      number,
+      number,
+      number,
+    ];
     const r1 = medium / small;
     const r2 = large / medium;
     rows.push([
@@ -310,7 +371,11 @@ async function main(): Promise<void> {
   }
   const widths = header.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
   for (const [n, row] of rows.entries()) {
-    console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join('  '));
+    console.log(
+      row
+        .map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0)))
+        .join('  '),
+    );
     if (n === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   }
   lineLengthTable();

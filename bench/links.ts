@@ -25,7 +25,15 @@ function option(name: string, fallback: number): number {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 function gitEnv(home: string): Record<string, string> {
-  return { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@example.invalid', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@example.invalid' };
+  return {
+    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+    HOME: home,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_AUTHOR_NAME: 'b',
+    GIT_AUTHOR_EMAIL: 'b@example.invalid',
+    GIT_COMMITTER_NAME: 'b',
+    GIT_COMMITTER_EMAIL: 'b@example.invalid',
+  };
 }
 
 function workspace(dir: string, entries: number): string {
@@ -48,7 +56,10 @@ function workspace(dir: string, entries: number): string {
 async function openDispose(root: string, home: string, runs: number): Promise<number> {
   const store = await ShadowStore.open(root, gitEnv(home), { maxFileBytes: 1 << 20, command: 'bench' });
   try {
-    const scratches = new ShadowScratches(store.git, store.workspace, { tempRoot: mkdtempSync(join(home, 'tmp-')), links: ['node_modules'] });
+    const scratches = new ShadowScratches(store.git, store.workspace, {
+      tempRoot: mkdtempSync(join(home, 'tmp-')),
+      links: ['node_modules'],
+    });
     const tree = (await store.snapshot()).tree;
     const times: number[] = [];
     for (let i = 0; i < runs; i++) {
@@ -82,9 +93,13 @@ async function main(): Promise<void> {
   try {
     const full = await openDispose(workspace(dir, entries), dir, runs);
     const empty = await openDispose(workspace(dir, 1), dir, runs);
-    console.log(`scratch open + dispose, node_modules of ${entries} entries: ${full.toFixed(1)} ms (median of ${runs})`);
+    console.log(
+      `scratch open + dispose, node_modules of ${entries} entries: ${full.toFixed(1)} ms (median of ${runs})`,
+    );
     console.log(`scratch open + dispose, node_modules of 1 entry: ${empty.toFixed(1)} ms`);
-    console.log(`linking entry by entry: ${(full - empty).toFixed(1)} ms for ${entries} entries (${(((full - empty) / entries) * 1000).toFixed(1)} µs an entry)`);
+    console.log(
+      `linking entry by entry: ${(full - empty).toFixed(1)} ms for ${entries} entries (${(((full - empty) / entries) * 1000).toFixed(1)} µs an entry)`,
+    );
     const mono = monorepo(dir, packages);
     const times: number[] = [];
     let found = 0;
@@ -93,7 +108,9 @@ async function main(): Promise<void> {
       found = (await resolveLinkPaths(mono, DEFAULT_LINKS)).length;
       times.push(performance.now() - start);
     }
-    console.log(`default link globs on a monorepo of ${packages} packages: ${found} folders in ${median(times).toFixed(1)} ms`);
+    console.log(
+      `default link globs on a monorepo of ${packages} packages: ${found} folders in ${median(times).toFixed(1)} ms`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

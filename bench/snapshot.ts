@@ -34,13 +34,36 @@ function parseOptions(argv: readonly string[]): Options {
     const at = argv.indexOf(`--${name}`);
     const raw = at === -1 ? process.env[`BENCH_${name.toUpperCase()}`] : argv[at + 1];
     const parsed = raw === undefined ? fallback : Number(raw);
-    if (!Number.isFinite(parsed) || parsed <= 0) throw new Error(`--${name} needs a positive number, got ${raw ?? ''}`);
+    if (!Number.isFinite(parsed) || parsed <= 0)
+      throw new Error(`--${name} needs a positive number, got ${raw ?? ''}`);
     return parsed;
   };
-  return { files: Math.round(value('files', 50_000)), kb: value('kb', 6), runs: Math.round(value('runs', 5)), keep: argv.includes('--keep') };
+  return {
+    files: Math.round(value('files', 50_000)),
+    kb: value('kb', 6),
+    runs: Math.round(value('runs', 5)),
+    keep: argv.includes('--keep'),
+  };
 }
 
-const WORDS = ['const', 'let', 'return', 'import', 'export', 'await', 'async', 'value', 'index', 'result', 'error', 'data', 'state', 'config', 'order', 'items'];
+const WORDS = [
+  'const',
+  'let',
+  'return',
+  'import',
+  'export',
+  'await',
+  'async',
+  'value',
+  'index',
+  'result',
+  'error',
+  'data',
+  'state',
+  'config',
+  'order',
+  'items',
+];
 
 /** Deterministic source-like text of about `bytes` bytes. */
 function fileText(seed: number, bytes: number): string {
@@ -51,7 +74,8 @@ function fileText(seed: number, bytes: number): string {
   while (size < bytes) {
     const words = 4 + (next() % 8);
     let line = '  '.repeat(next() % 4);
-    for (let w = 0; w < words; w++) line += `${WORDS[next() % WORDS.length] ?? 'x'}${w % 3 === 0 ? `_${next() % 100000}` : ''} `;
+    for (let w = 0; w < words; w++)
+      line += `${WORDS[next() % WORDS.length] ?? 'x'}${w % 3 === 0 ? `_${next() % 100000}` : ''} `;
     lines.push(line.trimEnd());
     size += line.length;
   }
@@ -99,7 +123,12 @@ function gitEnv(home: string): Env {
 }
 
 function git(cwd: string, env: Env, args: string[]): string {
-  const result = spawnSync('git', ['-c', 'gc.auto=0', ...args], { cwd, env, encoding: 'utf8', maxBuffer: 1 << 28 });
+  const result = spawnSync('git', ['-c', 'gc.auto=0', ...args], {
+    cwd,
+    env,
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
   if (result.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${result.stderr}`);
   return result.stdout;
 }
@@ -119,7 +148,11 @@ async function time<T>(fn: () => T | Promise<T>): Promise<{ ms: number; value: T
 }
 
 /** Median of `runs` timed runs; `prepare` runs untimed before each. */
-async function median(runs: number, fn: () => unknown, prepare: () => unknown = () => undefined): Promise<number> {
+async function median(
+  runs: number,
+  fn: () => unknown,
+  prepare: () => unknown = () => undefined,
+): Promise<number> {
   const times: number[] = [];
   for (let run = 0; run < runs; run++) {
     await prepare();
@@ -139,11 +172,22 @@ interface Row {
 function printTable(rows: readonly Row[], floor: number): void {
   const cells = [
     ['measure', 'ms', '× git status', 'goal', ''],
-    ...rows.map((r) => [r.name, r.ms.toFixed(r.ms < 100 ? 1 : 0), (r.ms / floor).toFixed(2), r.goal, r.verdict]),
+    ...rows.map((r) => [
+      r.name,
+      r.ms.toFixed(r.ms < 100 ? 1 : 0),
+      (r.ms / floor).toFixed(2),
+      r.goal,
+      r.verdict,
+    ]),
   ];
   const widths = (cells[0] ?? []).map((_, c) => Math.max(...cells.map((row) => (row[c] ?? '').length)));
   for (const [n, row] of cells.entries()) {
-    console.log(row.map((cell, c) => (c === 1 || c === 2 ? cell.padStart(widths[c] ?? 0) : cell.padEnd(widths[c] ?? 0))).join('  ').trimEnd());
+    console.log(
+      row
+        .map((cell, c) => (c === 1 || c === 2 ? cell.padStart(widths[c] ?? 0) : cell.padEnd(widths[c] ?? 0)))
+        .join('  ')
+        .trimEnd(),
+    );
     if (n === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   }
 }
@@ -162,7 +206,11 @@ async function main(): Promise<void> {
   for (const dir of [repo, home, tempRoot]) mkdirSync(dir);
   const env = gitEnv(home);
   try {
-    console.log(`aide snapshot benchmark: ${options.files} files of ~${options.kb} KB, node ${process.version}, ${availableParallelism()} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(
+      `aide snapshot benchmark: ${options.files} files of ~${options.kb} KB, node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
     const setup = await time(() => {
       const bytes = generate(repo, options);
       git(repo, env, ['init', '-q', '-b', 'main']);
@@ -172,12 +220,16 @@ async function main(): Promise<void> {
       git(repo, env, ['prune']);
       return bytes;
     });
-    console.log(`setup: ${(setup.value / 1024 / 1024).toFixed(0)} MB of files generated, committed and packed in ${(setup.ms / 1000).toFixed(1)} s (${root})\n`);
+    console.log(
+      `setup: ${(setup.value / 1024 / 1024).toFixed(0)} MB of files generated, committed and packed in ${(setup.ms / 1000).toFixed(1)} s (${root})\n`,
+    );
     const edited = [filePath(1), filePath(Math.floor(options.files / 2)), filePath(options.files - 1)];
 
     // The floor: what any tool that looks at every file pays. Warm the cache first.
     git(repo, env, ['--no-optional-locks', 'status', '--porcelain']);
-    const status = await median(options.runs, () => git(repo, env, ['--no-optional-locks', 'status', '--porcelain']));
+    const status = await median(options.runs, () =>
+      git(repo, env, ['--no-optional-locks', 'status', '--porcelain']),
+    );
 
     // Naive: `git add -A` of the whole work tree into an empty shadow, then write-tree.
     let naiveRun = 0;
@@ -253,7 +305,8 @@ async function main(): Promise<void> {
     let worktreeRun = 0;
     const worktree = await median(
       Math.min(options.runs, 2),
-      () => git(repo, env, ['worktree', 'add', '-q', '--detach', join(root, `worktree-${worktreeRun}`), 'HEAD']),
+      () =>
+        git(repo, env, ['worktree', 'add', '-q', '--detach', join(root, `worktree-${worktreeRun}`), 'HEAD']),
       () => {
         rmSync(join(root, `worktree-${worktreeRun}`), { recursive: true, force: true });
         git(repo, env, ['worktree', 'prune']);
@@ -265,7 +318,10 @@ async function main(): Promise<void> {
     git(repo, env, ['worktree', 'prune']);
 
     // aide's scratch: opened once per session, then moved per step.
-    const scratches = new ShadowScratches(shadow.git, shadow.workspace, { tempRoot, links: ['node_modules'] });
+    const scratches = new ShadowScratches(shadow.git, shadow.workspace, {
+      tempRoot,
+      links: ['node_modules'],
+    });
     settle();
     const opened = await time(() => scratches.open('bench', base.tree));
     const scratch = opened.value;
@@ -280,7 +336,8 @@ async function main(): Promise<void> {
       options.runs,
       async () => {
         const captured = await scratch.capture();
-        if (captured.changes.length !== 3) throw new Error(`a capture found ${captured.changes.length} changes, expected 3`);
+        if (captured.changes.length !== 3)
+          throw new Error(`a capture found ${captured.changes.length} changes, expected 3`);
       },
       async () => {
         await scratch.moveTo(base.tree, { sweep: false });
@@ -301,19 +358,40 @@ async function main(): Promise<void> {
     const rows: Row[] = [
       { name: 'git status (the floor)', ms: status, goal: '', verdict: '' },
       { name: 'naive shadow snapshot (add -A, empty index)', ms: naive, goal: '', verdict: '' },
-      { name: 'aide first snapshot', ms: first, goal: '≥10× faster than naive', verdict: `${(naive / first).toFixed(1)}× faster: ${within(first, naive / 10)}` },
+      {
+        name: 'aide first snapshot',
+        ms: first,
+        goal: '≥10× faster than naive',
+        verdict: `${(naive / first).toFixed(1)}× faster: ${within(first, naive / 10)}`,
+      },
       { name: '  (opening the shadow, once)', ms: openMs, goal: '', verdict: '' },
       { name: 'aide first checkpoint (+ own objects, commit)', ms: firstCheckpoint, goal: '', verdict: '' },
-      { name: 'aide snapshot after editing 3 files', ms: second, goal: '≤ 2× git status', verdict: within(second, 2 * status) },
+      {
+        name: 'aide snapshot after editing 3 files',
+        ms: second,
+        goal: '≤ 2× git status',
+        verdict: within(second, 2 * status),
+      },
       { name: 'git worktree add (full checkout)', ms: worktree, goal: '', verdict: '' },
       { name: 'aide scratch open (once per session)', ms: opened.ms, goal: '', verdict: '' },
-      { name: 'aide scratch for a step (move, 3 files)', ms: step, goal: 'tens of ms', verdict: within(step, 100) },
+      {
+        name: 'aide scratch for a step (move, 3 files)',
+        ms: step,
+        goal: 'tens of ms',
+        verdict: within(step, 100),
+      },
       { name: "aide scratch: read a step's edits back", ms: capture, goal: '', verdict: '' },
       { name: 'aide scratch move with sweep (3 edits)', ms: swept, goal: '', verdict: '' },
     ];
-    console.log(`median of ${options.runs} runs (naive, first snapshot: ${Math.min(options.runs, 3)}; worktree add: ${Math.min(options.runs, 2)})\n`);
+    console.log(
+      `median of ${options.runs} runs (naive, first snapshot: ${Math.min(options.runs, 3)}; worktree add: ${Math.min(options.runs, 2)})\n`,
+    );
     printTable(rows, status);
-    console.log(`\nload average after: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(
+      `\nload average after: ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
   } finally {
     if (options.keep) console.log(`kept ${root}`);
     else rmSync(root, { recursive: true, force: true });

@@ -22,7 +22,15 @@
  * Run: npm run bench:verify [-- --runs 10] [--suite-runs 3] [--suite core/edit,infra/fs] [--full] [--keep]
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,12 +54,19 @@ function parseOptions(argv: readonly string[]): Options {
   const count = (name: string, fallback: number) => {
     const text = raw(name);
     const parsed = text === undefined ? fallback : Number(text);
-    if (!Number.isInteger(parsed) || parsed <= 0) throw new Error(`--${name} needs a positive whole number, got ${text ?? ''}`);
+    if (!Number.isInteger(parsed) || parsed <= 0)
+      throw new Error(`--${name} needs a positive whole number, got ${text ?? ''}`);
     return parsed;
   };
   const full = argv.includes('--full');
   const suite = full ? [] : (raw('suite') ?? 'core/edit').split(',').filter((f) => f !== '');
-  return { runs: count('runs', 10), suiteRuns: count('suite-runs', 3), suite, full, keep: argv.includes('--keep') };
+  return {
+    runs: count('runs', 10),
+    suiteRuns: count('suite-runs', 3),
+    suite,
+    full,
+    keep: argv.includes('--keep'),
+  };
 }
 
 type Env = Record<string, string>;
@@ -59,11 +74,20 @@ type Env = Record<string, string>;
 /** What direct runs and aide get alike: no user config, no credentials, no AIDE_* settings. */
 function cleanEnv(home: string): Env {
   const tmp = process.env['TMPDIR'];
-  return { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, LANG: 'C', ...(tmp === undefined ? {} : { TMPDIR: tmp }) };
+  return {
+    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+    HOME: home,
+    LANG: 'C',
+    ...(tmp === undefined ? {} : { TMPDIR: tmp }),
+  };
 }
 
 function git(cwd: string, env: Env, args: string[]): void {
-  const result = spawnSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', ...args], { cwd, env: { ...env, GIT_CONFIG_NOSYSTEM: '1' }, encoding: 'utf8' });
+  const result = spawnSync(
+    'git',
+    ['-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', ...args],
+    { cwd, env: { ...env, GIT_CONFIG_NOSYSTEM: '1' }, encoding: 'utf8' },
+  );
   if (result.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${result.stderr}`);
 }
 
@@ -86,7 +110,12 @@ function timedSpawn(argv: readonly string[], cwd: string, env: Env): Promise<Exi
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
     child.on('error', reject);
     child.on('close', (code) => {
-      resolve({ ms: performance.now() - started, code, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() });
+      resolve({
+        ms: performance.now() - started,
+        code,
+        stdout: Buffer.concat(out).toString(),
+        stderr: Buffer.concat(err).toString(),
+      });
     });
   });
 }
@@ -94,7 +123,14 @@ function timedSpawn(argv: readonly string[], cwd: string, env: Env): Promise<Exi
 /** The fields of `aide verify --json` read here. */
 interface VerifyJson {
   isolation: { mechanism: string };
-  commands: { status: string; exitCode: number | null; durationMs: number; tail: string; logPath: string | null; tests: { passed: number; failed: number } | null }[];
+  commands: {
+    status: string;
+    exitCode: number | null;
+    durationMs: number;
+    tail: string;
+    logPath: string | null;
+    tests: { passed: number; failed: number } | null;
+  }[];
 }
 
 interface AideRun {
@@ -115,7 +151,15 @@ type Variant = 'isolated' | 'unconfined';
 const BIN = fileURLToPath(new URL('../src/bin.js', import.meta.url));
 
 async function runAide(repo: string, env: Env, command: string, variant: Variant): Promise<AideRun> {
-  const argv = [process.execPath, BIN, 'verify', '--json', '--commands', command, ...(variant === 'unconfined' ? ['--no-isolation'] : [])];
+  const argv = [
+    process.execPath,
+    BIN,
+    'verify',
+    '--json',
+    '--commands',
+    command,
+    ...(variant === 'unconfined' ? ['--no-isolation'] : []),
+  ];
   const run = await timedSpawn(argv, repo, env);
   let report: VerifyJson;
   try {
@@ -126,7 +170,16 @@ async function runAide(repo: string, env: Env, command: string, variant: Variant
   const first = report.commands[0];
   if (first === undefined) throw new Error(`aide verify ran no command: ${run.stdout}`);
   const tests = first.tests === null ? '' : `${first.tests.passed} passed, ${first.tests.failed} failed`;
-  return { totalMs: run.ms, commandMs: first.durationMs, mechanism: report.isolation.mechanism, exitCode: first.exitCode, status: first.status, tail: first.tail, logPath: first.logPath, tests };
+  return {
+    totalMs: run.ms,
+    commandMs: first.durationMs,
+    mechanism: report.isolation.mechanism,
+    exitCode: first.exitCode,
+    status: first.status,
+    tail: first.tail,
+    logPath: first.logPath,
+    tests,
+  };
 }
 
 function median(values: readonly number[]): number {
@@ -150,8 +203,19 @@ type Check = (direct: Exit, run: AideRun) => string | null;
  * `runs` interleaved rounds of: direct, then aide in each variant, after `warmup` untimed rounds.
  * Stops at the first aide run `check` refuses (a full suite takes minutes a run).
  */
-async function measure(runs: number, warmup: number, variants: readonly Variant[], direct: () => Promise<Exit>, aide: (variant: Variant) => Promise<AideRun>, check: Check): Promise<Measured> {
-  const measured: Measured = { direct: [], aide: new Map(variants.map((v) => [v, []])), directExit: undefined };
+async function measure(
+  runs: number,
+  warmup: number,
+  variants: readonly Variant[],
+  direct: () => Promise<Exit>,
+  aide: (variant: Variant) => Promise<AideRun>,
+  check: Check,
+): Promise<Measured> {
+  const measured: Measured = {
+    direct: [],
+    aide: new Map(variants.map((v) => [v, []])),
+    directExit: undefined,
+  };
   for (let run = -warmup; run < runs; run++) {
     const exit = await direct();
     const first = (measured.directExit ??= exit);
@@ -183,12 +247,23 @@ const GOAL = 1.1;
 function printTable(title: string, rows: readonly Row[], floor: number): void {
   const cells = [
     ['measure', 'ms', '× direct', 'goal', ''],
-    ...rows.map((r) => [r.name, r.ms.toFixed(r.ms < 100 ? 1 : 0), r.ratio ? (r.ms / floor).toFixed(2) : '', r.goal ?? '', r.verdict ?? '']),
+    ...rows.map((r) => [
+      r.name,
+      r.ms.toFixed(r.ms < 100 ? 1 : 0),
+      r.ratio ? (r.ms / floor).toFixed(2) : '',
+      r.goal ?? '',
+      r.verdict ?? '',
+    ]),
   ];
   const widths = (cells[0] ?? []).map((_, c) => Math.max(...cells.map((row) => (row[c] ?? '').length)));
   console.log(`\n${title}`);
   for (const [n, row] of cells.entries()) {
-    console.log(row.map((cell, c) => (c === 1 || c === 2 ? cell.padStart(widths[c] ?? 0) : cell.padEnd(widths[c] ?? 0))).join('  ').trimEnd());
+    console.log(
+      row
+        .map((cell, c) => (c === 1 || c === 2 ? cell.padStart(widths[c] ?? 0) : cell.padEnd(widths[c] ?? 0)))
+        .join('  ')
+        .trimEnd(),
+    );
     if (n === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   }
 }
@@ -196,15 +271,29 @@ function printTable(title: string, rows: readonly Row[], floor: number): void {
 const LABEL: Record<Variant, string> = { isolated: 'isolated', unconfined: '--no-isolation' };
 
 /** Rows for one variant, and its verdict line: command-time ratio against the goal. */
-function aideRows(variant: Variant, runs: readonly AideRun[], direct: number, verdicts: string[], workload: string): Row[] {
+function aideRows(
+  variant: Variant,
+  runs: readonly AideRun[],
+  direct: number,
+  verdicts: string[],
+  workload: string,
+): Row[] {
   const command = median(runs.map((r) => r.commandMs));
   const total = median(runs.map((r) => r.totalMs));
   const setup = median(runs.map((r) => r.totalMs - r.commandMs));
   const mechanism = runs[0]?.mechanism ?? '?';
   const met = command <= GOAL * direct ? 'met' : 'not met';
-  verdicts.push(`${workload}, ${LABEL[variant]} (${mechanism}): command time ${(command / direct).toFixed(2)}× direct, goal ≤ ${GOAL}×: ${met}`);
+  verdicts.push(
+    `${workload}, ${LABEL[variant]} (${mechanism}): command time ${(command / direct).toFixed(2)}× direct, goal ≤ ${GOAL}×: ${met}`,
+  );
   return [
-    { name: `aide command time, ${LABEL[variant]} (${mechanism})`, ms: command, ratio: true, goal: `≤ ${GOAL}×`, verdict: met },
+    {
+      name: `aide command time, ${LABEL[variant]} (${mechanism})`,
+      ms: command,
+      ratio: true,
+      goal: `≤ ${GOAL}×`,
+      verdict: met,
+    },
     { name: `aide total, ${LABEL[variant]}`, ms: total, ratio: true },
     { name: '  setup (total − command time)', ms: setup, ratio: false },
   ];
@@ -218,7 +307,10 @@ const TRIVIAL: { name: string; argv: string[] }[] = [
 function makeTrivialRepo(repo: string, env: Env): void {
   mkdirSync(join(repo, '.aide'), { recursive: true });
   const commands = TRIVIAL.map((c) => ({ name: c.name, run: c.argv }));
-  writeFileSync(join(repo, '.aide/sandbox.json'), `${JSON.stringify({ commands, flake_reruns: 0, link: [] }, null, 2)}\n`);
+  writeFileSync(
+    join(repo, '.aide/sandbox.json'),
+    `${JSON.stringify({ commands, flake_reruns: 0, link: [] }, null, 2)}\n`,
+  );
   writeFileSync(join(repo, 'README.md'), '# bench\n');
   git(repo, env, ['init', '-q', '-b', 'main']);
   git(repo, env, ['add', '-A']);
@@ -226,7 +318,13 @@ function makeTrivialRepo(repo: string, env: Env): void {
 }
 
 /** Where the time of a trivial isolated command goes, measured outside aide. */
-async function breakdown(runs: number, repo: string, root: string, env: Env, argv: readonly string[]): Promise<Row[]> {
+async function breakdown(
+  runs: number,
+  repo: string,
+  root: string,
+  env: Env,
+  argv: readonly string[],
+): Promise<Row[]> {
   const probeStarted = performance.now();
   const isolation = await prepareIsolation({ allowNetwork: false, readOnlyPaths: [repo], env });
   const probeMs = performance.now() - probeStarted;
@@ -236,11 +334,24 @@ async function breakdown(runs: number, repo: string, root: string, env: Env, arg
   const wrapped: number[] = [];
   for (let run = -1; run < runs; run++) {
     const started = performance.now();
-    const result = await runner.run({ name: 'bench', run: argv, cwd: repo, env, timeoutMs: 60_000, logFile: join(root, 'logs', 'runner.log'), maxLogBytes: 1 << 20, tailBytes: 2048 });
+    const result = await runner.run({
+      name: 'bench',
+      run: argv,
+      cwd: repo,
+      env,
+      timeoutMs: 60_000,
+      logFile: join(root, 'logs', 'runner.log'),
+      maxLogBytes: 1 << 20,
+      tailBytes: 2048,
+    });
     const runnerMs = performance.now() - started;
-    if (result.exitCode !== 0) throw new Error(`the runner ran ${argv.join(' ')}: exit ${result.exitCode ?? result.signal ?? '?'}`);
+    if (result.exitCode !== 0)
+      throw new Error(`the runner ran ${argv.join(' ')}: exit ${result.exitCode ?? result.signal ?? '?'}`);
     const wrappedRun = await timedSpawn(isolation.wrap(argv, repo), repo, isolation.environment(env));
-    if (wrappedRun.code !== 0) throw new Error(`the isolation wrapper exited ${wrappedRun.code ?? 'on a signal'}: ${wrappedRun.stderr}`);
+    if (wrappedRun.code !== 0)
+      throw new Error(
+        `the isolation wrapper exited ${wrappedRun.code ?? 'on a signal'}: ${wrappedRun.stderr}`,
+      );
     if (run >= 0) {
       inProcess.push(runnerMs);
       wrapped.push(wrappedRun.ms);
@@ -248,7 +359,11 @@ async function breakdown(runs: number, repo: string, root: string, env: Env, arg
   }
   const rows: Row[] = [
     { name: '  where it goes: runner in-process, no isolation (warm)', ms: median(inProcess), ratio: true },
-    { name: `  where it goes: ${isolation.report.mechanism} wrapper spawned directly`, ms: median(wrapped), ratio: true },
+    {
+      name: `  where it goes: ${isolation.report.mechanism} wrapper spawned directly`,
+      ms: median(wrapped),
+      ratio: true,
+    },
     { name: '  where it goes: isolation probe (once per aide run, in setup)', ms: probeMs, ratio: false },
   ];
   // The wrapped runs above had a private folder made for them (HOME, TMPDIR).
@@ -267,12 +382,27 @@ async function trivial(options: Options, root: string, env: Env, verdicts: strin
       variants,
       () => timedSpawn(command.argv, repo, env),
       (variant) => runAide(repo, env, command.name, variant),
-      (direct, run) => (direct.code === 0 && run.status === 'passed' ? null : `exit ${direct.code ?? '?'} directly, ${run.status} under aide`),
+      (direct, run) =>
+        direct.code === 0 && run.status === 'passed'
+          ? null
+          : `exit ${direct.code ?? '?'} directly, ${run.status} under aide`,
     );
-    if (measured.refused !== undefined) throw new Error(`${command.argv.join(' ')} (${LABEL[measured.refused.variant]}): ${measured.refused.reason}\n${measured.refused.run.tail}`);
+    if (measured.refused !== undefined)
+      throw new Error(
+        `${command.argv.join(' ')} (${LABEL[measured.refused.variant]}): ${measured.refused.reason}\n${measured.refused.run.tail}`,
+      );
     const direct = median(measured.direct);
     const rows: Row[] = [{ name: 'direct spawn', ms: direct, ratio: true }];
-    for (const variant of variants) rows.push(...aideRows(variant, measured.aide.get(variant) ?? [], direct, verdicts, `\`${command.argv.join(' ')}\``));
+    for (const variant of variants)
+      rows.push(
+        ...aideRows(
+          variant,
+          measured.aide.get(variant) ?? [],
+          direct,
+          verdicts,
+          `\`${command.argv.join(' ')}\``,
+        ),
+      );
     if (command.name === 'true') rows.push(...(await breakdown(options.runs, repo, root, env, command.argv)));
     printTable(`\`${command.argv.join(' ')}\`, median of ${options.runs} runs`, rows, direct);
   }
@@ -295,7 +425,13 @@ function makeSuiteRepo(clone: string, options: Options, env: Env): string[] {
   writeFileSync(join(clone, '.git/info/exclude'), '/dist\n');
   const argv = [process.execPath, 'scripts/run-tests.mjs', ...options.suite];
   const timeout = options.full ? 60 * 60_000 : 10 * 60_000;
-  const sandbox = { commands: [{ name: 'suite', run: argv }], link: ['node_modules', 'dist'], flake_reruns: 0, timeout_ms: timeout, total_timeout_ms: timeout };
+  const sandbox = {
+    commands: [{ name: 'suite', run: argv }],
+    link: ['node_modules', 'dist'],
+    flake_reruns: 0,
+    timeout_ms: timeout,
+    total_timeout_ms: timeout,
+  };
   writeFileSync(join(clone, '.aide/sandbox.json'), `${JSON.stringify(sandbox, null, 2)}\n`);
   return argv;
 }
@@ -315,7 +451,9 @@ function failedTests(run: AideRun, direct: Exit | undefined): string {
   }
   const failedDirectly = new Set(notOk(direct?.stdout ?? ''));
   const names = notOk(log).filter((name) => !failedDirectly.has(name));
-  return names.length > 0 ? names.map((name) => `  - ${name}`).join('\n') : log.split('\n').slice(-12).join('\n');
+  return names.length > 0
+    ? names.map((name) => `  - ${name}`).join('\n')
+    : log.split('\n').slice(-12).join('\n');
 }
 
 async function suite(options: Options, root: string, env: Env, verdicts: string[]): Promise<void> {
@@ -323,7 +461,8 @@ async function suite(options: Options, root: string, env: Env, verdicts: string[
   const argv = makeSuiteRepo(clone, options, env);
   const shown = `node scripts/run-tests.mjs${options.full ? '' : ` ${options.suite.join(' ')}`}`;
   // aide's test counter reads the same TAP summary: a run counts when it ends as the direct one.
-  const ended = (code: number | null, tests: string) => `exit ${code ?? 'on a signal'}${tests === '' ? '' : `, ${tests}`}`;
+  const ended = (code: number | null, tests: string) =>
+    `exit ${code ?? 'on a signal'}${tests === '' ? '' : `, ${tests}`}`;
   const check: Check = (direct, run) => {
     const expected = ended(direct.code, tapCounts(direct.stdout));
     const got = ended(run.exitCode, tapCounts(direct.stdout) === '' ? '' : run.tests);
@@ -331,7 +470,15 @@ async function suite(options: Options, root: string, env: Env, verdicts: string[
   };
   // A warm-up round warms the page cache for a subset; the full suite takes minutes, so no need.
   const warmup = options.full ? 0 : 1;
-  const measureWith = (variant: Variant) => measure(options.suiteRuns, warmup, [variant], () => timedSpawn(argv, clone, env), (v) => runAide(clone, env, 'suite', v), check);
+  const measureWith = (variant: Variant) =>
+    measure(
+      options.suiteRuns,
+      warmup,
+      [variant],
+      () => timedSpawn(argv, clone, env),
+      (v) => runAide(clone, env, 'suite', v),
+      check,
+    );
   const notes: string[] = [];
   // Seen with --full: aide's e2e tests of `aide verify` (test/e2e/verify*) fail isolated: inside the
   // sandbox (capabilities dropped by setpriv) a nested unshare cannot write /proc/self/uid_map,
@@ -340,21 +487,39 @@ async function suite(options: Options, root: string, env: Env, verdicts: string[
   let measured = await measureWith(variant);
   if (measured.refused !== undefined) {
     const { run, reason } = measured.refused;
-    notes.push(`note: isolated, the suite ${reason}, so it was measured with --no-isolation (log: ${run.logPath ?? 'none'}; --keep keeps it). Failing only isolated:\n${failedTests(run, measured.directExit)}`);
+    notes.push(
+      `note: isolated, the suite ${reason}, so it was measured with --no-isolation (log: ${run.logPath ?? 'none'}; --keep keeps it). Failing only isolated:\n${failedTests(run, measured.directExit)}`,
+    );
     variant = 'unconfined';
     measured = await measureWith(variant);
   }
-  if (measured.refused !== undefined) throw new Error(`the suite under aide (${LABEL[variant]}) ${measured.refused.reason}:\n${measured.refused.run.tail}`);
+  if (measured.refused !== undefined)
+    throw new Error(
+      `the suite under aide (${LABEL[variant]}) ${measured.refused.reason}:\n${measured.refused.run.tail}`,
+    );
   const directExit = measured.directExit;
   if (directExit === undefined) throw new Error('the suite did not run');
   const directTests = tapCounts(directExit.stdout);
-  if (directExit.code !== 0) notes.push(`note: the suite fails when run directly too (${ended(directExit.code, directTests)}); under aide it ends the same way`);
+  if (directExit.code !== 0)
+    notes.push(
+      `note: the suite fails when run directly too (${ended(directExit.code, directTests)}); under aide it ends the same way`,
+    );
   const direct = median(measured.direct);
   const rows: Row[] = [
     { name: `direct run (${directTests || `exit ${directExit.code ?? '?'}`})`, ms: direct, ratio: true },
-    ...aideRows(variant, measured.aide.get(variant) ?? [], direct, verdicts, `test suite (${options.full ? 'full' : options.suite.join(', ')})`),
+    ...aideRows(
+      variant,
+      measured.aide.get(variant) ?? [],
+      direct,
+      verdicts,
+      `test suite (${options.full ? 'full' : options.suite.join(', ')})`,
+    ),
   ];
-  printTable(`test suite: \`${shown}\` in a clone of this repository, median of ${options.suiteRuns} runs`, rows, direct);
+  printTable(
+    `test suite: \`${shown}\` in a clone of this repository, median of ${options.suiteRuns} runs`,
+    rows,
+    direct,
+  );
   for (const note of notes) console.log(note);
 }
 
@@ -366,12 +531,20 @@ async function main(): Promise<void> {
   const env = cleanEnv(home);
   const verdicts: string[] = [];
   try {
-    console.log(`aide verify benchmark: node ${process.version}, ${availableParallelism()} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(
+      `aide verify benchmark: node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
     await trivial(options, root, env, verdicts);
     await suite(options, root, env, verdicts);
     console.log(`\ngoal: aide's command time ≤ ${GOAL}× the direct run (scratch setup comes on top)`);
     for (const line of verdicts) console.log(`  ${line}`);
-    console.log(`\nload average after: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(
+      `\nload average after: ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
   } finally {
     if (options.keep) console.log(`kept ${root}`);
     else rmSync(root, { recursive: true, force: true });

@@ -41,15 +41,28 @@ function run(title, command, args, cwd) {
 
 const work = mkdtempSync(join(tmpdir(), 'aide-demo-'));
 try {
-  cpSync(example, work, { recursive: true, filter: (source) => !source.startsWith(join(example, 'replies')) });
+  cpSync(example, work, {
+    recursive: true,
+    filter: (source) => !source.startsWith(join(example, 'replies')),
+  });
   spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: work, env });
   spawnSync('git', ['add', '-A'], { cwd: work, env });
   spawnSync('git', ['commit', '-q', '-m', 'inventory example'], { cwd: work, env });
   console.log(`aide demo: the example project is copied to ${work}`);
   console.log('The plan: examples/inventory/.aide/plans/add-remove.md (3 steps, edits written down)');
-  run('aide act --dry-run   (verify every step in a scratch copy; write nothing)', process.execPath, [bin, 'act', '--dry-run'], work);
+  run(
+    'aide act --dry-run   (verify every step in a scratch copy; write nothing)',
+    process.execPath,
+    [bin, 'act', '--dry-run'],
+    work,
+  );
   // Step 3 adds a test file: tests are protected paths, which --yes alone does not write.
-  run('aide act --yes --allow-protected   (verify each step again, then write it and checkpoint it)', process.execPath, [bin, 'act', '--yes', '--allow-protected'], work);
+  run(
+    'aide act --yes --allow-protected   (verify each step again, then write it and checkpoint it)',
+    process.execPath,
+    [bin, 'act', '--yes', '--allow-protected'],
+    work,
+  );
   run('aide status', process.execPath, [bin, 'status'], work);
   run('git status --short', 'git', ['status', '--short'], work);
   console.log("\naide demo: done. Every step passed the project's tests before it was written.");
@@ -58,7 +71,7 @@ try {
       [
         `\nThe example project is kept in ${work}. Have a look:`,
         `  cd ${work}`,
-        '  git status          # the files aide wrote (the repository\'s own .git is untouched)',
+        "  git status          # the files aide wrote (the repository's own .git is untouched)",
         '  aide checkpoints    # a checkpoint before each session and one per step',
         '  aide status         # what the sessions did, and how to undo them',
         `(aide is \`node ${bin}\` until \`npm link\` in this checkout puts it on your PATH.)`,

@@ -38,5 +38,9 @@ const concurrency = Math.max(2, availableParallelism());
 // No test may hang: one that runs past this fails (and names itself) instead of holding CI until
 // its own limit. The longest today is the edit corpus suite, 33-64 s on a loaded 2-core machine.
 const timeout = Number(process.env.AIDE_TEST_TIMEOUT_MS ?? 180_000);
-const result = spawnSync(process.execPath, ['--test', `--test-concurrency=${concurrency}`, `--test-timeout=${timeout}`, ...files], { stdio: 'inherit' });
+const result = spawnSync(
+  process.execPath,
+  ['--test', `--test-concurrency=${concurrency}`, `--test-timeout=${timeout}`, ...files],
+  { stdio: 'inherit' },
+);
 process.exit(result.status ?? 1);

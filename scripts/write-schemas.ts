@@ -18,7 +18,10 @@ for (const [path, content] of Object.entries(schemaFiles())) {
 }
 const readmePath = join(root, 'README.md');
 const readme = readFileSync(readmePath, 'utf8');
-const updated = withPlanReference(withConfigReference(readme), readFileSync(join(root, EXAMPLE_PLAN_FILE), 'utf8'));
+const updated = withPlanReference(
+  withConfigReference(readme),
+  readFileSync(join(root, EXAMPLE_PLAN_FILE), 'utf8'),
+);
 if (updated === readme) console.log('README.md: configuration and plan format references up to date');
 else {
   writeFileSync(readmePath, updated);

@@ -46,10 +46,22 @@ test('garbage replies through applyFlow never throw, and a failed apply leaves t
   await fc.assert(
     fc.asyncProperty(garbageResponse, async (response) => {
       reset();
-      const before = { root: fingerprint(root), outside: fingerprint(outside), git: fingerprint(root, '.git') };
+      const before = {
+        root: fingerprint(root),
+        outside: fingerprint(outside),
+        git: fingerprint(root, '.git'),
+      };
       const report = await apply(response, root);
-      if (!report.ok) assert.deepEqual({ root: fingerprint(root), outside: fingerprint(outside), git: fingerprint(root, '.git') }, before);
-      assert.deepEqual({ outside: fingerprint(outside), git: fingerprint(root, '.git') }, { outside: before.outside, git: before.git }, 'wrote outside or into .git');
+      if (!report.ok)
+        assert.deepEqual(
+          { root: fingerprint(root), outside: fingerprint(outside), git: fingerprint(root, '.git') },
+          before,
+        );
+      assert.deepEqual(
+        { outside: fingerprint(outside), git: fingerprint(root, '.git') },
+        { outside: before.outside, git: before.git },
+        'wrote outside or into .git',
+      );
     }),
     { seed: 20240611, numRuns: 300, includeErrorInReport: true },
   );

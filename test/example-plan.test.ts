@@ -10,7 +10,12 @@ import { parseSandboxFile } from '../src/config/load.js';
 import { formatProblem } from '../src/config/problems.js';
 import { commandText } from '../src/core/flows/act.js';
 import { formatPlanProblem, parsePlan } from '../src/core/plan/parse.js';
-import { EXAMPLE_PLAN_FILE, EXAMPLE_SANDBOX_FILE, PLAN_REFERENCE_END, PLAN_REFERENCE_START } from '../src/core/plan/reference.js';
+import {
+  EXAMPLE_PLAN_FILE,
+  EXAMPLE_SANDBOX_FILE,
+  PLAN_REFERENCE_END,
+  PLAN_REFERENCE_START,
+} from '../src/core/plan/reference.js';
 import { availableCommands, checkPlanCommands } from '../src/core/verify/select-commands.js';
 
 /** dist/test/example-plan.test.js → the repository root. */
@@ -42,13 +47,28 @@ test("the README's example plan is the example project's plan, and it parses", (
 test("every Run: line of the example plan is in the example's allowed_commands", () => {
   const { plan, sandbox } = parsed();
   for (const step of plan.steps) {
-    for (const run of step.run) assert.ok(sandbox.allowed_commands.includes(commandText(run)), `step ${step.number}: Run: ${commandText(run)} is not in ${EXAMPLE_SANDBOX_FILE}'s allowed_commands`);
+    for (const run of step.run)
+      assert.ok(
+        sandbox.allowed_commands.includes(commandText(run)),
+        `step ${step.number}: Run: ${commandText(run)} is not in ${EXAMPLE_SANDBOX_FILE}'s allowed_commands`,
+      );
   }
 });
 
 test("every Verify: name of the example plan is a command in the example's sandbox.json", () => {
   const { plan, lines, sandbox } = parsed();
-  assert.ok(plan.steps.some((s) => s.verify.length > 0), 'the example shows a Verify: line');
+  assert.ok(
+    plan.steps.some((s) => s.verify.length > 0),
+    'the example shows a Verify: line',
+  );
   const commands = sandbox.commands.map((c) => ({ name: c.name, run: c.run, optional: c.optional }));
-  assert.doesNotThrow(() => { checkPlanCommands(plan, lines, EXAMPLE_PLAN_FILE, availableCommands(commands, [], '.aide/sandbox.json'), '.aide/sandbox.json'); });
+  assert.doesNotThrow(() => {
+    checkPlanCommands(
+      plan,
+      lines,
+      EXAMPLE_PLAN_FILE,
+      availableCommands(commands, [], '.aide/sandbox.json'),
+      '.aide/sandbox.json',
+    );
+  });
 });

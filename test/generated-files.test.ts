@@ -20,13 +20,24 @@ test('the committed JSON Schemas match the zod schemas', () => {
 
 test("the README's configuration reference matches the zod schemas", () => {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  assert.ok(readme.includes(REFERENCE_START) && readme.includes(REFERENCE_END), `README.md lacks the config-reference markers. ${FIX}`);
-  assert.equal(readme, withConfigReference(readme), `README.md's configuration reference is out of date. ${FIX}`);
+  assert.ok(
+    readme.includes(REFERENCE_START) && readme.includes(REFERENCE_END),
+    `README.md lacks the config-reference markers. ${FIX}`,
+  );
+  assert.equal(
+    readme,
+    withConfigReference(readme),
+    `README.md's configuration reference is out of date. ${FIX}`,
+  );
 });
 
 test("the README's plan format reference matches the plan schema", () => {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   assert.ok(readme.includes(PLAN_REFERENCE_START), `README.md lacks the plan-format markers. ${FIX}`);
   const example = readFileSync(join(ROOT, EXAMPLE_PLAN_FILE), 'utf8');
-  assert.equal(readme, withPlanReference(readme, example), `README.md's plan format reference is out of date. ${FIX}`);
+  assert.equal(
+    readme,
+    withPlanReference(readme, example),
+    `README.md's plan format reference is out of date. ${FIX}`,
+  );
 });

@@ -31,7 +31,12 @@ import { ShadowSessionRecorder } from '../infra/shadow/session-recorder.js';
 import { ShadowStore } from '../infra/shadow/shadow-store.js';
 import { unreadableReason } from '../shared/file-errors.js';
 import { AideError, ExitCode } from '../shared/errors.js';
-import { findResumable, refusePendingWriteBacks, resumeCommand, type ResumableSession } from './act-session-select.js';
+import {
+  findResumable,
+  refusePendingWriteBacks,
+  resumeCommand,
+  type ResumableSession,
+} from './act-session-select.js';
 import { openActView, type ActView } from './act-view.js';
 import { chooseApprover } from './approver.js';
 import type { ActOptions } from './commands/act.js';
@@ -53,10 +58,14 @@ async function findPlan(root: string, cwd: string, named: string | undefined): P
   if (named !== undefined) return resolve(cwd, named);
   const dir = join(root, PLANS_DIR);
   const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.md'));
-  const dated = await Promise.all(names.map(async (name) => ({ path: join(dir, name), mtime: (await stat(join(dir, name))).mtimeMs })));
+  const dated = await Promise.all(
+    names.map(async (name) => ({ path: join(dir, name), mtime: (await stat(join(dir, name))).mtimeMs })),
+  );
   const newest = dated.sort((a, b) => b.mtime - a.mtime)[0];
   if (newest === undefined) {
-    throw new AideError('input_missing', `no plan to carry out: ${PLANS_DIR}/ has no .md files`, { hint: 'Give a plan file (`aide act plan.md`), or write one under .aide/plans/ (the format is in the README).' });
+    throw new AideError('input_missing', `no plan to carry out: ${PLANS_DIR}/ has no .md files`, {
+      hint: 'Give a plan file (`aide act plan.md`), or write one under .aide/plans/ (the format is in the README).',
+    });
   }
   return newest.path;
 }
@@ -73,11 +82,18 @@ async function loadPlan(file: string, root: string): Promise<{ plan: Plan; lines
   }
   const parsed = parsePlan(text, shown);
   if (parsed.ok) return { plan: parsed.plan, lines: parsed.lines, text };
-  throw new AideError('config_invalid', `${shown} is not a valid plan (${parsed.problems.length} problem${parsed.problems.length === 1 ? '' : 's'})`, {
-    details: parsed.problems.flatMap((p) => [formatPlanProblem(p), ...(p.hint === '' ? [] : [`  hint: ${p.hint}`])]),
-    hint: 'Fix the plan, then run `aide act` again. The plan format is described in the README.',
-    data: { problems: parsed.problems },
-  });
+  throw new AideError(
+    'config_invalid',
+    `${shown} is not a valid plan (${parsed.problems.length} problem${parsed.problems.length === 1 ? '' : 's'})`,
+    {
+      details: parsed.problems.flatMap((p) => [
+        formatPlanProblem(p),
+        ...(p.hint === '' ? [] : [`  hint: ${p.hint}`]),
+      ]),
+      hint: 'Fix the plan, then run `aide act` again. The plan format is described in the README.',
+      data: { problems: parsed.problems },
+    },
+  );
 }
 
 /** Where events are shown before the act view opens (a resume's). */
@@ -86,7 +102,8 @@ interface View {
 }
 
 function exitCodeOf(report: ActReport, interrupted: NodeJS.Signals | null): number {
-  if (interrupted !== null || report.steps.some((s) => s.status === 'cancelled')) return interruptExitCode(interrupted ?? 'SIGINT');
+  if (interrupted !== null || report.steps.some((s) => s.status === 'cancelled'))
+    return interruptExitCode(interrupted ?? 'SIGINT');
   if (report.steps.some((s) => s.status === 'conflict')) return ExitCode.conflict;
   if (report.steps.some((s) => s.status === 'aborted')) return ExitCode.aborted;
   if (report.steps.some((s) => s.status === 'refused')) return ExitCode.approvalNeeded;
@@ -125,10 +142,26 @@ interface SessionContext {
 async function startSession(ctx: SessionContext): Promise<Opened> {
   const session = newSessionId('act', new Date(), randomBytes(2).toString('hex'));
   const files = await SessionFiles.create(ctx.store.workspace.stateDir, session);
-  const base = await ctx.store.checkpoint({ session, reason: 'act', message: `before aide act: ${ctx.plan.title}` });
-  const log = await ActSessionLog.start(files, { session, dryRun: ctx.dryRun, base: base.checkpoint.id }, ctx.plan, () => new Date());
+  const base = await ctx.store.checkpoint({
+    session,
+    reason: 'act',
+    message: `before aide act: ${ctx.plan.title}`,
+  });
+  const log = await ActSessionLog.start(
+    files,
+    { session, dryRun: ctx.dryRun, base: base.checkpoint.id },
+    ctx.plan,
+    () => new Date(),
+  );
   ctx.opened.log = log;
-  return { session, base: base.checkpoint.id, files, log, recorder: new ShadowSessionRecorder(ctx.store, session, files, ctx.writes), resume: undefined };
+  return {
+    session,
+    base: base.checkpoint.id,
+    files,
+    log,
+    recorder: new ShadowSessionRecorder(ctx.store, session, files, ctx.writes),
+    resume: undefined,
+  };
 }
 
 /** Carries on `found`: the resume flow's events logged and shown; an exit code when it goes no further. */
@@ -139,7 +172,14 @@ async function resumeSession(found: ResumableSession, ctx: SessionContext): Prom
   const log = await ActSessionLog.resume(files, state, () => new Date());
   ctx.opened.log = log;
   const flow = resumeFlow(
-    { session: state.session, dryRun: state.dryRun, head: state.head, recorded: state.steps, steps: ctx.plan.steps, planChanged: state.planHash !== ctx.plan.planHash },
+    {
+      session: state.session,
+      dryRun: state.dryRun,
+      head: state.head,
+      recorded: state.steps,
+      steps: ctx.plan.steps,
+      planChanged: state.planHash !== ctx.plan.planHash,
+    },
     { approver: ctx.approver, recorder },
   );
   let next = await flow.next();
@@ -158,9 +198,13 @@ async function resumeSession(found: ResumableSession, ctx: SessionContext): Prom
       return ExitCode.conflict;
     case 'declined':
       await log.end(state.status === 'running' ? 'interrupted' : state.status, null);
-      throw new AideError('aborted', `session ${state.session} was not resumed: the plan changed since, and you chose not to carry on`, {
-        hint: `The session stays as it was: \`${resumeCommand(state.dryRun)}\` asks again, \`aide act\` starts a new one.`,
-      });
+      throw new AideError(
+        'aborted',
+        `session ${state.session} was not resumed: the plan changed since, and you chose not to carry on`,
+        {
+          hint: `The session stays as it was: \`${resumeCommand(state.dryRun)}\` asks again, \`aide act\` starts a new one.`,
+        },
+      );
   }
 }
 
@@ -170,18 +214,36 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
   const sandbox = loaded.value;
   // Read only: nothing is created when there is nothing to resume.
   const named = options.plan === undefined ? undefined : resolve(globals.cwd, options.plan);
-  const resuming = options.resume ? await findResumable(join(root, STATE_DIR), root, named, options.dryRun) : null;
-  const planFile = resuming === null ? await findPlan(root, globals.cwd, options.plan) : join(root, resuming.state.plan);
+  const resuming = options.resume
+    ? await findResumable(join(root, STATE_DIR), root, named, options.dryRun)
+    : null;
+  const planFile =
+    resuming === null ? await findPlan(root, globals.cwd, options.plan) : join(root, resuming.state.plan);
   const { plan, lines, text } = await loadPlan(planFile, root);
   const shownPlan = relative(root, planFile) || planFile;
   // A --step session records its one step: resuming it carries on that step, not the whole plan.
   const only = options.step ?? resuming?.state.only ?? undefined;
   const steps = stepsToRun(plan, only, shownPlan);
   const selection = await planCommands(root, sandbox, plan, lines, shownPlan);
-  const approver = chooseApprover({ yes: options.yes, allowProtected: options.allowProtected, dryRun: options.dryRun, command: 'aide act' }, io, () => ({ stdin: process.stdin, stdout: globals.json ? process.stderr : process.stdout }));
-  const runner = await openVerifyRunner({ root, env: io.env, allowNetwork: sandbox.allow_network, isolate: options.isolation, homeBinds: sandbox.home_binds });
-  const store = await ShadowStore.open(root, io.env, { maxFileBytes: config.value.checkpoints.max_file_bytes, command: 'act' });
-  const interrupt = listenForInterrupt(() => io.stderr.write('\naide: interrupted; stopping the running command and removing the scratch copy…\n'));
+  const approver = chooseApprover(
+    { yes: options.yes, allowProtected: options.allowProtected, dryRun: options.dryRun, command: 'aide act' },
+    io,
+    () => ({ stdin: process.stdin, stdout: globals.json ? process.stderr : process.stdout }),
+  );
+  const runner = await openVerifyRunner({
+    root,
+    env: io.env,
+    allowNetwork: sandbox.allow_network,
+    isolate: options.isolation,
+    homeBinds: sandbox.home_binds,
+  });
+  const store = await ShadowStore.open(root, io.env, {
+    maxFileBytes: config.value.checkpoints.max_file_bytes,
+    command: 'act',
+  });
+  const interrupt = listenForInterrupt(() =>
+    io.stderr.write('\naide: interrupted; stopping the running command and removing the scratch copy…\n'),
+  );
   let scratch: Scratch | undefined;
   let view: ActView | undefined;
   const opened: SessionContext['opened'] = {};
@@ -189,7 +251,9 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
     await refusePendingWriteBacks(store.workspace.stateDir, resuming?.session ?? null);
     const style = makeStyle(useColor(io) && !globals.json);
     // Before the act view opens: what a resume says and asks.
-    const early: View = globals.json ? { event: (e) => io.stdout.write(actEventJson(e)) } : new PlainActView(io.stdout, style);
+    const early: View = globals.json
+      ? { event: (e) => io.stdout.write(actEventJson(e)) }
+      : new PlainActView(io.stdout, style);
     const sessionPlan: SessionPlan = {
       plan: relative(root, planFile),
       planHash: textHash(text),
@@ -197,14 +261,32 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
       steps: steps.map((s) => ({ number: s.number, title: s.title, hash: stepHash(s) })),
       only: only ?? null,
     };
-    const context: SessionContext = { store, plan: sessionPlan, writes: new NodeFileSystem(testPauseAfterWrites(io)), dryRun: options.dryRun, approver, view: early, opened };
+    const context: SessionContext = {
+      store,
+      plan: sessionPlan,
+      writes: new NodeFileSystem(testPauseAfterWrites(io)),
+      dryRun: options.dryRun,
+      approver,
+      view: early,
+      opened,
+    };
     const started = resuming === null ? await startSession(context) : await resumeSession(resuming, context);
     if (typeof started === 'number') return started;
     const { session, base, files, log, recorder, resume } = started;
     // The edits are jailed to the scratch by its real path (on macOS the temp dir is behind a symlink).
-    scratch = await store.scratches({ tempRoot: await realpath(tmpdir()), links: sandbox.link }).open(session, resume?.head ?? base);
+    scratch = await store
+      .scratches({ tempRoot: await realpath(tmpdir()), links: sandbox.link })
+      .open(session, resume?.head ?? base);
     const startedAt = new Date().toISOString();
-    const shown = await openActView({ globals, io, options, plan: { ...plan, steps }, style, approver, signal: interrupt.signal });
+    const shown = await openActView({
+      globals,
+      io,
+      options,
+      plan: { ...plan, steps },
+      style,
+      approver,
+      signal: interrupt.signal,
+    });
     view = shown.view;
     const flow = actFlow(
       {
@@ -223,7 +305,14 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
         signal: interrupt.signal,
         ...(resume === undefined ? {} : { resume }),
       },
-      { scratch, runner, fs: new NodeFileSystem(), approver: shown.approver, recorder, now: () => performance.now() },
+      {
+        scratch,
+        runner,
+        fs: new NodeFileSystem(),
+        approver: shown.approver,
+        recorder,
+        now: () => performance.now(),
+      },
     );
     let next = await flow.next();
     while (next.done !== true) {
@@ -235,12 +324,19 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
     await view.close();
     const code = exitCodeOf(report, interrupt.received());
     await log.end(sessionStatus(code), report);
-    if (options.patchOut !== undefined) await writeReportFile(resolve(globals.cwd, options.patchOut), options.patchOut, report.patch, 'the patch');
+    if (options.patchOut !== undefined)
+      await writeReportFile(
+        resolve(globals.cwd, options.patchOut),
+        options.patchOut,
+        report.patch,
+        'the patch',
+      );
     if (options.junit !== undefined) {
       const xml = renderActJunit(report, { suiteName: plan.title, timestamp: startedAt, plan: shownPlan });
       await writeReportFile(resolve(globals.cwd, options.junit), options.junit, xml, 'the JUnit report');
     }
-    if (!globals.json) io.stdout.write(renderActSummary(report, style) + resumeHint(code, options.dryRun, style));
+    if (!globals.json)
+      io.stdout.write(renderActSummary(report, style) + resumeHint(code, options.dryRun, style));
     return code;
   };
   const outcome = await carryOut().then(
@@ -253,7 +349,12 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
     runner.dispose();
     return undefined;
   };
-  const cleanup = await settleAll([() => view?.close(), () => scratch?.dispose(), disposeRunner, () => store.close()]);
+  const cleanup = await settleAll([
+    () => view?.close(),
+    () => scratch?.dispose(),
+    disposeRunner,
+    () => store.close(),
+  ]);
   interrupt.dispose();
   const error = outcome.error ?? cleanup;
   if (error !== undefined) throw error;
@@ -288,7 +389,8 @@ class SessionCrashError extends Error {
 }
 
 async function endAfterError(log: ActSessionLog | undefined, error: unknown): Promise<Error> {
-  if (log === undefined || log.ended !== null) return error instanceof Error ? error : new Error(String(error));
+  if (log === undefined || log.ended !== null)
+    return error instanceof Error ? error : new Error(String(error));
   const crashed = !(error instanceof AideError);
   // The error is what matters: a state.json that cannot be written now says `running`, as after a kill.
   const recorded = await log.end(crashed ? 'crashed' : 'stopped', null).then(
@@ -302,5 +404,8 @@ async function endAfterError(log: ActSessionLog | undefined, error: unknown): Pr
 /** After a session that stopped short: how to carry it on (a step --yes refused needs --allow-protected). */
 function resumeHint(code: number, dryRun: boolean, style: Style): string {
   if (code === ExitCode.ok) return '';
-  return renderResumeHint(`${resumeCommand(dryRun)}${code === ExitCode.approvalNeeded ? ' --yes --allow-protected' : ''}`, style);
+  return renderResumeHint(
+    `${resumeCommand(dryRun)}${code === ExitCode.approvalNeeded ? ' --yes --allow-protected' : ''}`,
+    style,
+  );
 }

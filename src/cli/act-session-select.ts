@@ -21,30 +21,52 @@ function nothingToResume(message: string, hint: string): AideError {
 }
 
 /** The session to resume, or the error (exit 2) naming what exists. `planFile` is absolute. */
-export async function findResumable(stateDir: string, root: string, planFile: string | undefined, dryRun: boolean): Promise<ResumableSession> {
+export async function findResumable(
+  stateDir: string,
+  root: string,
+  planFile: string | undefined,
+  dryRun: boolean,
+): Promise<ResumableSession> {
   const all = await listSessionStates(stateDir);
   const plan = planFile === undefined ? undefined : relative(root, planFile);
   const ofPlan = plan === undefined ? all : all.filter((s) => s.state?.plan === plan);
-  const unfinished = ofPlan.filter((s): s is ResumableSession => s.state !== null && s.state.status !== 'finished');
+  const unfinished = ofPlan.filter(
+    (s): s is ResumableSession => s.state !== null && s.state.status !== 'finished',
+  );
   const match = unfinished.find((s) => s.state.dryRun === dryRun);
   if (match !== undefined) return match;
   const other = unfinished[0];
   if (other !== undefined) {
     const kind = other.state.dryRun ? 'a dry run' : 'not a dry run';
-    throw nothingToResume(`the unfinished session ${other.session} (${other.state.plan}) is ${kind}`, `Resume it with \`${resumeCommand(other.state.dryRun)}\`.`);
+    throw nothingToResume(
+      `the unfinished session ${other.session} (${other.state.plan}) is ${kind}`,
+      `Resume it with \`${resumeCommand(other.state.dryRun)}\`.`,
+    );
   }
   const last = ofPlan[0];
   if (last === undefined) {
     const newest = all[0]?.state;
     if (plan !== undefined && newest !== undefined && newest !== null) {
-      throw nothingToResume(`no session ran ${plan} (the last session, ${newest.session}, ran ${newest.plan})`, `Name no plan to resume the newest unfinished session. ${START_NEW}`);
+      throw nothingToResume(
+        `no session ran ${plan} (the last session, ${newest.session}, ran ${newest.plan})`,
+        `Name no plan to resume the newest unfinished session. ${START_NEW}`,
+      );
     }
-    throw nothingToResume(plan === undefined ? 'there is no aide act session in this workspace' : `no session ran ${plan}`, START_NEW);
+    throw nothingToResume(
+      plan === undefined ? 'there is no aide act session in this workspace' : `no session ran ${plan}`,
+      START_NEW,
+    );
   }
   if (last.state === null) {
-    throw nothingToResume(`the last session, ${last.session}, was recorded by an older aide and cannot be resumed`, START_NEW);
+    throw nothingToResume(
+      `the last session, ${last.session}, was recorded by an older aide and cannot be resumed`,
+      START_NEW,
+    );
   }
-  throw nothingToResume(`the last session, ${last.session} (${last.state.plan}), finished`, `\`aide status\` shows what it did. ${START_NEW}`);
+  throw nothingToResume(
+    `the last session, ${last.session} (${last.state.plan}), finished`,
+    `\`aide status\` shows what it did. ${START_NEW}`,
+  );
 }
 
 /**
@@ -52,12 +74,16 @@ export async function findResumable(stateDir: string, root: string, planFile: st
  * session would start from that. Only `aide act --resume` of that session may go on.
  */
 export async function refusePendingWriteBacks(stateDir: string, resuming: string | null): Promise<void> {
-  const pending = (await listSessionStates(stateDir)).find((s) => s.pendingWriteBack !== null && s.session !== resuming);
+  const pending = (await listSessionStates(stateDir)).find(
+    (s) => s.pendingWriteBack !== null && s.session !== resuming,
+  );
   if (pending?.pendingWriteBack == null) return;
   const plan = pending.state === null ? '' : ` ${pending.state.plan}`;
   throw new AideError(
     'workspace_conflict',
     `session ${pending.session} was stopped while it wrote step ${pending.pendingWriteBack.step} into your files: some of them may be written and others not`,
-    { hint: `Finish it with \`aide act --resume${plan}\` (a file changed since is reported, never overwritten); \`aide status\` shows the session.` },
+    {
+      hint: `Finish it with \`aide act --resume${plan}\` (a file changed since is reported, never overwritten); \`aide status\` shows the session.`,
+    },
   );
 }

@@ -17,11 +17,19 @@ export function stepsToRun(plan: Plan, only: number | undefined, planFile: strin
   const step = plan.steps.find((s) => s.number === only);
   if (step !== undefined) return [step];
   const numbers = plan.steps.map((s) => s.number).join(', ');
-  throw new AideError('usage', `--step ${only}: ${planFile} has no step ${only}`, { hint: `Its steps are ${numbers}; give one of them, e.g. --step ${plan.steps[0]?.number ?? 1}.` });
+  throw new AideError('usage', `--step ${only}: ${planFile} has no step ${only}`, {
+    hint: `Its steps are ${numbers}; give one of them, e.g. --step ${plan.steps[0]?.number ?? 1}.`,
+  });
 }
 
 /** Every verify command, once each Verify: name of the plan is known to be one of them. */
-export async function planCommands(root: string, sandbox: SandboxConfig, plan: Plan, lines: PlanLines, planFile: string): Promise<CommandSelection> {
+export async function planCommands(
+  root: string,
+  sandbox: SandboxConfig,
+  plan: Plan,
+  lines: PlanLines,
+  planFile: string,
+): Promise<CommandSelection> {
   const selection = await everyCommand(root, sandbox);
   checkPlanCommands(plan, lines, planFile, selection, SANDBOX_FILE);
   return selection;

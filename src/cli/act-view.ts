@@ -31,7 +31,11 @@ export interface ActViewChoice {
 /** The view, and the approver to give the flow: the task tree itself when it asks the questions. */
 export async function openActView(choice: ActViewChoice): Promise<{ view: ActView; approver: Approver }> {
   const { globals, io, options, plan, style, approver } = choice;
-  if (globals.json) return { view: { event: (e) => io.stdout.write(actEventJson(e)), close: () => Promise.resolve() }, approver };
+  if (globals.json)
+    return {
+      view: { event: (e) => io.stdout.write(actEventJson(e)), close: () => Promise.resolve() },
+      approver,
+    };
   if (io.stdout.isTTY !== true || io.env['TERM'] === 'dumb') {
     const plain = new PlainActView(io.stdout, style);
     return {

@@ -5,12 +5,27 @@
  * without a TTY hangs on an open stdin or exits 0 silently at EOF (LESSONS.md), so the
  * command refuses before doing any work (exit 4) unless --yes or --dry-run decides.
  */
-import type { Approval, Approver, ProtectedApprover, ProtectedWriteRequest, StepDecision, StepReview } from '../core/ports.js';
+import type {
+  Approval,
+  Approver,
+  ProtectedApprover,
+  ProtectedWriteRequest,
+  StepDecision,
+  StepReview,
+} from '../core/ports.js';
 import { AideError } from '../shared/errors.js';
 import { isInteractive, useColor, type CliIo } from './io.js';
 import { protectedList } from './render/act.js';
 import { showText } from './render/pager.js';
-import { protectedQuestion, REVIEW_CHOICES, reviewHeader, reviewQuestion, stepDiff, yesNo, type ReviewChoice } from './render/review.js';
+import {
+  protectedQuestion,
+  REVIEW_CHOICES,
+  reviewHeader,
+  reviewQuestion,
+  stepDiff,
+  yesNo,
+  type ReviewChoice,
+} from './render/review.js';
 import { makeStyle, type Style } from './render/style.js';
 import { askStep, type StepPrompts } from './step-approver.js';
 import { discardTypeahead } from './prompt-guard.js';
@@ -58,11 +73,20 @@ export interface ReviewScreen {
  * tree: --json, or a dumb terminal). A yes/no question's Ctrl-C or Escape counts as no; a step
  * review is the same menu as in the task tree, and cancelling it aborts (step-approver.ts).
  */
-export function interactiveApprover(streams: PromptStreams, screen: ReviewScreen = { env: {}, style: makeStyle(false) }): Approver {
+export function interactiveApprover(
+  streams: PromptStreams,
+  screen: ReviewScreen = { env: {}, style: makeStyle(false) },
+): Approver {
   async function ask<T>(question: Record<string, unknown>): Promise<T | null> {
     const { default: Enquirer } = await import('enquirer');
     try {
-      const answer = await Enquirer.prompt<{ value: T }>({ name: 'value', type: 'input', message: '', ...question, ...streams });
+      const answer = await Enquirer.prompt<{ value: T }>({
+        name: 'value',
+        type: 'input',
+        message: '',
+        ...question,
+        ...streams,
+      });
       return answer.value;
     } catch {
       // enquirer rejects when the prompt is cancelled.
@@ -74,21 +98,34 @@ export function interactiveApprover(streams: PromptStreams, screen: ReviewScreen
   }
   async function confirm(question: string, details: readonly string[]): Promise<Approval> {
     for (const line of details) streams.stdout.write(`${line}\n`);
-    return (await ask<boolean>({ type: 'confirm', message: question, initial: false, format: yesNo })) === true ? 'yes' : 'no';
+    return (await ask<boolean>({ type: 'confirm', message: question, initial: false, format: yesNo })) ===
+      true
+      ? 'yes'
+      : 'no';
   }
   const { style, env } = screen;
   const prompts: StepPrompts = {
     choose: async (review) => {
       streams.stdout.write(`${reviewHeader(review, style)}\n`);
       await discardTypeahead(streams.stdin);
-      return ask<ReviewChoice>({ type: 'select', message: reviewQuestion(review), choices: REVIEW_CHOICES.map((c) => ({ name: c.name, message: c.message })) });
+      return ask<ReviewChoice>({
+        type: 'select',
+        message: reviewQuestion(review),
+        choices: REVIEW_CHOICES.map((c) => ({ name: c.name, message: c.message })),
+      });
     },
-    confirmProtected: (review) => ask<boolean>({ type: 'confirm', message: protectedQuestion(review), initial: false, format: yesNo }),
+    confirmProtected: (review) =>
+      ask<boolean>({ type: 'confirm', message: protectedQuestion(review), initial: false, format: yesNo }),
     showDiff: async (review) => {
       const out = streams.stdout;
       // The pager writes to the same terminal: stdout, or stderr under --json.
       const fd = (out as { fd?: unknown }).fd === 2 ? 2 : 1;
-      await showText(stepDiff(review.files, style), { out, fd, size: { rows: out.rows, columns: out.columns }, env });
+      await showText(stepDiff(review.files, style), {
+        out,
+        fd,
+        size: { rows: out.rows, columns: out.columns },
+        env,
+      });
     },
   };
   return { confirm, reviewStep: (review) => askStep(review, prompts) };
@@ -112,10 +149,15 @@ export interface ApprovalChoice {
 export function chooseApprover(choice: ApprovalChoice, io: CliIo, streams: () => PromptStreams): Approver {
   if (choice.dryRun) return neverApprover;
   if (choice.yes) return autoApprover(choice.allowProtected ?? false);
-  if (isInteractive(io)) return interactiveApprover(streams(), { env: io.env, style: makeStyle(useColor(io)) });
-  throw new AideError('approval_needed', `${choice.command} needs your approval, but there is no terminal to ask on (stdin and stdout must both be one)`, {
-    hint: `Pass --yes to go ahead without asking, or --dry-run to only see what would change.`,
-  });
+  if (isInteractive(io))
+    return interactiveApprover(streams(), { env: io.env, style: makeStyle(useColor(io)) });
+  throw new AideError(
+    'approval_needed',
+    `${choice.command} needs your approval, but there is no terminal to ask on (stdin and stdout must both be one)`,
+    {
+      hint: `Pass --yes to go ahead without asking, or --dry-run to only see what would change.`,
+    },
+  );
 }
 
 export interface ProtectedChoice {
@@ -128,8 +170,13 @@ export interface ProtectedChoice {
 /** The files and the protected ones, shown above the question. */
 function protectedDetails(request: ProtectedWriteRequest): string[] {
   return [
-    ...request.files.map((f) => `${f.action === 'created' ? 'A' : f.action === 'deleted' ? 'D' : 'M'} ${f.path} +${f.added} -${f.removed}`),
-    ...request.protectedFiles.map((p) => `! protected: ${p.path} (rule ${p.rule}): writing it takes a second, explicit yes`),
+    ...request.files.map(
+      (f) =>
+        `${f.action === 'created' ? 'A' : f.action === 'deleted' ? 'D' : 'M'} ${f.path} +${f.added} -${f.removed}`,
+    ),
+    ...request.protectedFiles.map(
+      (p) => `! protected: ${p.path} (rule ${p.rule}): writing it takes a second, explicit yes`,
+    ),
   ];
 }
 
@@ -138,7 +185,11 @@ function protectedDetails(request: ProtectedWriteRequest): string[] {
  * it; at a terminal it is asked (default no; Ctrl-C is no), the same yes/no prompt as every
  * other; without one it is refused, with the command that would allow it.
  */
-export function protectedApprover(choice: ProtectedChoice, io: CliIo, streams: () => PromptStreams): ProtectedApprover {
+export function protectedApprover(
+  choice: ProtectedChoice,
+  io: CliIo,
+  streams: () => PromptStreams,
+): ProtectedApprover {
   return {
     async approveProtected(request) {
       if (choice.allowProtected) return { kind: 'approve' };
@@ -152,7 +203,10 @@ export function protectedApprover(choice: ProtectedChoice, io: CliIo, streams: (
       }
       const count = request.protectedFiles.length;
       const question = `Write the protected ${count === 1 ? 'file' : 'files'} ${request.protectedFiles.map((p) => p.path).join(', ')}?`;
-      const answer = await interactiveApprover(streams(), { env: io.env, style: makeStyle(useColor(io)) }).confirm(question, protectedDetails(request));
+      const answer = await interactiveApprover(streams(), {
+        env: io.env,
+        style: makeStyle(useColor(io)),
+      }).confirm(question, protectedDetails(request));
       return answer === 'yes' ? { kind: 'approve' } : { kind: 'decline' };
     },
   };

@@ -55,10 +55,19 @@ async function workspaceFacts(root: string, env: Env): Promise<DoctorFacts['work
     const workspace = await describeWorkspace(root, env);
     const reader = await ShadowReader.openExisting(root, env);
     const stats = reader === null ? null : await reader.stats();
-    const shadow = stats === null ? { present: false, bytes: 0, sessions: 0 } : { present: true, bytes: stats.bytes, sessions: stats.sessions };
+    const shadow =
+      stats === null
+        ? { present: false, bytes: 0, sessions: 0 }
+        : { present: true, bytes: stats.bytes, sessions: stats.sessions };
     return { root, refused: null, gitRepo: workspace.user !== null, shadow };
   } catch (error) {
-    if (error instanceof AideError && error.code === 'workspace_invalid') return { root, refused: error.message, gitRepo: false, shadow: { present: false, bytes: 0, sessions: 0 } };
+    if (error instanceof AideError && error.code === 'workspace_invalid')
+      return {
+        root,
+        refused: error.message,
+        gitRepo: false,
+        shadow: { present: false, bytes: 0, sessions: 0 },
+      };
     throw error;
   }
 }
@@ -66,7 +75,11 @@ async function workspaceFacts(root: string, env: Env): Promise<DoctorFacts['work
 async function modelFacts(root: string, env: Env): Promise<DoctorFacts['model']> {
   try {
     const { model } = (await loadWorkspaceConfig(root, env)).config.value;
-    return { endpoint: model.endpoint, loopback: isLoopbackHost(new URL(model.endpoint).hostname), allowRemote: model.allow_remote };
+    return {
+      endpoint: model.endpoint,
+      loopback: isLoopbackHost(new URL(model.endpoint).hostname),
+      allowRemote: model.allow_remote,
+    };
   } catch (error) {
     if (error instanceof AideError && error.code === 'config_invalid') return { error: error.message };
     throw error;
@@ -83,7 +96,9 @@ export async function gatherDoctorFacts(cwd: string, env: Env): Promise<DoctorFa
     listWorkspaceScratches(temp, root),
     tempFree(temp),
     detectOverlay(temp, env),
-    prepareIsolation({ allowNetwork: false, readOnlyPaths: [root], env }).then((isolation) => isolation.report),
+    prepareIsolation({ allowNetwork: false, readOnlyPaths: [root], env }).then(
+      (isolation) => isolation.report,
+    ),
     probeBubblewrap(env),
     modelFacts(root, env),
   ]);

@@ -47,15 +47,27 @@ function knownOptions(parser: Argv): string[] {
 function buildParser(select: (selected: Selected) => void, args: readonly string[]) {
   const parser = yargs()
     .scriptName('aide')
-    .usage('$0 <command> [options]\n\naide applies, verifies and checkpoints code changes written by a local model.')
+    .usage(
+      '$0 <command> [options]\n\naide applies, verifies and checkpoints code changes written by a local model.',
+    )
     .strict()
     .exitProcess(false)
     .version(packageVersion())
     .help()
     .alias('h', 'help')
     .wrap(Math.min(100, Math.max(60, process.stdout.columns || 100)))
-    .option('json', { type: 'boolean', default: false, describe: 'Print machine-readable JSON instead of text', global: true })
-    .option('cwd', { type: 'string', describe: 'Run as if aide was started in this directory', global: true, requiresArg: true })
+    .option('json', {
+      type: 'boolean',
+      default: false,
+      describe: 'Print machine-readable JSON instead of text',
+      global: true,
+    })
+    .option('cwd', {
+      type: 'string',
+      describe: 'Run as if aide was started in this directory',
+      global: true,
+      requiresArg: true,
+    })
     .demandCommand(1, 'Name a command; `aide --help` lists them.')
     .recommendCommands()
     .epilog(
@@ -75,7 +87,12 @@ function buildParser(select: (selected: Selected) => void, args: readonly string
     .fail((message: string | undefined, error: Error | undefined) => {
       // yargs' own validation (an option given without its value: YError) is a usage error too.
       if (error !== undefined && error.name !== 'YError') throw error;
-      throw usageError(message ?? error?.message ?? 'invalid command line', args, commands, knownOptions(parser));
+      throw usageError(
+        message ?? error?.message ?? 'invalid command line',
+        args,
+        commands,
+        knownOptions(parser),
+      );
     });
   let withCommands: Argv = parser;
   for (const spec of commands) withCommands = register(withCommands, spec, select);
@@ -88,7 +105,9 @@ function globalsFrom(argv: RawArgv, io: CliIo): GlobalOptions {
   // A file there would reach every command as a failed spawn (ENOTDIR, exit 70); a missing
   // folder is reported where the workspace is looked up.
   if (cwd !== io.cwd && statSync(cwd, { throwIfNoEntry: false })?.isDirectory() === false) {
-    throw new AideError('usage', `--cwd ${String(cwdArg)} is a file, not a folder`, { hint: 'Give --cwd the folder to run in: the workspace, or a folder inside it.' });
+    throw new AideError('usage', `--cwd ${String(cwdArg)} is a file, not a folder`, {
+      hint: 'Give --cwd the folder to run in: the workspace, or a folder inside it.',
+    });
   }
   return { json: argv['json'] === true, cwd };
 }
@@ -100,13 +119,18 @@ function checkCommandName(args: readonly string[]): void {
   const names = commands.map((c) => c.command.split(' ')[0] ?? '');
   if (names.includes(first)) return;
   const suggestion = didYouMean(first, names);
-  throw new AideError('usage', `unknown command "${first}"${suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`}`, {
-    hint: 'Run `aide --help` for the list of commands.',
-  });
+  throw new AideError(
+    'usage',
+    `unknown command "${first}"${suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`}`,
+    {
+      hint: 'Run `aide --help` for the list of commands.',
+    },
+  );
 }
 
 /** The result of parsing a command line: the command chosen, or the text of --help/--version. */
-export type ParsedCommandLine = { kind: 'command'; spec: CommandSpec; argv: RawArgv } | { kind: 'output'; text: string };
+export type ParsedCommandLine =
+  { kind: 'command'; spec: CommandSpec; argv: RawArgv } | { kind: 'output'; text: string };
 
 /**
  * Parses a command line with the real parser without running the command (tests turn argv

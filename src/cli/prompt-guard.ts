@@ -47,7 +47,8 @@ export function keepSignalsFrom(enquirer: EventEmitter): void {
   const before = new Map(QUITTING_SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
   enquirer.once('prompt', () => {
     for (const [signal, known] of before) {
-      for (const listener of process.listeners(signal)) if (!known.has(listener)) process.off(signal, listener);
+      for (const listener of process.listeners(signal))
+        if (!known.has(listener)) process.off(signal, listener);
     }
   });
 }

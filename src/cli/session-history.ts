@@ -38,7 +38,9 @@ const RESTORE_MESSAGE = /^before aide restore (\S+)$/;
 function restoreTarget(safety: Checkpoint, byTime: readonly Checkpoint[]): Checkpoint | undefined {
   const short = RESTORE_MESSAGE.exec(safety.message)?.[1];
   if (short === undefined) return undefined;
-  const matches = byTime.filter((c) => c.id.startsWith(short) && Date.parse(c.time) <= Date.parse(safety.time));
+  const matches = byTime.filter(
+    (c) => c.id.startsWith(short) && Date.parse(c.time) <= Date.parse(safety.time),
+  );
   return matches.length === 1 ? matches[0] : undefined;
 }
 
@@ -52,13 +54,18 @@ function appliedSteps(sessions: readonly FoundSession[]): Map<string, string> {
   for (const found of sessions) {
     const state = found.state;
     if (state === null || state.dryRun) continue;
-    for (const step of state.steps) if (step.status === 'applied' && step.checkpoint !== null) steps.set(step.checkpoint, key(state.session, step.number));
+    for (const step of state.steps)
+      if (step.status === 'applied' && step.checkpoint !== null)
+        steps.set(step.checkpoint, key(state.session, step.number));
   }
   return steps;
 }
 
 /** For every applied step: the restore that undid it, or null when it is in the files (as far as aide knows). */
-export function replayRestores(sessions: readonly FoundSession[], checkpoints: readonly Checkpoint[]): Map<string, UndoneBy | null> {
+export function replayRestores(
+  sessions: readonly FoundSession[],
+  checkpoints: readonly Checkpoint[],
+): Map<string, UndoneBy | null> {
   const byTime = [...checkpoints].sort((a, b) => Date.parse(a.time) - Date.parse(b.time));
   const steps = appliedSteps(sessions);
   // The steps in the files after each checkpoint (a safety checkpoint: before its restore wrote).
@@ -85,12 +92,20 @@ export function replayRestores(sessions: readonly FoundSession[], checkpoints: r
 }
 
 /** Where `session`'s writes stand, given every session and the replayed restores. */
-export function sessionUndo(found: FoundSession, sessions: readonly FoundSession[], undone: ReadonlyMap<string, UndoneBy | null>): SessionUndo {
+export function sessionUndo(
+  found: FoundSession,
+  sessions: readonly FoundSession[],
+  undone: ReadonlyMap<string, UndoneBy | null>,
+): SessionUndo {
   const state = found.state;
   if (state === null || state.dryRun) return { applied: [], undo: null, laterWrites: 0 };
   const applied = state.steps
     .filter((s) => s.status === 'applied' && s.checkpoint !== null)
-    .map((s) => ({ step: s.number, checkpoint: s.checkpoint ?? '', undoneBy: undone.get(key(state.session, s.number)) ?? null }));
+    .map((s) => ({
+      step: s.number,
+      checkpoint: s.checkpoint ?? '',
+      undoneBy: undone.get(key(state.session, s.number)) ?? null,
+    }));
   const stillIn = applied.some((s) => s.undoneBy === null);
   const started = Date.parse(state.startedAt);
   const laterWrites = sessions.filter(
@@ -99,7 +114,9 @@ export function sessionUndo(found: FoundSession, sessions: readonly FoundSession
       other.session !== state.session &&
       !other.state.dryRun &&
       Date.parse(other.state.startedAt) > started &&
-      other.state.steps.some((s) => s.status === 'applied' && undone.get(key(other.session, s.number)) === null),
+      other.state.steps.some(
+        (s) => s.status === 'applied' && undone.get(key(other.session, s.number)) === null,
+      ),
   ).length;
   // The base is the workspace as the session found it: restoring it takes out every write since.
   return { applied, undo: stillIn ? state.base : null, laterWrites: stillIn ? laterWrites : 0 };

@@ -4,7 +4,13 @@ import type { StepReview } from '../core/ports.js';
 import type { ReviewChoice } from './render/review.js';
 import { askStep, type StepPrompts } from './step-approver.js';
 
-const REVIEW: StepReview = { step: 1, title: 'Add sub', verdict: 'verified: 1 command, 1 test passed', files: [], protectedFiles: [] };
+const REVIEW: StepReview = {
+  step: 1,
+  title: 'Add sub',
+  verdict: 'verified: 1 command, 1 test passed',
+  files: [],
+  protectedFiles: [],
+};
 const PROTECTED: StepReview = { ...REVIEW, protectedFiles: [{ path: 'test/a.test.js', rule: '**/test/**' }] };
 
 /** Answers the menu with `choices` in turn and the protected-file question with `sure`; records what was asked. */
@@ -31,7 +37,10 @@ function scripted(choices: Array<ReviewChoice | null>, sure: boolean | null = nu
 
 test('Approve, Skip step and Abort are the decisions of the same name', async () => {
   assert.deepEqual(await askStep(REVIEW, scripted(['approve']).prompts), { kind: 'approve' });
-  assert.deepEqual(await askStep(REVIEW, scripted(['skip']).prompts), { kind: 'skip', reason: 'you chose Skip step' });
+  assert.deepEqual(await askStep(REVIEW, scripted(['skip']).prompts), {
+    kind: 'skip',
+    reason: 'you chose Skip step',
+  });
   assert.deepEqual(await askStep(REVIEW, scripted(['abort']).prompts), { kind: 'abort' });
 });
 
@@ -49,7 +58,10 @@ test('protected files: Approve asks again; yes approves, no skips, a cancelled q
   const yes = scripted(['approve'], true);
   assert.deepEqual(await askStep(PROTECTED, yes.prompts), { kind: 'approve' });
   assert.deepEqual(yes.asked, ['menu', 'protected?']);
-  assert.deepEqual(await askStep(PROTECTED, scripted(['approve'], false).prompts), { kind: 'skip', reason: 'you did not approve writing its protected files' });
+  assert.deepEqual(await askStep(PROTECTED, scripted(['approve'], false).prompts), {
+    kind: 'skip',
+    reason: 'you did not approve writing its protected files',
+  });
   assert.deepEqual(await askStep(PROTECTED, scripted(['approve'], null).prompts), { kind: 'abort' });
 });
 

@@ -16,7 +16,11 @@ export interface TerminalInput {
 
 function stty(args: readonly string[]): { ok: boolean; out: string } {
   // stdin is the terminal to change; stty reads and sets the settings of its own stdin.
-  const result = spawnSync('stty', args, { stdio: ['inherit', 'pipe', 'ignore'], encoding: 'utf8', timeout: 2000 });
+  const result = spawnSync('stty', args, {
+    stdio: ['inherit', 'pipe', 'ignore'],
+    encoding: 'utf8',
+    timeout: 2000,
+  });
   return { ok: result.status === 0, out: (result.stdout ?? '').trim() };
 }
 

@@ -11,7 +11,10 @@ import type { CommandSpec } from './commands/spec.js';
 
 /** What a required positional is, by its name in the command string (`restore <id>`). */
 const POSITIONAL_TEXT: Readonly<Record<string, { what: string; how: string }>> = {
-  id: { what: 'a checkpoint id', how: '`aide checkpoints` lists them; the first few characters of an id are enough' },
+  id: {
+    what: 'a checkpoint id',
+    how: '`aide checkpoints` lists them; the first few characters of an id are enough',
+  },
 };
 
 /** The command and subcommands a command line names, outermost first (`checkpoints`, `show`). */
@@ -38,11 +41,17 @@ function usageOf(path: readonly CommandSpec[]): { name: string; usage: string; s
   const last = path[path.length - 1];
   const name = ['aide', ...words].join(' ');
   const positionals = last === undefined ? '' : last.command.split(' ').slice(1).join(' ');
-  return { name, usage: `${name}${positionals === '' ? '' : ` ${positionals}`} [options]`, shown: `\`${name}\`` };
+  return {
+    name,
+    usage: `${name}${positionals === '' ? '' : ` ${positionals}`} [options]`,
+    shown: `\`${name}\``,
+  };
 }
 
 function helpHint(name: string, usage: string): string {
-  return name === 'aide' ? 'Run `aide --help` for the commands and their options.' : `Usage: ${usage}. \`${name} --help\` lists its options, with examples.`;
+  return name === 'aide'
+    ? 'Run `aide --help` for the commands and their options.'
+    : `Usage: ${usage}. \`${name} --help\` lists its options, with examples.`;
 }
 
 /** The names of the required positionals in a command string (`diff <id> [id2]` → ['id']). */
@@ -56,22 +65,48 @@ function missingPositional(path: readonly CommandSpec[], got: number): AideError
   const first = missing[0] ?? 'an argument';
   const text = POSITIONAL_TEXT[first];
   const what = text?.what ?? `<${first}>`;
-  return new AideError('usage', `${shown} needs ${what}${missing.length > 1 ? ` (and ${missing.slice(1).map((m) => `<${m}>`).join(', ')})` : ''}`, {
-    hint: `${text === undefined ? '' : `${text.how[0]?.toUpperCase() ?? ''}${text.how.slice(1)}. `}${helpHint(name, usage)}`,
-  });
+  return new AideError(
+    'usage',
+    `${shown} needs ${what}${
+      missing.length > 1
+        ? ` (and ${missing
+            .slice(1)
+            .map((m) => `<${m}>`)
+            .join(', ')})`
+        : ''
+    }`,
+    {
+      hint: `${text === undefined ? '' : `${text.how[0]?.toUpperCase() ?? ''}${text.how.slice(1)}. `}${helpHint(name, usage)}`,
+    },
+  );
 }
 
-function unknownArguments(path: readonly CommandSpec[], list: string, args: readonly string[], options: readonly string[]): AideError {
+function unknownArguments(
+  path: readonly CommandSpec[],
+  list: string,
+  args: readonly string[],
+  options: readonly string[],
+): AideError {
   const { name, usage, shown: command } = usageOf(path);
   const words = list.split(', ').filter((w) => w !== '');
   // yargs names an unknown option without its dashes; the command line says which it was.
-  const asOption = (word: string) => args.find((a) => a === `--${word}` || a.startsWith(`--${word}=`) || a === `-${word}`);
+  const asOption = (word: string) =>
+    args.find((a) => a === `--${word}` || a.startsWith(`--${word}=`) || a === `-${word}`);
   const unknownOptions = words.map(asOption).filter((a) => a !== undefined);
   if (unknownOptions.length > 0) {
     const shown = (unknownOptions[0] ?? '').split('=')[0] ?? '';
     // Single letters are aliases: suggest only full names, and only for a full name.
-    const suggestion = shown.startsWith('--') ? didYouMean(shown.slice(2), options.filter((o) => o.length > 1)) : undefined;
-    return new AideError('usage', `${command}: unknown option ${shown}${suggestion === undefined ? '' : ` (did you mean --${suggestion}?)`}`, { hint: helpHint(name, usage) });
+    const suggestion = shown.startsWith('--')
+      ? didYouMean(
+          shown.slice(2),
+          options.filter((o) => o.length > 1),
+        )
+      : undefined;
+    return new AideError(
+      'usage',
+      `${command}: unknown option ${shown}${suggestion === undefined ? '' : ` (did you mean --${suggestion}?)`}`,
+      { hint: helpHint(name, usage) },
+    );
   }
   const extra = words.map((w) => `"${w}"`).join(', ');
   return new AideError('usage', `${command}: unexpected argument${words.length === 1 ? '' : 's'} ${extra}`, {
@@ -83,7 +118,12 @@ function unknownArguments(path: readonly CommandSpec[], list: string, args: read
  * The usage error for a yargs validation message. `options` are the option names the command
  * knows (for "did you mean").
  */
-export function usageError(message: string, args: readonly string[], specs: readonly CommandSpec[], options: readonly string[]): AideError {
+export function usageError(
+  message: string,
+  args: readonly string[],
+  specs: readonly CommandSpec[],
+  options: readonly string[],
+): AideError {
   const path = commandPath(args, specs);
   const { name, usage, shown } = usageOf(path);
   const notEnough = /^Not enough non-option arguments: got (\d+), need at least \d+/.exec(message);
@@ -95,9 +135,16 @@ export function usageError(message: string, args: readonly string[], specs: read
     const option = noValue[1] ?? '';
     // yargs names the option as it was typed, without dashes: `-m` arrives as "m".
     const flag = option.length === 1 ? `-${option}` : `--${option}`;
-    return new AideError('usage', `${shown}: ${flag} needs a value`, { hint: `Write it after the option (${flag} VALUE). ${helpHint(name, usage)}` });
+    return new AideError('usage', `${shown}: ${flag} needs a value`, {
+      hint: `Write it after the option (${flag} VALUE). ${helpHint(name, usage)}`,
+    });
   }
   const tooMany = /^Too many non-option arguments/.exec(message);
-  if (tooMany !== null) return new AideError('usage', `${shown}: too many arguments`, { hint: helpHint(name, usage) });
-  return new AideError('usage', path.length === 0 ? message : `${shown}: ${message.charAt(0).toLowerCase()}${message.slice(1)}`, { hint: helpHint(name, usage) });
+  if (tooMany !== null)
+    return new AideError('usage', `${shown}: too many arguments`, { hint: helpHint(name, usage) });
+  return new AideError(
+    'usage',
+    path.length === 0 ? message : `${shown}: ${message.charAt(0).toLowerCase()}${message.slice(1)}`,
+    { hint: helpHint(name, usage) },
+  );
 }

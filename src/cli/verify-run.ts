@@ -50,12 +50,25 @@ function configuredCommands(sandbox: SandboxConfig): VerifyCommand[] {
 
 async function detectedCommands(root: string, sandbox: SandboxConfig): Promise<VerifyCommand[]> {
   if (sandbox.commands.length > 0) return [];
-  return (await detectProject(new NodeFileSystem(), new NodeDirectoryLister(), root)).commands.map((c) => ({ name: c.name, run: c.run, ...(c.optional === true ? { optional: true } : {}) }));
+  return (await detectProject(new NodeFileSystem(), new NodeDirectoryLister(), root)).commands.map((c) => ({
+    name: c.name,
+    run: c.run,
+    ...(c.optional === true ? { optional: true } : {}),
+  }));
 }
 
 /** The commands to verify with: sandbox.json's (optional ones only when named), or the detected ones when it lists none. */
-export async function chooseCommands(root: string, sandbox: SandboxConfig, only: readonly string[] | undefined): Promise<CommandSelection> {
-  return selectCommands(configuredCommands(sandbox), await detectedCommands(root, sandbox), only, SANDBOX_FILE);
+export async function chooseCommands(
+  root: string,
+  sandbox: SandboxConfig,
+  only: readonly string[] | undefined,
+): Promise<CommandSelection> {
+  return selectCommands(
+    configuredCommands(sandbox),
+    await detectedCommands(root, sandbox),
+    only,
+    SANDBOX_FILE,
+  );
 }
 
 /** Every command there is, optional ones included: a plan step picks its own (`aide act`). */
@@ -76,8 +89,15 @@ export function verifyPolicy(sandbox: SandboxConfig): VerifyPolicy {
 }
 
 /** The tree to verify, written into the shadow. */
-async function sourceTree(store: ShadowStore, options: VerifyOptions): Promise<{ source: VerifyContext['source']; skipped: VerifyContext['skipped'] }> {
-  if (options.staged) return { source: { kind: 'staged', ref: null, commit: null, tree: await store.stagedTree() }, skipped: [] };
+async function sourceTree(
+  store: ShadowStore,
+  options: VerifyOptions,
+): Promise<{ source: VerifyContext['source']; skipped: VerifyContext['skipped'] }> {
+  if (options.staged)
+    return {
+      source: { kind: 'staged', ref: null, commit: null, tree: await store.stagedTree() },
+      skipped: [],
+    };
   if (options.ref !== undefined) {
     const { commit, tree } = await store.refTree(options.ref);
     return { source: { kind: 'ref', ref: options.ref, commit, tree }, skipped: [] };
@@ -93,7 +113,11 @@ async function makeView(globals: GlobalOptions, io: CliIo, context: VerifyContex
     return new TaskListVerifyView(style);
   }
   // With --json, stdout carries only the report; progress goes to stderr.
-  return new PlainVerifyView(globals.json ? io.stderr : io.stdout, globals.json ? makeStyle(false) : style, context);
+  return new PlainVerifyView(
+    globals.json ? io.stderr : io.stdout,
+    globals.json ? makeStyle(false) : style,
+    context,
+  );
 }
 
 async function drive(flow: AsyncGenerator<AideEvent, VerifyReport>, view: View): Promise<VerifyReport> {
@@ -116,13 +140,33 @@ interface Prepared {
 }
 
 /** Snapshot, scratch: under the workspace lock, released before the commands run. */
-async function prepare(root: string, io: CliIo, options: VerifyOptions, sandbox: SandboxConfig, maxFileBytes: number, selection: CommandSelection): Promise<Prepared> {
+async function prepare(
+  root: string,
+  io: CliIo,
+  options: VerifyOptions,
+  sandbox: SandboxConfig,
+  maxFileBytes: number,
+  selection: CommandSelection,
+): Promise<Prepared> {
   const store = await ShadowStore.open(root, io.env, { maxFileBytes, command: 'verify' });
   try {
     const { source, skipped } = await sourceTree(store, options);
     const session = newSessionId('verify', new Date(), randomBytes(2).toString('hex'));
-    const scratch = await store.scratches({ tempRoot: tmpdir(), links: sandbox.link }).open(session, source.tree);
-    return { store, scratch, context: { root, session, source, commandSource: selection.source, skipped, optionalNotRun: selection.optionalNotRun } };
+    const scratch = await store
+      .scratches({ tempRoot: tmpdir(), links: sandbox.link })
+      .open(session, source.tree);
+    return {
+      store,
+      scratch,
+      context: {
+        root,
+        session,
+        source,
+        commandSource: selection.source,
+        skipped,
+        optionalNotRun: selection.optionalNotRun,
+      },
+    };
   } finally {
     await store.close();
   }
@@ -133,8 +177,16 @@ export async function runVerify(options: VerifyOptions, globals: GlobalOptions, 
   const { config, sandbox: loaded } = await loadWorkspaceConfig(root, io.env);
   const sandbox = loaded.value;
   const selection = await chooseCommands(root, sandbox, options.commands);
-  const runner = await openVerifyRunner({ root, env: io.env, allowNetwork: sandbox.allow_network, isolate: options.isolation, homeBinds: sandbox.home_binds });
-  const interrupt = listenForInterrupt(() => io.stderr.write('\naide: interrupted; stopping the commands and removing the scratch copy…\n'));
+  const runner = await openVerifyRunner({
+    root,
+    env: io.env,
+    allowNetwork: sandbox.allow_network,
+    isolate: options.isolation,
+    homeBinds: sandbox.home_binds,
+  });
+  const interrupt = listenForInterrupt(() =>
+    io.stderr.write('\naide: interrupted; stopping the commands and removing the scratch copy…\n'),
+  );
   let prepared: Prepared | undefined;
   try {
     prepared = await prepare(root, io, options, sandbox, config.value.checkpoints.max_file_bytes, selection);
@@ -164,7 +216,12 @@ export async function runVerify(options: VerifyOptions, globals: GlobalOptions, 
 }
 
 /** A report file the user asked for (`--junit`); a path that cannot be written is a usage error. */
-export async function writeReportFile(file: string, shown: string, content: string, what: string): Promise<void> {
+export async function writeReportFile(
+  file: string,
+  shown: string,
+  content: string,
+  what: string,
+): Promise<void> {
   try {
     await writeFile(file, content);
   } catch (error) {
@@ -174,9 +231,22 @@ export async function writeReportFile(file: string, shown: string, content: stri
   }
 }
 
-async function finish(report: VerifyReport, context: VerifyContext, options: VerifyOptions, globals: GlobalOptions, io: CliIo): Promise<void> {
+async function finish(
+  report: VerifyReport,
+  context: VerifyContext,
+  options: VerifyOptions,
+  globals: GlobalOptions,
+  io: CliIo,
+): Promise<void> {
   if (options.junit !== undefined) {
-    await writeReportFile(resolve(globals.cwd, options.junit), options.junit, renderJunit(report, { suiteName: 'aide verify', timestamp: new Date().toISOString() }), 'the JUnit report');
+    await writeReportFile(
+      resolve(globals.cwd, options.junit),
+      options.junit,
+      renderJunit(report, { suiteName: 'aide verify', timestamp: new Date().toISOString() }),
+      'the JUnit report',
+    );
   }
-  io.stdout.write(globals.json ? verifyJson(report, context) : renderVerifyResult(report, context, makeStyle(useColor(io))));
+  io.stdout.write(
+    globals.json ? verifyJson(report, context) : renderVerifyResult(report, context, makeStyle(useColor(io))),
+  );
 }

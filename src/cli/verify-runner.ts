@@ -38,23 +38,42 @@ function forcedMechanism(env: Env): Force | undefined {
   const value = env['AIDE_ISOLATION'];
   if (value === undefined || value === '') return undefined;
   if ((FORCE_VALUES as readonly string[]).includes(value)) return value as Force;
-  throw new AideError('usage', `AIDE_ISOLATION=${value} is not a mechanism aide knows`, { hint: `Use one of ${FORCE_VALUES.join(', ')}, or unset it to let aide choose.` });
+  throw new AideError('usage', `AIDE_ISOLATION=${value} is not a mechanism aide knows`, {
+    hint: `Use one of ${FORCE_VALUES.join(', ')}, or unset it to let aide choose.`,
+  });
 }
 
 async function isolationFor(request: RunnerRequest): Promise<SessionIsolation> {
-  if (!request.isolate) return unconfined({ env: request.env, homeBinds: request.homeBinds, network: 'allowed' }, 'isolation: none (--no-isolation)');
+  if (!request.isolate)
+    return unconfined(
+      { env: request.env, homeBinds: request.homeBinds, network: 'allowed' },
+      'isolation: none (--no-isolation)',
+    );
   const force = forcedMechanism(request.env);
   // Read-only: the workspace and every git dir a command could reach it through.
-  const readOnlyPaths = [request.root, ...(await knownGitDirs(request.root, join(request.root, STATE_DIR, 'shadow.git'), request.env))];
-  return prepareIsolation({ allowNetwork: request.allowNetwork, readOnlyPaths, env: request.env, homeBinds: request.homeBinds, ...(force === undefined ? {} : { force }) });
+  const readOnlyPaths = [
+    request.root,
+    ...(await knownGitDirs(request.root, join(request.root, STATE_DIR, 'shadow.git'), request.env)),
+  ];
+  return prepareIsolation({
+    allowNetwork: request.allowNetwork,
+    readOnlyPaths,
+    env: request.env,
+    homeBinds: request.homeBinds,
+    ...(force === undefined ? {} : { force }),
+  });
 }
 
 export async function openVerifyRunner(request: RunnerRequest): Promise<VerifyRunner> {
   const isolation = await isolationFor(request);
   if (isolation.report.network === 'unavailable') {
-    throw new AideError('isolation_unavailable', `${isolation.report.detail ?? 'network isolation: unavailable'}; verify commands would run with network access`, {
-      hint: 'To accept that, set "allow_network": true in .aide/sandbox.json or pass --no-isolation. `aide doctor` shows what this machine offers.',
-    });
+    throw new AideError(
+      'isolation_unavailable',
+      `${isolation.report.detail ?? 'network isolation: unavailable'}; verify commands would run with network access`,
+      {
+        hint: 'To accept that, set "allow_network": true in .aide/sandbox.json or pass --no-isolation. `aide doctor` shows what this machine offers.',
+      },
+    );
   }
   const runner = new ProcessCommandRunner({ isolation });
   return {

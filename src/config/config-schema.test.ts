@@ -10,7 +10,8 @@ function problems<T>(result: LoadResult<T>): string[] {
 }
 
 function loaded<T>(result: LoadResult<T>) {
-  if (!result.ok) assert.fail(`expected a valid file, got:\n${result.problems.map(formatProblem).join('\n')}`);
+  if (!result.ok)
+    assert.fail(`expected a valid file, got:\n${result.problems.map(formatProblem).join('\n')}`);
   return result.loaded;
 }
 
@@ -18,7 +19,12 @@ test('a missing config.json means every default', () => {
   const { value, exists } = loaded(parseConfigFile(null, {}));
   assert.equal(exists, false);
   assert.deepEqual(value, {
-    model: { endpoint: 'http://127.0.0.1:11434/v1', name: 'qwen2.5-coder:14b', context_tokens: 16384, allow_remote: false },
+    model: {
+      endpoint: 'http://127.0.0.1:11434/v1',
+      name: 'qwen2.5-coder:14b',
+      context_tokens: 16384,
+      allow_remote: false,
+    },
     limits: { max_iterations: 25, max_consecutive_mistakes: 3, max_tool_result_bytes: 16384 },
     checkpoints: { max_file_bytes: 20 * 1024 * 1024 },
     protected_paths: [...DEFAULT_PROTECTED_PATHS],
@@ -30,13 +36,24 @@ test('an empty object means every default too', () => {
 });
 
 test('the default protected paths cover tests, snapshots, lockfiles, package scripts, CI, hooks, .git and .aide', () => {
-  for (const path of ['**/__snapshots__/**', '**/*.test.*', '**/package-lock.json', '**/package.json#/scripts', '.github/workflows/**', '.husky/**', '.git/**', '.aide/**']) {
+  for (const path of [
+    '**/__snapshots__/**',
+    '**/*.test.*',
+    '**/package-lock.json',
+    '**/package.json#/scripts',
+    '.github/workflows/**',
+    '.husky/**',
+    '.git/**',
+    '.aide/**',
+  ]) {
     assert.ok(DEFAULT_PROTECTED_PATHS.includes(path), path);
   }
 });
 
 test('file values override defaults, partially', () => {
-  const { value } = loaded(parseConfigFile('{ "model": { "name": "llama3.1:8b" }, "limits": { "max_iterations": 10 } }', {}));
+  const { value } = loaded(
+    parseConfigFile('{ "model": { "name": "llama3.1:8b" }, "limits": { "max_iterations": 10 } }', {}),
+  );
   assert.equal(value.model.name, 'llama3.1:8b');
   assert.equal(value.model.context_tokens, 16384);
   assert.equal(value.limits.max_iterations, 10);
@@ -45,12 +62,17 @@ test('file values override defaults, partially', () => {
 
 test('an unknown key is an error with its JSON path, line:column and a did-you-mean', () => {
   const text = '{\n  "model": {\n    "nmae": "x"\n  }\n}\n';
-  assert.deepEqual(problems(parseConfigFile(text, {})), ['.aide/config.json:3:5: model.nmae: unknown key (did you mean "name"?) | Rename it to "name".']);
+  assert.deepEqual(problems(parseConfigFile(text, {})), [
+    '.aide/config.json:3:5: model.nmae: unknown key (did you mean "name"?) | Rename it to "name".',
+  ]);
 });
 
 test('an unknown key with no near match lists the allowed keys', () => {
   const [problem] = problems(parseConfigFile('{ "colour": true }', {}));
-  assert.match(problem ?? '', /^\.aide\/config\.json:1:3: colour: unknown key \| Remove it\. Allowed here: \$schema, model, limits, checkpoints, protected_paths\.$/);
+  assert.match(
+    problem ?? '',
+    /^\.aide\/config\.json:1:3: colour: unknown key \| Remove it\. Allowed here: \$schema, model, limits, checkpoints, protected_paths\.$/,
+  );
 });
 
 test('a key at the wrong level says where it belongs', () => {
@@ -74,23 +96,32 @@ test('a section of the wrong type is reported at the section', () => {
 
 test('a remote endpoint without allow_remote is an error naming the field and the fix', () => {
   const [problem] = problems(parseConfigFile('{ "model": { "endpoint": "http://gpu-box:8000/v1" } }', {}));
-  assert.match(problem ?? '', /^\.aide\/config\.json:1:14: model\.endpoint: http:\/\/gpu-box:8000\/v1 is not on this machine/);
+  assert.match(
+    problem ?? '',
+    /^\.aide\/config\.json:1:14: model\.endpoint: http:\/\/gpu-box:8000\/v1 is not on this machine/,
+  );
   assert.match(problem ?? '', /set "allow_remote": true in "model"/);
 });
 
 test('a remote endpoint with allow_remote is accepted', () => {
-  const { value } = loaded(parseConfigFile('{ "model": { "endpoint": "https://llm.example.com/v1", "allow_remote": true } }', {}));
+  const { value } = loaded(
+    parseConfigFile('{ "model": { "endpoint": "https://llm.example.com/v1", "allow_remote": true } }', {}),
+  );
   assert.equal(value.model.endpoint, 'https://llm.example.com/v1');
 });
 
 test('the remote check is reported together with other problems in the same object', () => {
-  const found = problems(parseConfigFile('{ "model": { "endpoint": "http://10.0.0.2/v1", "context_tokens": -1 } }', {}));
+  const found = problems(
+    parseConfigFile('{ "model": { "endpoint": "http://10.0.0.2/v1", "context_tokens": -1 } }', {}),
+  );
   assert.equal(found.length, 2);
 });
 
 test('loopback hosts are local; everything else is remote', () => {
-  for (const host of ['localhost', '127.0.0.1', '127.1.2.3', '[::1]', 'ollama.localhost']) assert.ok(isLoopbackHost(host), host);
-  for (const host of ['0.0.0.0', '10.0.0.1', 'example.com', 'localhost.example.com', '[::2]']) assert.ok(!isLoopbackHost(host), host);
+  for (const host of ['localhost', '127.0.0.1', '127.1.2.3', '[::1]', 'ollama.localhost'])
+    assert.ok(isLoopbackHost(host), host);
+  for (const host of ['0.0.0.0', '10.0.0.1', 'example.com', 'localhost.example.com', '[::2]'])
+    assert.ok(!isLoopbackHost(host), host);
 });
 
 test('an endpoint that is not an http(s) URL is rejected', () => {
@@ -104,7 +135,9 @@ test('api_key_env must be a variable name, not the key itself', () => {
 });
 
 test('protected paths must stay in the workspace; a JSON pointer is only for .json files', () => {
-  const text = JSON.stringify({ protected_paths: ['migrations/**', '../outside', '/etc/passwd', 'Makefile#/x', 'deno.json#/tasks'] });
+  const text = JSON.stringify({
+    protected_paths: ['migrations/**', '../outside', '/etc/passwd', 'Makefile#/x', 'deno.json#/tasks'],
+  });
   const found = problems(parseConfigFile(text, {}));
   assert.deepEqual(
     found.map((p) => /protected_paths\[(\d)\]/.exec(p)?.[1]),
@@ -113,7 +146,11 @@ test('protected paths must stay in the workspace; a JSON pointer is only for .js
 });
 
 test('environment variables override the file and the defaults', () => {
-  const env = { AIDE_MODEL: 'llama3.1:8b', AIDE_MODEL_ENDPOINT: 'http://localhost:8080/v1', AIDE_CONTEXT_TOKENS: '32768' };
+  const env = {
+    AIDE_MODEL: 'llama3.1:8b',
+    AIDE_MODEL_ENDPOINT: 'http://localhost:8080/v1',
+    AIDE_CONTEXT_TOKENS: '32768',
+  };
   const { value } = loaded(parseConfigFile('{ "model": { "name": "from-file" } }', env));
   assert.equal(value.model.name, 'llama3.1:8b');
   assert.equal(value.model.endpoint, 'http://localhost:8080/v1');
@@ -126,7 +163,10 @@ test('an empty environment variable counts as unset', () => {
 
 test('AIDE_ALLOW_REMOTE gives consent for a remote AIDE_MODEL_ENDPOINT', () => {
   assert.equal(parseConfigFile(null, { AIDE_MODEL_ENDPOINT: 'http://gpu:8000/v1' }).ok, false);
-  assert.equal(parseConfigFile(null, { AIDE_MODEL_ENDPOINT: 'http://gpu:8000/v1', AIDE_ALLOW_REMOTE: '1' }).ok, true);
+  assert.equal(
+    parseConfigFile(null, { AIDE_MODEL_ENDPOINT: 'http://gpu:8000/v1', AIDE_ALLOW_REMOTE: '1' }).ok,
+    true,
+  );
 });
 
 test('an invalid environment value is an error naming the variable', () => {
@@ -136,7 +176,10 @@ test('an invalid environment value is an error naming the variable', () => {
   const [remote] = problems(parseConfigFile(null, { AIDE_MODEL_ENDPOINT: 'http://gpu:8000/v1' }));
   assert.match(remote ?? '', /^AIDE_MODEL_ENDPOINT \(environment variable\): model\.endpoint: /);
   const [flag] = problems(parseConfigFile(null, { AIDE_ALLOW_REMOTE: 'maybe' }));
-  assert.match(flag ?? '', /^AIDE_ALLOW_REMOTE \(environment variable\): model\.allow_remote: expected true or false, got "maybe"/);
+  assert.match(
+    flag ?? '',
+    /^AIDE_ALLOW_REMOTE \(environment variable\): model\.allow_remote: expected true or false, got "maybe"/,
+  );
 });
 
 test('every value carries its source: default, file line, or environment variable', () => {
@@ -147,5 +190,9 @@ test('every value carries its source: default, file line, or environment variabl
   assert.deepEqual(source('model.context_tokens'), { kind: 'env', variable: 'AIDE_CONTEXT_TOKENS' });
   assert.deepEqual(source('model.endpoint'), { kind: 'default' });
   assert.deepEqual(source('protected_paths'), { kind: 'default' });
-  assert.equal(entries.find((e) => e.path === 'model.api_key_env')?.value, undefined, 'unset optional settings are listed');
+  assert.equal(
+    entries.find((e) => e.path === 'model.api_key_env')?.value,
+    undefined,
+    'unset optional settings are listed',
+  );
 });

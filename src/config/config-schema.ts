@@ -4,7 +4,17 @@
  * the TypeScript types, the JSON Schema in schemas/ and the README reference come from here.
  */
 import { z } from 'zod';
-import { bool, envVarName, httpUrl, intAtLeast, list, positiveInt, schemaRef, strictObject, text } from './fields.js';
+import {
+  bool,
+  envVarName,
+  httpUrl,
+  intAtLeast,
+  list,
+  positiveInt,
+  schemaRef,
+  strictObject,
+  text,
+} from './fields.js';
 
 export const DEFAULT_ENDPOINT = 'http://127.0.0.1:11434/v1';
 export const DEFAULT_MODEL = 'qwen2.5-coder:14b';
@@ -109,7 +119,12 @@ function protectedPath() {
 /** Hosts that reach this machine only. `URL.hostname` keeps IPv6 brackets. */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase();
-  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '[::1]' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+  );
 }
 
 /**
@@ -140,7 +155,9 @@ const modelSchema = strictObject(
       .describe(
         'Base URL of an OpenAI-compatible server (Ollama, llama.cpp server, LM Studio, vLLM). A host other than loopback needs allow_remote.',
       ),
-    name: text('a model name').default(DEFAULT_MODEL).describe('Model name as the server knows it (e.g. "qwen2.5-coder:14b" for Ollama).'),
+    name: text('a model name')
+      .default(DEFAULT_MODEL)
+      .describe('Model name as the server knows it (e.g. "qwen2.5-coder:14b" for Ollama).'),
     context_tokens: intAtLeast(1024, 'tokens', 32768, MAX_CONTEXT_TOKENS)
       .default(DEFAULT_CONTEXT_TOKENS)
       .describe(
@@ -148,7 +165,9 @@ const modelSchema = strictObject(
       ),
     api_key_env: envVarName()
       .optional()
-      .describe('Name of the environment variable holding the API key, if the server needs one. The key itself never goes in this file.'),
+      .describe(
+        'Name of the environment variable holding the API key, if the server needs one. The key itself never goes in this file.',
+      ),
     allow_remote: bool()
       .default(false)
       .describe('Consent to send prompts (and the code in them) to an endpoint that is not on this machine.'),
@@ -166,13 +185,19 @@ const limitsSchema = strictObject(
       .describe(`Most model turns per plan step before aide stops the step. At most ${MAX_ITERATIONS}.`),
     max_consecutive_mistakes: positiveInt('mistakes', 3, MAX_CONSECUTIVE_MISTAKES)
       .default(3)
-      .describe(`Malformed tool calls or failed edits in a row before aide stops the step. At most ${MAX_CONSECUTIVE_MISTAKES}.`),
+      .describe(
+        `Malformed tool calls or failed edits in a row before aide stops the step. At most ${MAX_CONSECUTIVE_MISTAKES}.`,
+      ),
     max_tool_result_bytes: positiveInt('bytes', 16384, MAX_TOOL_RESULT_BYTES)
       .default(16384)
-      .describe('Largest tool result passed to the model, in bytes; longer output is cut with a marker. At most 1 MiB (1048576).'),
+      .describe(
+        'Largest tool result passed to the model, in bytes; longer output is cut with a marker. At most 1 MiB (1048576).',
+      ),
     context_budget_tokens: positiveInt('tokens', 12000, MAX_CONTEXT_TOKENS)
       .optional()
-      .describe('Tokens of conversation kept before older turns are summarized, at most 1048576. Unset: derived from model.context_tokens.'),
+      .describe(
+        'Tokens of conversation kept before older turns are summarized, at most 1048576. Unset: derived from model.context_tokens.',
+      ),
   },
   'the agent loop limits',
 )

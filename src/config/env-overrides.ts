@@ -17,10 +17,30 @@ export interface EnvOverride {
 }
 
 export const CONFIG_ENV_OVERRIDES: readonly EnvOverride[] = [
-  { variable: 'AIDE_MODEL', path: ['model', 'name'], kind: 'string', description: 'Use another model for one run.' },
-  { variable: 'AIDE_MODEL_ENDPOINT', path: ['model', 'endpoint'], kind: 'string', description: 'Use another server for one run.' },
-  { variable: 'AIDE_CONTEXT_TOKENS', path: ['model', 'context_tokens'], kind: 'integer', description: 'A whole number of tokens.' },
-  { variable: 'AIDE_ALLOW_REMOTE', path: ['model', 'allow_remote'], kind: 'boolean', description: '`1`/`true` or `0`/`false`.' },
+  {
+    variable: 'AIDE_MODEL',
+    path: ['model', 'name'],
+    kind: 'string',
+    description: 'Use another model for one run.',
+  },
+  {
+    variable: 'AIDE_MODEL_ENDPOINT',
+    path: ['model', 'endpoint'],
+    kind: 'string',
+    description: 'Use another server for one run.',
+  },
+  {
+    variable: 'AIDE_CONTEXT_TOKENS',
+    path: ['model', 'context_tokens'],
+    kind: 'integer',
+    description: 'A whole number of tokens.',
+  },
+  {
+    variable: 'AIDE_ALLOW_REMOTE',
+    path: ['model', 'allow_remote'],
+    kind: 'boolean',
+    description: '`1`/`true` or `0`/`false`.',
+  },
 ];
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -52,7 +72,11 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * the overrides that took effect. Where the file holds a non-object on the way (e.g. `"model": 5`)
  * the override is skipped: the file's own error is the one to fix.
  */
-export function applyEnvOverrides(input: Record<string, unknown>, overrides: readonly EnvOverride[], env: Env): EnvOverride[] {
+export function applyEnvOverrides(
+  input: Record<string, unknown>,
+  overrides: readonly EnvOverride[],
+  env: Env,
+): EnvOverride[] {
   const applied: EnvOverride[] = [];
   for (const override of overrides) {
     const raw = env[override.variable];

@@ -53,17 +53,24 @@ export function relativePath(what: string) {
 
 /** An http(s) URL. */
 export function httpUrl() {
-  return z.url({ protocol: /^https?$/, error: 'expected an http:// or https:// URL (e.g. "http://127.0.0.1:11434/v1")' });
+  return z.url({
+    protocol: /^https?$/,
+    error: 'expected an http:// or https:// URL (e.g. "http://127.0.0.1:11434/v1")',
+  });
 }
 
 /** An object that rejects unknown keys; `what` names it in a type error. */
 export function strictObject<T extends z.core.$ZodLooseShape>(shape: T, what: string) {
-  return z.strictObject(shape, { error: (issue) => (issue.code === 'invalid_type' ? `expected an object (${what})` : undefined) });
+  return z.strictObject(shape, {
+    error: (issue) => (issue.code === 'invalid_type' ? `expected an object (${what})` : undefined),
+  });
 }
 
 /** An array of at most `max` items; `what` names its items in a type error. */
 export function list<T extends z.core.SomeType>(item: T, what: string, max: number) {
-  return z.array(item, { error: `expected an array of ${what}` }).max(max, { error: `expected at most ${max} ${what}` });
+  return z
+    .array(item, { error: `expected an array of ${what}` })
+    .max(max, { error: `expected at most ${max} ${what}` });
 }
 
 /** The `$schema` key editors use to find the JSON Schema; aide itself ignores it. */
@@ -71,5 +78,7 @@ export function schemaRef() {
   return z
     .string({ error: 'expected the path or URL of a JSON Schema' })
     .optional()
-    .describe('Path or URL of the JSON Schema for this file, so editors can check it and show help. aide ignores it.');
+    .describe(
+      'Path or URL of the JSON Schema for this file, so editors can check it and show help. aide ignores it.',
+    );
 }

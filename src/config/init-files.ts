@@ -26,7 +26,11 @@ export function initialConfigText(schemaDir: string | null): string {
 export function initialSandboxText(commands: readonly InitialCommand[], schemaDir: string | null): string {
   return formatJson({
     ...(schemaDir === null ? {} : { $schema: `${schemaDir}/${SANDBOX_SCHEMA_FILE}` }),
-    commands: commands.map(({ name, run, optional }) => ({ name, run, ...(optional === true ? { optional: true } : {}) })),
+    commands: commands.map(({ name, run, optional }) => ({
+      name,
+      run,
+      ...(optional === true ? { optional: true } : {}),
+    })),
   });
 }
 
@@ -42,7 +46,8 @@ export function gitignoreWithState(existing: string | null): string | null {
   if (existing === null) return `${STATE_IGNORE}\n`;
   const lines = existing.split(/\r?\n/).map((line) => line.trim());
   if (lines.some((line) => /^\/?state\/?$/.test(line))) return null;
-  const separator = existing === '' || existing.endsWith('\n') ? '' : existing.includes('\r\n') ? '\r\n' : '\n';
+  const separator =
+    existing === '' || existing.endsWith('\n') ? '' : existing.includes('\r\n') ? '\r\n' : '\n';
   const newline = existing.includes('\r\n') ? '\r\n' : '\n';
   return `${existing}${separator}${STATE_IGNORE}${newline}`;
 }

@@ -3,7 +3,14 @@
  * text, so a problem can be reported as file:line:column. jsonc-parser keeps offsets; comments
  * and trailing commas are rejected because the files are plain JSON (other tools read them).
  */
-import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError, type ParseErrorCode } from 'jsonc-parser';
+import {
+  findNodeAtLocation,
+  parseTree,
+  printParseErrorCode,
+  type Node,
+  type ParseError,
+  type ParseErrorCode,
+} from 'jsonc-parser';
 
 export type JsonPath = readonly (string | number)[];
 
@@ -13,7 +20,8 @@ export interface JsonDocument {
   value: unknown;
 }
 
-export type ParsedJson = { ok: true; document: JsonDocument } | { ok: false; offset: number; message: string };
+export type ParsedJson =
+  { ok: true; document: JsonDocument } | { ok: false; offset: number; message: string };
 
 const MESSAGES: Partial<Record<ReturnType<typeof printParseErrorCode>, string>> = {
   InvalidSymbol: 'unexpected character; expected a JSON value (strings take "double quotes")',
@@ -42,11 +50,20 @@ function trailingCommaAt(text: string, offset: number): number | undefined {
   return text[i] === ',' ? i : undefined;
 }
 
-function describeError(text: string, code: ParseErrorCode, offset: number): { offset: number; message: string } {
+function describeError(
+  text: string,
+  code: ParseErrorCode,
+  offset: number,
+): { offset: number; message: string } {
   const comma = trailingCommaAt(text, offset);
-  if (comma !== undefined) return { offset: comma, message: 'trailing comma (JSON allows no "," after the last item)' };
-  if (text.trim() === '') return { offset: 0, message: 'the file is empty; expected a JSON object such as {}' };
-  return { offset, message: MESSAGES[printParseErrorCode(code)] ?? `invalid JSON (${printParseErrorCode(code)})` };
+  if (comma !== undefined)
+    return { offset: comma, message: 'trailing comma (JSON allows no "," after the last item)' };
+  if (text.trim() === '')
+    return { offset: 0, message: 'the file is empty; expected a JSON object such as {}' };
+  return {
+    offset,
+    message: MESSAGES[printParseErrorCode(code)] ?? `invalid JSON (${printParseErrorCode(code)})`,
+  };
 }
 
 /**
@@ -63,7 +80,8 @@ export function tooDeepAt(text: string): number | undefined {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
@@ -79,13 +97,22 @@ export function parseJson(text: string): ParsedJson {
   const source = text.startsWith('\uFEFF') ? ` ${text.slice(1)}` : text;
   const deep = tooDeepAt(source);
   if (deep !== undefined) {
-    return { ok: false, offset: deep, message: `arrays and objects are nested more than ${MAX_JSON_DEPTH} levels deep here; aide's settings need a few` };
+    return {
+      ok: false,
+      offset: deep,
+      message: `arrays and objects are nested more than ${MAX_JSON_DEPTH} levels deep here; aide's settings need a few`,
+    };
   }
   const errors: ParseError[] = [];
-  const tree = parseTree(source, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const tree = parseTree(source, errors, {
+    disallowComments: true,
+    allowTrailingComma: false,
+    allowEmptyContent: false,
+  });
   const first = errors[0];
   if (first !== undefined) return { ok: false, ...describeError(source, first.error, first.offset) };
-  if (tree === undefined) return { ok: false, offset: 0, message: 'the file is empty; expected a JSON object such as {}' };
+  if (tree === undefined)
+    return { ok: false, offset: 0, message: 'the file is empty; expected a JSON object such as {}' };
   // jsonc-parser is lenient in corners JSON.parse is not; let the strict parser have the last word.
   try {
     return { ok: true, document: { text: source, tree, value: JSON.parse(source) as unknown } };
@@ -143,7 +170,9 @@ export function findDuplicateKeys(node: Node, path: JsonPath = []): DuplicateKey
       if (valueNode !== undefined) found.push(...findDuplicateKeys(valueNode, [...path, key]));
     }
   } else if (node.type === 'array') {
-    (node.children ?? []).forEach((child, index) => found.push(...findDuplicateKeys(child, [...path, index])));
+    (node.children ?? []).forEach((child, index) =>
+      found.push(...findDuplicateKeys(child, [...path, index])),
+    );
   }
   return found;
 }

@@ -35,7 +35,9 @@ async function readText(root: string, file: string): Promise<string | null> {
 
 /** The problems as detail lines: each problem, then its fix indented under it. */
 export function problemLines(problems: readonly ConfigProblem[]): string[] {
-  return problems.flatMap((p) => (p.hint === null ? [formatProblem(p)] : [formatProblem(p), `  hint: ${p.hint}`]));
+  return problems.flatMap((p) =>
+    p.hint === null ? [formatProblem(p)] : [formatProblem(p), `  hint: ${p.hint}`],
+  );
 }
 
 /** One error for every problem, with each problem as data for `--json`. */
@@ -43,20 +45,30 @@ export function invalidConfigError(problems: readonly ConfigProblem[]): AideErro
   const sources = [...new Set(problems.map((p) => p.variable ?? p.file))];
   const last = sources.pop() ?? 'the configuration';
   const what = sources.length === 0 ? `${last} is invalid` : `${sources.join(', ')} and ${last} are invalid`;
-  return new AideError('config_invalid', `${what} (${plural(problems.length, 'problem')}); aide does not fall back to defaults`, {
-    details: problemLines(problems),
-    hint: 'Fix the problems above, then check again with `aide config`.',
-    data: { problems },
-  });
+  return new AideError(
+    'config_invalid',
+    `${what} (${plural(problems.length, 'problem')}); aide does not fall back to defaults`,
+    {
+      details: problemLines(problems),
+      hint: 'Fix the problems above, then check again with `aide config`.',
+      data: { problems },
+    },
+  );
 }
 
 /** Loads and validates `.aide/config.json` and `.aide/sandbox.json` under `root`. */
 export async function loadWorkspaceConfig(root: string, env: Env): Promise<WorkspaceConfig> {
-  const [configText, sandboxText] = await Promise.all([readText(root, CONFIG_FILE), readText(root, SANDBOX_FILE)]);
+  const [configText, sandboxText] = await Promise.all([
+    readText(root, CONFIG_FILE),
+    readText(root, SANDBOX_FILE),
+  ]);
   const config = parseConfigFile(configText, env);
   const sandbox = parseSandboxFile(sandboxText);
   if (!config.ok || !sandbox.ok) {
-    throw invalidConfigError([...(config.ok ? [] : config.problems), ...(sandbox.ok ? [] : sandbox.problems)]);
+    throw invalidConfigError([
+      ...(config.ok ? [] : config.problems),
+      ...(sandbox.ok ? [] : sandbox.problems),
+    ]);
   }
   return { config: config.loaded, sandbox: sandbox.loaded };
 }

@@ -33,30 +33,68 @@ interface FileFormat<S extends z.ZodType> {
   overrides: readonly EnvOverride[];
 }
 
-function problemAt(file: string, text: string, offset: number, message: string, hint: string | null, path = ''): ConfigProblem {
+function problemAt(
+  file: string,
+  text: string,
+  offset: number,
+  message: string,
+  hint: string | null,
+  path = '',
+): ConfigProblem {
   const { line, column } = lineColumnAt(text, offset);
   return { file, line, column, variable: null, path, message, hint };
 }
 
-type ReadInput = { ok: true; document: JsonDocument | null; input: Record<string, unknown>; problems: ConfigProblem[] } | { ok: false; problems: ConfigProblem[] };
+type ReadInput =
+  | { ok: true; document: JsonDocument | null; input: Record<string, unknown>; problems: ConfigProblem[] }
+  | { ok: false; problems: ConfigProblem[] };
 
 /** The file's JSON as a plain object, with duplicate keys reported (JSON.parse would hide them). */
 function readInput(file: string, text: string | null): ReadInput {
   if (text === null) return { ok: true, document: null, input: {}, problems: [] };
   const parsed = parseJson(text);
   if (!parsed.ok) {
-    return { ok: false, problems: [problemAt(file, text, parsed.offset, parsed.message, 'Fix the JSON syntax; `aide config` checks the file again.')] };
+    return {
+      ok: false,
+      problems: [
+        problemAt(
+          file,
+          text,
+          parsed.offset,
+          parsed.message,
+          'Fix the JSON syntax; `aide config` checks the file again.',
+        ),
+      ],
+    };
   }
   const { document } = parsed;
   const { value } = document;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     const hint = 'Put the settings in one object; {} means all defaults.';
-    return { ok: false, problems: [problemAt(file, document.text, document.tree.offset, 'expected a JSON object ({ … }) at the top level', hint)] };
+    return {
+      ok: false,
+      problems: [
+        problemAt(
+          file,
+          document.text,
+          document.tree.offset,
+          'expected a JSON object ({ … }) at the top level',
+          hint,
+        ),
+      ],
+    };
   }
   const problems = findDuplicateKeys(document.tree).map((duplicate) => {
     const first = lineColumnAt(document.text, duplicate.firstOffset);
     const message = `the key appears twice in this object (first at line ${first.line}); JSON would silently keep only the last one`;
-    return problemAt(file, document.text, duplicate.offset, message, 'Remove one of them.', formatPath([...duplicate.path, duplicate.key]));
+    return problemAt(
+      file,
+      document.text,
+      duplicate.offset,
+      message,
+      'Remove one of them.',
+      formatPath([...duplicate.path, duplicate.key]),
+    );
   });
   return { ok: true, document, input: value as Record<string, unknown>, problems };
 }
@@ -76,19 +114,37 @@ function byPosition(a: ConfigProblem, b: ConfigProblem): number {
   return (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0);
 }
 
-function parseFile<S extends z.ZodType>(format: FileFormat<S>, text: string | null, env: Env): LoadResult<z.output<S>> {
+function parseFile<S extends z.ZodType>(
+  format: FileFormat<S>,
+  text: string | null,
+  env: Env,
+): LoadResult<z.output<S>> {
   const read = readInput(format.file, text);
   if (!read.ok) return read;
   const applied = applyEnvOverrides(read.input, format.overrides, env);
   const result = format.schema.safeParse(read.input);
-  const context: ProblemContext = { file: format.file, schema: format.schema, document: read.document, input: read.input, overrides: applied };
+  const context: ProblemContext = {
+    file: format.file,
+    schema: format.schema,
+    document: read.document,
+    input: read.input,
+    overrides: applied,
+  };
   const issues = result.success ? [] : result.error.issues;
-  const problems = distinct([...read.problems, ...issues.flatMap((issue) => problemsFromIssue(context, issue))]).sort(byPosition);
+  const problems = distinct([
+    ...read.problems,
+    ...issues.flatMap((issue) => problemsFromIssue(context, issue)),
+  ]).sort(byPosition);
   if (!result.success || problems.length > 0) return { ok: false, problems };
   const value = result.data;
   return {
     ok: true,
-    loaded: { file: format.file, exists: text !== null, value, entries: effectiveEntries(format.schema, value, format.file, read.document, applied) },
+    loaded: {
+      file: format.file,
+      exists: text !== null,
+      value,
+      entries: effectiveEntries(format.schema, value, format.file, read.document, applied),
+    },
   };
 }
 

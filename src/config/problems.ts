@@ -77,10 +77,15 @@ function valueAt(input: unknown, path: JsonPath): unknown {
 }
 
 /** Where a value came from: the environment when an override covers the path, else the file. */
-export function locate(context: ProblemContext, path: JsonPath, key?: string): Pick<ConfigProblem, 'file' | 'line' | 'column' | 'variable'> {
+export function locate(
+  context: ProblemContext,
+  path: JsonPath,
+  key?: string,
+): Pick<ConfigProblem, 'file' | 'line' | 'column' | 'variable'> {
   const full = key === undefined ? path : [...path, key];
   const override = context.overrides.find((o) => o.path.every((segment, i) => full[i] === segment));
-  if (override !== undefined) return { file: context.file, line: null, column: null, variable: override.variable };
+  if (override !== undefined)
+    return { file: context.file, line: null, column: null, variable: override.variable };
   if (context.document === null) return { file: context.file, line: null, column: null, variable: null };
   const { line, column } = lineColumnAt(context.document.text, offsetOf(context.document, path, key));
   return { file: context.file, line, column, variable: null };
@@ -103,7 +108,12 @@ function unknownKey(context: ProblemContext, path: JsonPath, key: string): Confi
   return { ...locate(context, path, key), path: formatPath([...path, key]), message, hint };
 }
 
-function hintFor(context: ProblemContext, path: JsonPath, issue: z.core.$ZodIssue, variable: string | null): string | null {
+function hintFor(
+  context: ProblemContext,
+  path: JsonPath,
+  issue: z.core.$ZodIssue,
+  variable: string | null,
+): string | null {
   const params = (issue as { params?: { hint?: unknown } }).params;
   if (typeof params?.hint === 'string') return params.hint;
   if (variable !== null) return `Set ${variable} to a valid value, or unset it.`;
@@ -112,18 +122,28 @@ function hintFor(context: ProblemContext, path: JsonPath, issue: z.core.$ZodIssu
   const field = schemaAt(context.schema, path);
   const fallback = fieldDefault(field);
   if (key === undefined) return null;
-  if (fallback.kind === 'value') return `Fix the value, or remove "${key}" to use the default (${JSON.stringify(fallback.value)}).`;
+  if (fallback.kind === 'value')
+    return `Fix the value, or remove "${key}" to use the default (${JSON.stringify(fallback.value)}).`;
   if (fallback.kind === 'unset') return `Fix the value, or remove "${key}" to leave it unset.`;
   return fieldDescription(field) ?? null;
 }
 
 /** A record key that fails its pattern (e.g. an env variable name): report it at the key. */
-function invalidKey(context: ProblemContext, path: JsonPath, issue: z.core.$ZodIssueInvalidKey): ConfigProblem {
+function invalidKey(
+  context: ProblemContext,
+  path: JsonPath,
+  issue: z.core.$ZodIssueInvalidKey,
+): ConfigProblem {
   const key = path[path.length - 1];
   const parent = path.slice(0, -1);
   const inner = issue.issues[0]?.message ?? issue.message;
   const where = typeof key === 'string' ? locate(context, parent, key) : locate(context, path);
-  return { ...where, path: formatPath(path), message: `invalid key: ${inner}`, hint: 'Rename or remove the key.' };
+  return {
+    ...where,
+    path: formatPath(path),
+    message: `invalid key: ${inner}`,
+    hint: 'Rename or remove the key.',
+  };
 }
 
 /** One or more problems for one zod issue (an unknown-keys issue names several keys). */
@@ -133,7 +153,11 @@ export function problemsFromIssue(context: ProblemContext, issue: z.core.$ZodIss
   if (issue.code === 'invalid_key') return [invalidKey(context, path, issue)];
   const value = valueAt(context.input, path);
   let message = issue.message;
-  if (issue.code !== 'custom') message = value === undefined ? `missing (required): ${issue.message}` : `${issue.message}, got ${showValue(value)}`;
+  if (issue.code !== 'custom')
+    message =
+      value === undefined
+        ? `missing (required): ${issue.message}`
+        : `${issue.message}, got ${showValue(value)}`;
   const where = locate(context, path);
   return [{ ...where, path: formatPath(path), message, hint: hintFor(context, path, issue, where.variable) }];
 }

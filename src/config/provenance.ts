@@ -31,7 +31,9 @@ interface Walk {
 }
 
 function sourceOf(walk: Walk, path: JsonPath): Source {
-  const override = walk.overrides.find((o) => o.path.length === path.length && o.path.every((segment, i) => path[i] === segment));
+  const override = walk.overrides.find(
+    (o) => o.path.length === path.length && o.path.every((segment, i) => path[i] === segment),
+  );
   if (override !== undefined) return { kind: 'env', variable: override.variable };
   if (walk.document === null || !hasValueAt(walk.document, path)) return { kind: 'default' };
   const { line, column } = lineColumnAt(walk.document.text, offsetOf(walk.document, path));
@@ -51,12 +53,18 @@ function visit(walk: Walk, schema: z.core.$ZodType, value: unknown, path: JsonPa
       const member = (value as Record<string, unknown>)[key];
       // $schema only helps editors; it is not a setting. Unset optional fields of list items
       // (a command's timeout_ms) would repeat for every item and say nothing.
-      if (key === '$schema' || (member === undefined && path.some((segment) => typeof segment === 'number'))) continue;
+      if (key === '$schema' || (member === undefined && path.some((segment) => typeof segment === 'number')))
+        continue;
       visit(walk, child, member, [...path, key]);
     }
     return;
   }
-  if (inner instanceof z.ZodArray && unwrap(inner.element) instanceof z.ZodObject && Array.isArray(value) && value.length > 0) {
+  if (
+    inner instanceof z.ZodArray &&
+    unwrap(inner.element) instanceof z.ZodObject &&
+    Array.isArray(value) &&
+    value.length > 0
+  ) {
     value.forEach((item: unknown, index) => {
       visit(walk, inner.element, item, [...path, index]);
     });

@@ -5,7 +5,17 @@
  */
 import { z } from 'zod';
 import { CACHE_ENTRIES, DEFAULT_LINKS, MAX_GLOB_DEPTH } from '../shared/links.js';
-import { bool, envVarName, intAtLeast, list, positiveInt, relativePath, schemaRef, strictObject, text } from './fields.js';
+import {
+  bool,
+  envVarName,
+  intAtLeast,
+  list,
+  positiveInt,
+  relativePath,
+  schemaRef,
+  strictObject,
+  text,
+} from './fields.js';
 
 /**
  * Ceilings. A day for any timeout (a verify run longer than that is stuck; past 2^31 ms a Node
@@ -31,7 +41,8 @@ function commandName() {
 }
 
 function commandLine() {
-  const error = 'expected an argv array of non-empty strings (e.g. ["npm", "test"]) or a shell command string (e.g. "make check")';
+  const error =
+    'expected an argv array of non-empty strings (e.g. ["npm", "test"]) or a shell command string (e.g. "make check")';
   const argv = z
     .array(z.string().min(1), { error })
     .min(1, { error })
@@ -44,13 +55,20 @@ function commandLine() {
 const commandSchema = strictObject(
   {
     name: commandName().describe('Unique name of the command, shown in reports (e.g. "test").'),
-    run: commandLine().describe('What to run: an argv array (no shell; preferred) or a string run by /bin/sh -c.'),
+    run: commandLine().describe(
+      'What to run: an argv array (no shell; preferred) or a string run by /bin/sh -c.',
+    ),
     timeout_ms: positiveInt('milliseconds', 30000, MAX_TIMEOUT_MS)
       .optional()
-      .describe("Milliseconds before this command's process group is killed, at most a day. Unset: the file's timeout_ms."),
+      .describe(
+        "Milliseconds before this command's process group is killed, at most a day. Unset: the file's timeout_ms.",
+      ),
     env: z
       .record(envVarName(), z.string({ error: 'expected a string value' }), {
-        error: (issue) => (issue.code === 'invalid_type' ? 'expected an object of environment variables, e.g. { "CI": "1" }' : undefined),
+        error: (issue) =>
+          issue.code === 'invalid_type'
+            ? 'expected an object of environment variables, e.g. { "CI": "1" }'
+            : undefined,
       })
       .optional()
       .describe('Environment variables set for this command only (in addition to env_allow).'),
@@ -69,7 +87,10 @@ function checkUniqueNames(commands: unknown, ctx: z.core.$RefinementCtx): void {
   if (!Array.isArray(commands)) return;
   const first = new Map<string, number>();
   commands.forEach((command: unknown, index) => {
-    const name = typeof command === 'object' && command !== null ? (command as Record<string, unknown>)['name'] : undefined;
+    const name =
+      typeof command === 'object' && command !== null
+        ? (command as Record<string, unknown>)['name']
+        : undefined;
     if (typeof name !== 'string') return;
     const earlier = first.get(name);
     if (earlier === undefined) {
@@ -93,7 +114,8 @@ function checkUniqueNames(commands: unknown, ctx: z.core.$RefinementCtx): void {
 const HOME_PATH = /^~\/(?!\.{1,2}(?:\/|$))(?!.*\/\.{1,2}(?:\/|$))(?!.*\/\/)[^\0]+$/;
 
 function homePath() {
-  const error = 'expected a path in your home folder starting with "~/", without "." or ".." segments (e.g. "~/.cache/pip")';
+  const error =
+    'expected a path in your home folder starting with "~/", without "." or ".." segments (e.g. "~/.cache/pip")';
   return z.string({ error }).regex(HOME_PATH, { error });
 }
 
@@ -108,11 +130,17 @@ export const sandboxSchema = strictObject(
       ),
     timeout_ms: positiveInt('milliseconds', 120000, MAX_TIMEOUT_MS)
       .default(120000)
-      .describe("Milliseconds before a command's whole process group is killed, unless the command sets its own. At most a day (86400000)."),
+      .describe(
+        "Milliseconds before a command's whole process group is killed, unless the command sets its own. At most a day (86400000).",
+      ),
     total_timeout_ms: positiveInt('milliseconds', 600000, MAX_TIMEOUT_MS)
       .default(600000)
       .describe('Milliseconds for one verification run of all commands together. At most a day (86400000).'),
-    allow_network: bool().default(false).describe('Let verify commands use the network. Off: they run without network access where the OS allows (threat T10).'),
+    allow_network: bool()
+      .default(false)
+      .describe(
+        'Let verify commands use the network. Off: they run without network access where the OS allows (threat T10).',
+      ),
     link: list(relativePath('a folder to link'), 'paths', MAX_COMMANDS)
       .default([...DEFAULT_LINKS])
       .describe(
@@ -120,10 +148,14 @@ export const sandboxSchema = strictObject(
       ),
     flake_reruns: intAtLeast(0, 'reruns', 1, MAX_FLAKE_RERUNS)
       .default(1)
-      .describe(`Times a failing command is run again before the failure counts (flake guard; every run is recorded). At most ${MAX_FLAKE_RERUNS}.`),
+      .describe(
+        `Times a failing command is run again before the failure counts (flake guard; every run is recorded). At most ${MAX_FLAKE_RERUNS}.`,
+      ),
     max_attempts: positiveInt('attempts', 3, MAX_ATTEMPTS)
       .default(3)
-      .describe(`Edit-and-verify attempts per plan step; the failing output tail goes back to the model between attempts. At most ${MAX_ATTEMPTS}.`),
+      .describe(
+        `Edit-and-verify attempts per plan step; the failing output tail goes back to the model between attempts. At most ${MAX_ATTEMPTS}.`,
+      ),
     output_tail_bytes: positiveInt('bytes', 2048, MAX_OUTPUT_TAIL_BYTES)
       .default(2048)
       .describe(
@@ -131,7 +163,9 @@ export const sandboxSchema = strictObject(
       ),
     output_log_bytes: positiveInt('bytes', 16777216, MAX_OUTPUT_LOG_BYTES)
       .default(16777216)
-      .describe("Bytes of each command's output kept in its log file; the rest is read and dropped, and the log says how much. At most 1 GiB (1073741824)."),
+      .describe(
+        "Bytes of each command's output kept in its log file; the rest is read and dropped, and the log says how much. At most 1 GiB (1073741824).",
+      ),
     env_allow: list(envVarName(), 'environment variable names', MAX_NAMES)
       .default([])
       .describe(
@@ -144,7 +178,9 @@ export const sandboxSchema = strictObject(
       ),
     allowed_commands: list(text('a command line'), 'command lines', MAX_NAMES)
       .default([])
-      .describe(`Command lines a plan's "Run:" steps may execute, exactly as written; any other is refused. At most ${MAX_NAMES}.`),
+      .describe(
+        `Command lines a plan's "Run:" steps may execute, exactly as written; any other is refused. At most ${MAX_NAMES}.`,
+      ),
   },
   'the sandbox settings',
 ).meta({

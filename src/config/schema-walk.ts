@@ -9,7 +9,11 @@ import type { JsonPath } from './json-document.js';
 /** The schema under optional/default wrappers. */
 export function unwrap(schema: z.core.$ZodType): z.core.$ZodType {
   let current = schema;
-  while (current instanceof z.ZodOptional || current instanceof z.ZodDefault || current instanceof z.ZodPrefault) {
+  while (
+    current instanceof z.ZodOptional ||
+    current instanceof z.ZodDefault ||
+    current instanceof z.ZodPrefault
+  ) {
     current = current.unwrap();
   }
   return current;
@@ -21,7 +25,8 @@ export function schemaAt(schema: z.core.$ZodType, path: JsonPath): z.core.$ZodTy
   for (const segment of path) {
     if (current === undefined) return undefined;
     const inner = unwrap(current);
-    if (inner instanceof z.ZodObject && typeof segment === 'string') current = (inner.shape as Record<string, z.core.$ZodType>)[segment];
+    if (inner instanceof z.ZodObject && typeof segment === 'string')
+      current = (inner.shape as Record<string, z.core.$ZodType>)[segment];
     else if (inner instanceof z.ZodArray && typeof segment === 'number') current = inner.element;
     else if (inner instanceof z.ZodRecord && typeof segment === 'string') current = inner.valueType;
     else return undefined;
@@ -41,14 +46,17 @@ export function childObjects(schema: z.core.$ZodType | undefined): [string, z.co
   if (schema === undefined) return [];
   const inner = unwrap(schema);
   if (!(inner instanceof z.ZodObject)) return [];
-  return Object.entries(inner.shape as Record<string, z.core.$ZodType>).filter(([, child]) => unwrap(child) instanceof z.ZodObject);
+  return Object.entries(inner.shape as Record<string, z.core.$ZodType>).filter(
+    ([, child]) => unwrap(child) instanceof z.ZodObject,
+  );
 }
 
 export type FieldDefault = { kind: 'value'; value: unknown } | { kind: 'unset' } | { kind: 'required' };
 
 /** What a field is when the file leaves it out. */
 export function fieldDefault(schema: z.core.$ZodType | undefined): FieldDefault {
-  if (schema instanceof z.ZodDefault || schema instanceof z.ZodPrefault) return { kind: 'value', value: schema.def.defaultValue };
+  if (schema instanceof z.ZodDefault || schema instanceof z.ZodPrefault)
+    return { kind: 'value', value: schema.def.defaultValue };
   if (schema instanceof z.ZodOptional) return { kind: 'unset' };
   return { kind: 'required' };
 }
@@ -59,7 +67,12 @@ export function fieldDescription(schema: z.core.$ZodType | undefined): string | 
   while (current !== undefined) {
     const description = z.globalRegistry.get(current)?.description;
     if (description !== undefined) return description;
-    if (!(current instanceof z.ZodOptional || current instanceof z.ZodDefault || current instanceof z.ZodPrefault)) return undefined;
+    if (!(
+      current instanceof z.ZodOptional ||
+      current instanceof z.ZodDefault ||
+      current instanceof z.ZodPrefault
+    ))
+      return undefined;
     current = current.unwrap();
   }
   return undefined;

@@ -4,7 +4,14 @@
  */
 import type { BlockOutcome } from './edit/plan-edits.js';
 import type { ParseProblem } from './edit/types.js';
-import type { CheckpointResult, IsolationReport, PendingRestore, RestoreOutcome, RestorePlan, StepDecision } from './ports.js';
+import type {
+  CheckpointResult,
+  IsolationReport,
+  PendingRestore,
+  RestoreOutcome,
+  RestorePlan,
+  StepDecision,
+} from './ports.js';
 import type { ActReport, StepReport } from './flows/act.js';
 import type { PlanChange } from './flows/act-resume.js';
 import type { CommandRunRecord, VerifyReport } from './verify/report.js';
@@ -35,7 +42,12 @@ export type AideEvent =
   | ({ type: 'files_restored' } & RestoreOutcome)
   | { type: 'restore_finished'; outcome: RestoreResult }
   // Verification: the commands about to run, each run of each command, the report.
-  | { type: 'verify_started'; commands: Array<{ name: string; run: readonly string[] | string }>; isolation: IsolationReport; withheldEnv: string[] }
+  | {
+      type: 'verify_started';
+      commands: Array<{ name: string; run: readonly string[] | string }>;
+      isolation: IsolationReport;
+      withheldEnv: string[];
+    }
   | { type: 'command_started'; name: string; attempt: number; logPath: string; timeoutMs: number }
   // rerun: the run failed and the flake guard runs the command again.
   | { type: 'command_finished'; name: string; run: CommandRunRecord; tail: string; rerun: boolean }
@@ -47,7 +59,13 @@ export type AideEvent =
   | { type: 'step_finished'; report: StepReport }
   | { type: 'session_finished'; report: ActReport }
   // aide act --resume: the steps done before, a write-back being finished, how the plan changed (null: it did not).
-  | { type: 'session_resumed'; session: string; done: number[]; writeBack: { step: number; files: number } | null; planChanges: PlanChange[] | null };
+  | {
+      type: 'session_resumed';
+      session: string;
+      done: number[];
+      writeBack: { step: number; files: number } | null;
+      planChanges: PlanChange[] | null;
+    };
 
 /** How a restore ended. */
 export type RestoreResult = 'restored' | 'already-there' | 'dry-run' | 'declined';

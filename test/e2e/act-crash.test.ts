@@ -27,21 +27,40 @@ if (!fs.existsSync(${JSON.stringify(flag)})) {
 
 test('an internal error mid-session: recorded as crashed, the lock released, the error says how to resume, and the resume finishes', async (t) => {
   const flag = join(tempDir(t), 'broken-once');
-  const sandbox = JSON.stringify({ commands: [{ name: 'check', run: ['node', '-e', breakIndexOnce(flag)] }], flake_reruns: 0, allow_network: true });
+  const sandbox = JSON.stringify({
+    commands: [{ name: 'check', run: ['node', '-e', breakIndexOnce(flag)] }],
+    flake_reruns: 0,
+    allow_network: true,
+  });
   const steps = [
     { title: 'Edit calc', edits: edit('src/calc.js', '  return a + b;', '  return b + a;') },
-    { title: 'Edit package', edits: edit('package.json', '{ "name": "calc", "type": "module" }', '{ "name": "calc2", "type": "module" }') },
+    {
+      title: 'Edit package',
+      edits: edit(
+        'package.json',
+        '{ "name": "calc", "type": "module" }',
+        '{ "name": "calc2", "type": "module" }',
+      ),
+    },
   ];
   const root = actRepo(t, planDoc('Two steps', steps), sandbox);
   const env = { AIDE_ISOLATION: 'none' };
   const crashed = await runAide(['act', '--yes'], { cwd: root, env });
   assert.equal(crashed.code, 70, crashed.stdout + crashed.stderr);
   assert.match(crashed.stderr, /internal error/);
-  assert.match(crashed.stderr, /recorded as crashed and the workspace is unlocked\. Carry it on with `aide act --resume`/);
+  assert.match(
+    crashed.stderr,
+    /recorded as crashed and the workspace is unlocked\. Carry it on with `aide act --resume`/,
+  );
   const [session] = readdirSync(join(root, '.aide/state/sessions')).filter((name) => name.startsWith('act-'));
-  const state = JSON.parse(readFileSync(join(root, '.aide/state/sessions', session ?? 'missing', 'state.json'), 'utf8')) as { status: string; steps: Array<{ status: string }> };
+  const state = JSON.parse(
+    readFileSync(join(root, '.aide/state/sessions', session ?? 'missing', 'state.json'), 'utf8'),
+  ) as { status: string; steps: Array<{ status: string }> };
   assert.equal(state.status, 'crashed');
-  assert.deepEqual(state.steps.map((s) => s.status), ['applied', 'running']);
+  assert.deepEqual(
+    state.steps.map((s) => s.status),
+    ['applied', 'running'],
+  );
   const status = await runAide(['status'], { cwd: root });
   assert.equal(status.code, 0, status.stderr);
   assert.match(status.stdout, /^session act-[\w-]+: crashed\n/);

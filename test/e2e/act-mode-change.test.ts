@@ -19,9 +19,16 @@ test('a chmod +x made while the step verifies: exit 6, the mode and the content 
   // and waits on a folder shown to it read-only through home_binds.
   const gate = sharedGate(t);
   const wait = `echo started; while [ ! -e ${gate.inside}/go ]; do sleep 0.05; done; node --test test/`;
-  const plan = planDoc('Tool', [{ title: 'Louder tool', edits: edit('bin/tool.sh', 'echo tool', 'echo TOOL') }]);
+  const plan = planDoc('Tool', [
+    { title: 'Louder tool', edits: edit('bin/tool.sh', 'echo tool', 'echo TOOL') },
+  ]);
   const config = sandbox({ commands: [{ name: 'test', run: wait }], home_binds: gate.homeBinds });
-  const root = gitRepo(t, { ...PROJECT, 'bin/tool.sh': TOOL, '.aide/sandbox.json': config, '.aide/plans/plan.md': plan });
+  const root = gitRepo(t, {
+    ...PROJECT,
+    'bin/tool.sh': TOOL,
+    '.aide/sandbox.json': config,
+    '.aide/plans/plan.md': plan,
+  });
   const running = runAide(['act', '--yes'], { cwd: root });
   await commandSaid(root, /^started$/m);
   chmodSync(join(root, 'bin/tool.sh'), 0o755);
@@ -29,7 +36,7 @@ test('a chmod +x made while the step verifies: exit 6, the mode and the content 
   const result = await running;
   assert.equal(result.code, 6, result.stdout + result.stderr);
   assert.match(result.stdout, /bin\/tool\.sh \(mode\)/);
-  assert.equal(statSync(join(root, 'bin/tool.sh')).mode & 0o111, 0o111, 'the user\'s chmod +x is kept');
+  assert.equal(statSync(join(root, 'bin/tool.sh')).mode & 0o111, 0o111, "the user's chmod +x is kept");
   assert.equal(readFileSync(join(root, 'bin/tool.sh'), 'utf8'), TOOL, 'the step was not written');
   const saved = /saved in (\S+\.patch)/.exec(result.stdout)?.[1];
   assert.ok(saved !== undefined && existsSync(saved), result.stdout);

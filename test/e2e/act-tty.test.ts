@@ -15,9 +15,17 @@ import { tempDir } from '../helpers/sandbox.js';
 const read = (root: string, path: string) => readFileSync(join(root, path), 'utf8');
 const SWAP = edit('src/calc.js', '  return a + b;', '  return b + a;');
 /** A test-only step that passes on its own (a protected path: **\/test/**). */
-const TEST_MORE = edit('test/calc.test.js', '  assert.equal(add(2, 3), 5);', '  assert.equal(add(2, 3), 5);\n  assert.equal(add(-2, 2), 0);');
+const TEST_MORE = edit(
+  'test/calc.test.js',
+  '  assert.equal(add(2, 3), 5);',
+  '  assert.equal(add(2, 3), 5);\n  assert.equal(add(-2, 2), 0);',
+);
 /** A step whose diff is longer than the 40-row terminal. */
-const LONG = edit('src/calc.js', '  return a + b;\n}', `  return a + b;\n}\n${Array.from({ length: 60 }, (_, i) => `// note ${i + 1}`).join('\n')}`);
+const LONG = edit(
+  'src/calc.js',
+  '  return a + b;\n}',
+  `  return a + b;\n}\n${Array.from({ length: 60 }, (_, i) => `// note ${i + 1}`).join('\n')}`,
+);
 
 /** A pager that records what it was given and says so on the terminal. */
 function recordingPager(dir: string): { command: string; seen: string } {
@@ -31,7 +39,13 @@ const question = (step: number, title: string) => `Write step ${step} (${title})
 
 test('a task per step; Enter approves step 1, Show diff then Skip step leaves step 2 unwritten', async (t) => {
   needScript();
-  const root = actRepo(t, planDoc('Two steps', [{ title: 'Add sub', edits: ADD_SUB }, { title: 'Swap operands', edits: SWAP }]));
+  const root = actRepo(
+    t,
+    planDoc('Two steps', [
+      { title: 'Add sub', edits: ADD_SUB },
+      { title: 'Swap operands', edits: SWAP },
+    ]),
+  );
   const pager = recordingPager(tempDir(t));
   const run = onTerminal(root, ['act'], { PAGER: pager.command });
   await run.waitFor(question(1, 'Add sub'));
@@ -44,16 +58,31 @@ test('a task per step; Enter approves step 1, Show diff then Skip step leaves st
   assert.equal(await run.exit(), 0, run.output());
   const output = run.output();
   // The verdict and the files right above the menu, then the menu itself.
-  assert.match(output, /verified: 1 command, 1 test passed\n {2}M src\/calc\.js \+4 -0\n\? Write step 1 \(Add sub\) into your files\? … ?\n. Approve\n {2}Show diff\n {2}Skip step\n {2}Abort/);
+  assert.match(
+    output,
+    /verified: 1 command, 1 test passed\n {2}M src\/calc\.js \+4 -0\n\? Write step 1 \(Add sub\) into your files\? … ?\n. Approve\n {2}Show diff\n {2}Skip step\n {2}Abort/,
+  );
   // The diff: its files with their counts, then the hunk.
-  assert.match(output, /1 file changed\n {2}M src\/calc\.js \+1 -1\n\ndiff --git a\/src\/calc\.js b\/src\/calc\.js\n[\s\S]*?@@ -1,5 \+1,5 @@\n export function add\(a, b\) \{\n- {2}return a \+ b;\n\+ {2}return b \+ a;\n/);
+  assert.match(
+    output,
+    /1 file changed\n {2}M src\/calc\.js \+1 -1\n\ndiff --git a\/src\/calc\.js b\/src\/calc\.js\n[\s\S]*?@@ -1,5 \+1,5 @@\n export function add\(a, b\) \{\n- {2}return a \+ b;\n\+ {2}return b \+ a;\n/,
+  );
   assert.equal(existsSync(pager.seen), false, 'a diff that fits on the screen is printed, not paged');
   // The tree as it stands at the end: each step, its subtasks, what happened.
-  assert.match(output, /aide act: Two steps\n {2}› isolation: [^\n]+\n {2}✔ Step 1: Add sub\n {4}✔ Edits applied: src\/calc\.js \+4 -0\n {4}✔ test {2}1 test passed {2}\d+\.\d s\n {4}✔ Approved\n {4}✔ Checkpoint \w+, written: src\/calc\.js \+4 -0\n/);
+  assert.match(
+    output,
+    /aide act: Two steps\n {2}› isolation: [^\n]+\n {2}✔ Step 1: Add sub\n {4}✔ Edits applied: src\/calc\.js \+4 -0\n {4}✔ test {2}1 test passed {2}\d+\.\d s\n {4}✔ Approved\n {4}✔ Checkpoint \w+, written: src\/calc\.js \+4 -0\n/,
+  );
   // Skip step is the person's choice, and the tree says so (not "not approved").
-  assert.match(output, /↓ Step 2: Swap operands — skipped: you chose Skip step\n {4}✔ Edits applied: src\/calc\.js \+1 -1\n {4}✔ test {2}1 test passed[^\n]*\n {4}↓ Skipped: you chose Skip step\n {4}↓ Not written\n/);
+  assert.match(
+    output,
+    /↓ Step 2: Swap operands — skipped: you chose Skip step\n {4}✔ Edits applied: src\/calc\.js \+1 -1\n {4}✔ test {2}1 test passed[^\n]*\n {4}↓ Skipped: you chose Skip step\n {4}↓ Not written\n/,
+  );
   assert.doesNotMatch(output, /not approved/);
-  assert.match(output, /\n1 step applied, 1 skipped, 0 failed\nCheckpoints: \w{10} \(step 1\)\nUndo with `aide restore \w+`/);
+  assert.match(
+    output,
+    /\n1 step applied, 1 skipped, 0 failed\nCheckpoints: \w{10} \(step 1\)\nUndo with `aide restore \w+`/,
+  );
   assert.match(read(root, 'src/calc.js'), /export function sub/);
   assert.match(read(root, 'src/calc.js'), /return a \+ b/);
 });
@@ -78,7 +107,14 @@ test('a diff longer than the terminal goes through $PAGER, then the same menu co
 
 test('Abort stops the session: exit 5, the step not written, later steps not run', async (t) => {
   needScript();
-  const root = actRepo(t, planDoc('Three steps', [{ title: 'Add sub', edits: ADD_SUB }, { title: 'Swap operands', edits: SWAP }, { title: 'Test more', edits: TEST_MORE }]));
+  const root = actRepo(
+    t,
+    planDoc('Three steps', [
+      { title: 'Add sub', edits: ADD_SUB },
+      { title: 'Swap operands', edits: SWAP },
+      { title: 'Test more', edits: TEST_MORE },
+    ]),
+  );
   const run = onTerminal(root, ['act']);
   await run.waitFor(question(1, 'Add sub'));
   run.press(KEY.enter);
@@ -97,7 +133,13 @@ test('Abort stops the session: exit 5, the step not written, later steps not run
 
 test('Ctrl-C in the prompt aborts (exit 5) instead of hanging, and writes nothing', async (t) => {
   needScript();
-  const root = actRepo(t, planDoc('Two steps', [{ title: 'Add sub', edits: ADD_SUB }, { title: 'Swap operands', edits: SWAP }]));
+  const root = actRepo(
+    t,
+    planDoc('Two steps', [
+      { title: 'Add sub', edits: ADD_SUB },
+      { title: 'Swap operands', edits: SWAP },
+    ]),
+  );
   const run = onTerminal(root, ['act']);
   await run.waitFor(question(1, 'Add sub'));
   run.press(KEY.ctrlC);
@@ -108,18 +150,33 @@ test('Ctrl-C in the prompt aborts (exit 5) instead of hanging, and writes nothin
 
 test('SIGINT while the review waits (a kill, not a key): aide handles it (exit 130, session recorded as interrupted), nothing written', async (t) => {
   needScript();
-  const root = actRepo(t, planDoc('Two steps', [{ title: 'Add sub', edits: ADD_SUB }, { title: 'Swap operands', edits: SWAP }]));
+  const root = actRepo(
+    t,
+    planDoc('Two steps', [
+      { title: 'Add sub', edits: ADD_SUB },
+      { title: 'Swap operands', edits: SWAP },
+    ]),
+  );
   const run = onTerminal(root, ['act']);
   await run.waitFor(question(1, 'Add sub'));
   run.signal('SIGINT');
   assert.equal(await run.exit(), 130, run.output());
   const output = run.output();
   assert.match(output, /aide: interrupted/);
-  assert.match(output, /↓ Step 1: Add sub — aborted: nothing of this step was written\n[\s\S]*↓ Step 2: Swap operands — interrupted\n/);
+  assert.match(
+    output,
+    /↓ Step 1: Add sub — aborted: nothing of this step was written\n[\s\S]*↓ Step 2: Swap operands — interrupted\n/,
+  );
   assert.equal(read(root, 'src/calc.js'), PROJECT['src/calc.js']);
   const [session] = readdirSync(join(root, '.aide/state/sessions')).filter((name) => name.startsWith('act-'));
-  const state = JSON.parse(read(root, `.aide/state/sessions/${session ?? 'missing'}/state.json`)) as { status: string };
-  assert.equal(state.status, 'interrupted', 'aide recorded the session itself: it was not killed by the prompt library');
+  const state = JSON.parse(read(root, `.aide/state/sessions/${session ?? 'missing'}/state.json`)) as {
+    status: string;
+  };
+  assert.equal(
+    state.status,
+    'interrupted',
+    'aide recorded the session itself: it was not killed by the prompt library',
+  );
 });
 
 test('keys typed while the tests run are not answers: an Enter pressed then does not approve', async (t) => {
@@ -129,7 +186,11 @@ test('keys typed while the tests run are not answers: an Enter pressed then does
   const gate = sharedGate(t);
   const go = join(gate.path, 'go');
   const wait = { name: 'test', run: ['sh', '-c', `while [ ! -e "${gate.inside}/go" ]; do sleep 0.05; done`] };
-  const root = actRepo(t, planDoc('One step', [{ title: 'Add sub', edits: ADD_SUB }]), sandbox({ commands: [wait], home_binds: gate.homeBinds }));
+  const root = actRepo(
+    t,
+    planDoc('One step', [{ title: 'Add sub', edits: ADD_SUB }]),
+    sandbox({ commands: [wait], home_binds: gate.homeBinds }),
+  );
   const run = onTerminal(root, ['act']);
   await run.waitFor('isolation:');
   run.press('§', KEY.enter);
@@ -150,7 +211,13 @@ test('keys typed while the tests run are not answers: an Enter pressed then does
 
 test('a protected file: a warning names it and its rule, Approve asks again, and no keeps the test file as it was', async (t) => {
   needScript();
-  const root = actRepo(t, planDoc('Tests first', [{ title: 'Test more', edits: TEST_MORE }, { title: 'Add sub', edits: ADD_SUB }]));
+  const root = actRepo(
+    t,
+    planDoc('Tests first', [
+      { title: 'Test more', edits: TEST_MORE },
+      { title: 'Add sub', edits: ADD_SUB },
+    ]),
+  );
   const run = onTerminal(root, ['act']);
   await run.waitFor(question(1, 'Test more'));
   run.press(KEY.enter);
@@ -160,8 +227,14 @@ test('a protected file: a warning names it and its rule, Approve asks again, and
   run.press(KEY.enter);
   assert.equal(await run.exit(), 0, run.output());
   const output = run.output();
-  assert.match(output, /verified: 1 command, 1 test passed\n {2}M test\/calc\.test\.js \+1 -0\n! protected: test\/calc\.test\.js \(rule \*\*\/test\/\*\*\): writing it takes a second, explicit yes\n\? Write step 1/);
-  assert.match(output, /↓ Step 1: Test more — skipped: you did not approve writing its protected files\n[\s\S]*?↓ Skipped: you did not approve writing its protected files\n/);
+  assert.match(
+    output,
+    /verified: 1 command, 1 test passed\n {2}M test\/calc\.test\.js \+1 -0\n! protected: test\/calc\.test\.js \(rule \*\*\/test\/\*\*\): writing it takes a second, explicit yes\n\? Write step 1/,
+  );
+  assert.match(
+    output,
+    /↓ Step 1: Test more — skipped: you did not approve writing its protected files\n[\s\S]*?↓ Skipped: you did not approve writing its protected files\n/,
+  );
   // The second question shows no raw value ("(y/N) ‣ false") while it waits.
   assert.match(output, /too\? \(no skips the step\) \(y\/N\) ‣/);
   assert.doesNotMatch(output, /‣ (false|true)/);
@@ -175,7 +248,14 @@ test('a step whose tests fail lists no approval or write rows: they would never 
   const run = onTerminal(root, ['act']);
   assert.equal(await run.exit(), 1, run.output());
   const output = run.output();
-  assert.match(output, /❯ Step 1: Break add\n {4}✔ Edits applied: src\/calc\.js \+1 -1\n {4}✖ test [^\n]*\n {6}› test exited 1/);
-  assert.doesNotMatch(output, /Approval|Checkpoint and write/, 'no frame showed rows for what a failed step never reaches');
+  assert.match(
+    output,
+    /❯ Step 1: Break add\n {4}✔ Edits applied: src\/calc\.js \+1 -1\n {4}✖ test [^\n]*\n {6}› test exited 1/,
+  );
+  assert.doesNotMatch(
+    output,
+    /Approval|Checkpoint and write/,
+    'no frame showed rows for what a failed step never reaches',
+  );
   assert.equal(read(root, 'src/calc.js'), PROJECT['src/calc.js']);
 });

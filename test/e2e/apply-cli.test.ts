@@ -66,8 +66,14 @@ test('--json reports files and blocks', async (t) => {
   };
   assert.equal(report.schema, 'aide.apply/1');
   assert.deepEqual([report.ok, report.written], [true, true]);
-  assert.deepEqual(report.files.map((f) => [f.path, f.action, f.added, f.removed]), [['src/app.ts', 'modified', 1, 1]]);
-  assert.deepEqual(report.blocks.map((b) => [b.ok, b.strategy]), [[true, 'exact']]);
+  assert.deepEqual(
+    report.files.map((f) => [f.path, f.action, f.added, f.removed]),
+    [['src/app.ts', 'modified', 1, 1]],
+  );
+  assert.deepEqual(
+    report.blocks.map((b) => [b.ok, b.strategy]),
+    [[true, 'exact']],
+  );
 });
 
 test('a failing block writes nothing, exits 1 and shows the closest lines', async (t) => {
@@ -85,9 +91,16 @@ test('a failing block writes nothing, exits 1 and shows the closest lines', asyn
 
 test('--json on failure carries the feedback for the model', async (t) => {
   const repo = gitRepo(t, { 'src/app.ts': APP });
-  const result = await runAide(['apply', '--json', '-'], { cwd: repo, input: REPLY.replace('return `Hello', 'return `Hi') });
+  const result = await runAide(['apply', '--json', '-'], {
+    cwd: repo,
+    input: REPLY.replace('return `Hello', 'return `Hi'),
+  });
   assert.equal(result.code, 1);
-  const report = JSON.parse(result.stdout) as { ok: boolean; forModel: string; blocks: Array<{ failure?: { kind: string } }> };
+  const report = JSON.parse(result.stdout) as {
+    ok: boolean;
+    forModel: string;
+    blocks: Array<{ failure?: { kind: string } }>;
+  };
   assert.equal(report.ok, false);
   assert.equal(report.blocks[0]?.failure?.kind, 'not-found');
   assert.match(report.forModel, /None of your edits were applied/);
@@ -96,7 +109,10 @@ test('--json on failure carries the feedback for the model', async (t) => {
 
 test('a reply without edits is a failure', async (t) => {
   const repo = gitRepo(t, { 'src/app.ts': APP });
-  const result = await runAide(['apply', '-'], { cwd: repo, input: 'Run `npm test`:\n```sh\nnpm test\n```\n' });
+  const result = await runAide(['apply', '-'], {
+    cwd: repo,
+    input: 'Run `npm test`:\n```sh\nnpm test\n```\n',
+  });
   assert.equal(result.code, 1);
   assert.match(result.stdout, /no edits found/);
 });

@@ -23,11 +23,14 @@ function killAfter(cwd: string, args: string[], ms: number): Promise<void> {
 }
 
 test('SIGKILL during a checkpoint, at several moments: the next run recovers and the workspace is untouched', async (t) => {
-  const files = Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`src/m${i}.ts`, `export const v${i} = ${i};\n`]));
+  const files = Object.fromEntries(
+    Array.from({ length: 1500 }, (_, i) => [`src/m${i}.ts`, `export const v${i} = ${i};\n`]),
+  );
   const repo = gitRepo(t, files);
   writeTree(repo, { 'src/m1.ts': 'export const v1 = "edited";\n', 'new.txt': 'untracked\n' });
   const workspace = fingerprint(repo);
-  for (const ms of [150, 300, 450, 600]) await killAfter(repo, ['checkpoints', 'save', '-m', `killed at ${ms} ms`], ms);
+  for (const ms of [150, 300, 450, 600])
+    await killAfter(repo, ['checkpoints', 'save', '-m', `killed at ${ms} ms`], ms);
   // A git process of the killed aide may still be finishing in .aide/state: compare the rest.
   assert.deepEqual(withoutState(fingerprint(repo)), workspace, 'nothing outside .aide/state changed');
   const saved = await runAide(['checkpoints', 'save', '-m', 'after the crashes'], { cwd: repo });
@@ -41,7 +44,10 @@ test("a stale lock with git's index.lock left in the shadow is taken over", asyn
   const repo = gitRepo(t, { 'a.txt': 'a\n' });
   assert.equal((await runAide(['checkpoints', 'save'], { cwd: repo })).code, 0);
   const state = join(repo, '.aide', 'state');
-  writeFileSync(join(state, 'lock'), JSON.stringify({ pid: 2 ** 22 + 12345, command: 'apply', startedAt: 'before the crash' }));
+  writeFileSync(
+    join(state, 'lock'),
+    JSON.stringify({ pid: 2 ** 22 + 12345, command: 'apply', startedAt: 'before the crash' }),
+  );
   writeFileSync(join(state, 'shadow.git', 'index.lock'), '');
   const minuteAgo = new Date(Date.now() - 60_000);
   utimesSync(join(state, 'shadow.git', 'index.lock'), minuteAgo, minuteAgo);

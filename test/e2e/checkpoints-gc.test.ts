@@ -107,11 +107,17 @@ test('a shadow that lost an object: a clear error naming the checkpoint (exit 1,
   ]) {
     const result = await runAide(args, { cwd: root });
     assert.equal(result.code, 1, `${args.join(' ')}: ${result.stderr}`);
-    assert.match(result.stderr, new RegExp(`checkpoint ${id} cannot be read: object ${blob.slice(0, 10)} it records is missing`));
+    assert.match(
+      result.stderr,
+      new RegExp(`checkpoint ${id} cannot be read: object ${blob.slice(0, 10)} it records is missing`),
+    );
     assert.match(result.stderr, /aide checkpoints prune/);
   }
   assert.equal(readFileSync(join(root, 'a.txt'), 'utf8'), 'committed\n', 'the failed restore wrote nothing');
-  const applied = await runAide(['apply', '-'], { cwd: root, input: 'a.txt\n<<<<<<< SEARCH\ncommitted\n=======\nstill works\n>>>>>>> REPLACE\n' });
+  const applied = await runAide(['apply', '-'], {
+    cwd: root,
+    input: 'a.txt\n<<<<<<< SEARCH\ncommitted\n=======\nstill works\n>>>>>>> REPLACE\n',
+  });
   assert.equal(applied.code, 0, applied.stderr);
   const undo = /undo with `aide restore ([0-9a-f]+)`/.exec(applied.stdout)?.[1] ?? '';
   const restored = await runAide(['restore', undo, '--yes'], { cwd: root });
@@ -152,7 +158,10 @@ test("a lost object the shadow's own index still names (staged, then `git reset`
   const listed = await runAide(['checkpoints'], { cwd: root });
   assert.equal(listed.code, 0, listed.stderr);
   assert.match(listed.stdout, new RegExp(`${id}.*damaged`));
-  const applied = await runAide(['apply', '-'], { cwd: root, input: 'b.txt\n<<<<<<< SEARCH\nother\n=======\nstill works\n>>>>>>> REPLACE\n' });
+  const applied = await runAide(['apply', '-'], {
+    cwd: root,
+    input: 'b.txt\n<<<<<<< SEARCH\nother\n=======\nstill works\n>>>>>>> REPLACE\n',
+  });
   assert.equal(applied.code, 0, applied.stderr);
   const undo = /undo with `aide restore ([0-9a-f]+)`/.exec(applied.stdout)?.[1] ?? '';
   const restored = await runAide(['restore', undo, '--yes'], { cwd: root });

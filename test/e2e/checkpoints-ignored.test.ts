@@ -33,7 +33,10 @@ test('aide apply edits a git-ignored .env: it warns, and its undo restores the o
   const applied = await runAide(['apply', '-'], { cwd: root, input: reply });
   assert.equal(applied.code, 0, applied.stderr);
   assert.equal(readFileSync(join(root, '.env'), 'utf8'), 'API_KEY=overwritten\n');
-  assert.match(applied.stdout, /warning: git ignores \.env: the checkpoint holds it, but `git status` and `git diff` will not show this change/);
+  assert.match(
+    applied.stdout,
+    /warning: git ignores \.env: the checkpoint holds it, but `git status` and `git diff` will not show this change/,
+  );
   const restored = await runAide(['restore', undoId(applied.stdout), '--yes'], { cwd: root });
   assert.equal(restored.code, 0, restored.stderr);
   assert.match(restored.stdout, /M \.env/);
@@ -53,7 +56,8 @@ test('aide apply deletes a git-ignored .env: its undo brings the file back', asy
 
 test('a reply that creates src/backdoor.js and src/.gitignore (*) is undone whole: restore removes both', async (t) => {
   const root = gitRepo(t, { 'src/app.js': 'app\n' });
-  const reply = 'src/backdoor.js\n<<<<<<< SEARCH\n=======\nsteal()\n>>>>>>> REPLACE\n\nsrc/.gitignore\n<<<<<<< SEARCH\n=======\n*\n>>>>>>> REPLACE\n';
+  const reply =
+    'src/backdoor.js\n<<<<<<< SEARCH\n=======\nsteal()\n>>>>>>> REPLACE\n\nsrc/.gitignore\n<<<<<<< SEARCH\n=======\n*\n>>>>>>> REPLACE\n';
   const applied = await runAide(['apply', '-'], { cwd: root, input: reply });
   assert.equal(applied.code, 0, applied.stderr);
   assert.equal(git(root, ['status', '--porcelain']), '', 'git hides both new files');
@@ -79,5 +83,9 @@ test('an ignored file an older checkpoint never held is left alone by a restore 
   assert.equal(restored.code, 0, restored.stderr);
   assert.equal(readFileSync(join(root, 'app.js'), 'utf8'), 'app\n');
   assert.equal(readFileSync(join(root, '.env'), 'utf8'), 'API_KEY=rotated\n');
-  assert.match(restored.stdout, /left alone \(1 path\):\n {4}\.env {2}something aide never captured/, 'the .env left alone is listed');
+  assert.match(
+    restored.stdout,
+    /left alone \(1 path\):\n {4}\.env {2}something aide never captured/,
+    'the .env left alone is listed',
+  );
 });

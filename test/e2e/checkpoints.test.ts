@@ -8,7 +8,14 @@ import { fingerprint, git, gitRepo, writeTree } from '../helpers/sandbox.js';
 const REPLY = 'app.js\n<<<<<<< SEARCH\nconst n = 1;\n=======\nconst n = 2;\n>>>>>>> REPLACE\n';
 
 interface Listed {
-  checkpoints: Array<{ id: string; short: string; reason: string; session: string; message: string; filesChanged: number }>;
+  checkpoints: Array<{
+    id: string;
+    short: string;
+    reason: string;
+    session: string;
+    message: string;
+    filesChanged: number;
+  }>;
 }
 
 async function list(cwd: string): Promise<Listed['checkpoints']> {
@@ -24,19 +31,31 @@ test('aide apply takes a checkpoint before writing and says how to undo', async 
   assert.equal(result.code, 0, result.stderr);
   const [checkpoint] = await list(repo);
   assert.ok(checkpoint);
-  assert.match(result.stdout, new RegExp(`Checkpoint ${checkpoint.short} holds the files as they were: undo with \`aide restore ${checkpoint.short}\``));
+  assert.match(
+    result.stdout,
+    new RegExp(
+      `Checkpoint ${checkpoint.short} holds the files as they were: undo with \`aide restore ${checkpoint.short}\``,
+    ),
+  );
   assert.equal(checkpoint.reason, 'apply');
   assert.match(checkpoint.session, /^apply-\d{8}-\d{6}-[0-9a-f]{4}$/);
   const shown = await runAide(['checkpoints', 'show', checkpoint.short, '--json'], { cwd: repo });
   assert.equal(shown.code, 0, shown.stderr);
   assert.deepEqual(fingerprint(repo, '.git'), gitBefore, "the user's .git is byte-identical");
-  assert.equal(git(repo, ['status', '--porcelain']), ' M app.js\n', '.aide/state does not show in git status');
+  assert.equal(
+    git(repo, ['status', '--porcelain']),
+    ' M app.js\n',
+    '.aide/state does not show in git status',
+  );
 });
 
 test('a dry run and a failed apply take no checkpoint and leave no state', async (t) => {
   const repo = gitRepo(t, { 'app.js': 'const n = 1;\n' });
   assert.equal((await runAide(['apply', '--dry-run', '-'], { cwd: repo, input: REPLY })).code, 0);
-  assert.equal((await runAide(['apply', '-'], { cwd: repo, input: REPLY.replace('const n = 1', 'const m = 1') })).code, 1);
+  assert.equal(
+    (await runAide(['apply', '-'], { cwd: repo, input: REPLY.replace('const n = 1', 'const m = 1') })).code,
+    1,
+  );
   const result = await runAide(['checkpoints'], { cwd: repo });
   assert.equal(result.code, 0);
   assert.match(result.stdout, /No checkpoints yet/);
@@ -62,11 +81,23 @@ test('save, list, show and diff', async (t) => {
   assert.equal(second.filesChanged, 2);
   const between = await runAide(['checkpoints', 'diff', first.short, second.short, '--json'], { cwd: repo });
   const parsed = JSON.parse(between.stdout) as { changes: Array<{ path: string; status: string }> };
-  assert.deepEqual(parsed.changes.map((c) => [c.path, c.status]), [['a.txt', 'M'], ['c.txt', 'A']]);
+  assert.deepEqual(
+    parsed.changes.map((c) => [c.path, c.status]),
+    [
+      ['a.txt', 'M'],
+      ['c.txt', 'A'],
+    ],
+  );
   const shown = await runAide(['checkpoints', 'show', second.short], { cwd: repo });
-  assert.match(shown.stdout, /2 files changed since the previous checkpoint:\n {2}modified {2}a.txt {2}\+1 -1\n {2}added {2}c.txt {2}\+1 -0/);
+  assert.match(
+    shown.stdout,
+    /2 files changed since the previous checkpoint:\n {2}modified {2}a.txt {2}\+1 -1\n {2}added {2}c.txt {2}\+1 -0/,
+  );
   const listed = await runAide(['checkpoints'], { cwd: repo });
-  assert.match(listed.stdout, new RegExp(`${second.short} .*manual checkpoint\\n${first.short} .*before my refactor`));
+  assert.match(
+    listed.stdout,
+    new RegExp(`${second.short} .*manual checkpoint\\n${first.short} .*before my refactor`),
+  );
 });
 
 test('an unknown checkpoint id is a usage error', async (t) => {
@@ -89,10 +120,18 @@ test('prune keeps the newest sessions and reports the space; --stats reports the
   const pruned = await runAide(['checkpoints', 'prune', '--keep', '2'], { cwd: repo });
   assert.equal(pruned.code, 0, pruned.stderr);
   assert.match(pruned.stdout, /Removed 2 sessions; 2 sessions kept/);
-  assert.deepEqual((await list(repo)).map((c) => c.message), ['save 4', 'save 3']);
+  assert.deepEqual(
+    (await list(repo)).map((c) => c.message),
+    ['save 4', 'save 3'],
+  );
   const stats = await runAide(['checkpoints', '--stats', '--json'], { cwd: repo });
-  const parsed = JSON.parse(stats.stdout) as { stats: { sessions: number; checkpoints: number; bytes: number; borrowsObjects: boolean } };
-  assert.deepEqual([parsed.stats.sessions, parsed.stats.checkpoints, parsed.stats.borrowsObjects], [2, 2, true]);
+  const parsed = JSON.parse(stats.stdout) as {
+    stats: { sessions: number; checkpoints: number; bytes: number; borrowsObjects: boolean };
+  };
+  assert.deepEqual(
+    [parsed.stats.sessions, parsed.stats.checkpoints, parsed.stats.borrowsObjects],
+    [2, 2, true],
+  );
   assert.ok(parsed.stats.bytes > 0);
   const noArgs = await runAide(['checkpoints', 'prune'], { cwd: repo });
   assert.equal(noArgs.code, 2);
@@ -101,9 +140,15 @@ test('prune keeps the newest sessions and reports the space; --stats reports the
 test('another live aide holding the workspace lock stops a write with exit 6, naming it', async (t) => {
   const repo = gitRepo(t, { 'app.js': 'const n = 1;\n' });
   mkdirSync(join(repo, '.aide', 'state'), { recursive: true });
-  writeFileSync(join(repo, '.aide', 'state', 'lock'), JSON.stringify({ pid: process.pid, command: 'act', startedAt: 'now' }));
+  writeFileSync(
+    join(repo, '.aide', 'state', 'lock'),
+    JSON.stringify({ pid: process.pid, command: 'act', startedAt: 'now' }),
+  );
   const result = await runAide(['apply', '-'], { cwd: repo, input: REPLY });
   assert.equal(result.code, 6);
-  assert.match(result.stderr, new RegExp(`another aide process is working in this workspace \\(pid ${process.pid}: aide act`));
+  assert.match(
+    result.stderr,
+    new RegExp(`another aide process is working in this workspace \\(pid ${process.pid}: aide act`),
+  );
   assert.equal(readFileSync(join(repo, 'app.js'), 'utf8'), 'const n = 1;\n', 'nothing written');
 });

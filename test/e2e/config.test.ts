@@ -40,7 +40,10 @@ test('config shows file values with path:line', async (t) => {
 
 test('config shows environment overrides by variable name', async (t) => {
   const root = gitRepo(t, { '.aide/config.json': '{ "model": { "name": "from-file" } }' });
-  const result = await runAide(['config'], { cwd: root, env: { AIDE_MODEL: 'qwen3-coder:30b', AIDE_CONTEXT_TOKENS: '32768' } });
+  const result = await runAide(['config'], {
+    cwd: root,
+    env: { AIDE_MODEL: 'qwen3-coder:30b', AIDE_CONTEXT_TOKENS: '32768' },
+  });
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /model\.name\s+"qwen3-coder:30b"\s+env AIDE_MODEL\n/);
   assert.match(result.stdout, /model\.context_tokens\s+32768\s+env AIDE_CONTEXT_TOKENS\n/);
@@ -48,7 +51,10 @@ test('config shows environment overrides by variable name', async (t) => {
 
 test('config --json has the values and the source of each', async (t) => {
   const root = gitRepo(t, { '.aide/config.json': '{\n  "model": { "name": "from-file" }\n}' });
-  const result = await runAide(['config', '--json'], { cwd: root, env: { AIDE_MODEL_ENDPOINT: 'http://localhost:1234/v1' } });
+  const result = await runAide(['config', '--json'], {
+    cwd: root,
+    env: { AIDE_MODEL_ENDPOINT: 'http://localhost:1234/v1' },
+  });
   assert.equal(result.code, 0, result.stderr);
   const report = JSON.parse(result.stdout) as ConfigReport;
   assert.equal(report.schema, 'aide.config/1');
@@ -63,16 +69,23 @@ test('config --json has the values and the source of each', async (t) => {
 
 test('an invalid file exits 2 with file:line:column, the JSON path and a did-you-mean', async (t) => {
   const root = gitRepo(t, {
-    '.aide/sandbox.json': '{\n  "commands": [\n    { "name": "test", "run": ["npm", "test"], "timout_ms": 30000 }\n  ]\n}\n',
+    '.aide/sandbox.json':
+      '{\n  "commands": [\n    { "name": "test", "run": ["npm", "test"], "timout_ms": 30000 }\n  ]\n}\n',
     '.aide/config.json': '{\n  "model": { "context_tokens": "32k" }\n}\n',
   });
   const result = await runAide(['config'], { cwd: root });
   assert.equal(result.code, 2);
   assert.equal(result.stdout, '');
   assert.match(result.stderr, /\.aide\/config\.json and \.aide\/sandbox\.json are invalid \(2 problems\)/);
-  assert.match(result.stderr, /\.aide\/sandbox\.json:3:47: commands\[0\]\.timout_ms: unknown key \(did you mean "timeout_ms"\?\)/);
+  assert.match(
+    result.stderr,
+    /\.aide\/sandbox\.json:3:47: commands\[0\]\.timout_ms: unknown key \(did you mean "timeout_ms"\?\)/,
+  );
   assert.match(result.stderr, /hint: Rename it to "timeout_ms"\./);
-  assert.match(result.stderr, /\.aide\/config\.json:2:14: model\.context_tokens: expected a whole number of tokens from 1024 to 1048576 \(e\.g\. 32768\), got "32k"/);
+  assert.match(
+    result.stderr,
+    /\.aide\/config\.json:2:14: model\.context_tokens: expected a whole number of tokens from 1024 to 1048576 \(e\.g\. 32768\), got "32k"/,
+  );
 });
 
 test('invalid JSON exits 2 with line and column', async (t) => {
@@ -87,7 +100,10 @@ test('an invalid environment value exits 2 naming the variable', async (t) => {
   const cwd = tempDir(t);
   const result = await runAide(['config'], { cwd, env: { AIDE_CONTEXT_TOKENS: 'lots' } });
   assert.equal(result.code, 2);
-  assert.match(result.stderr, /AIDE_CONTEXT_TOKENS \(environment variable\): model\.context_tokens: .*got "lots"/);
+  assert.match(
+    result.stderr,
+    /AIDE_CONTEXT_TOKENS \(environment variable\): model\.context_tokens: .*got "lots"/,
+  );
 });
 
 test('config --json errors carry every problem as data', async (t) => {
@@ -95,9 +111,19 @@ test('config --json errors carry every problem as data', async (t) => {
   writeTree(cwd, { '.aide/config.json': '{ "modle": {} }' });
   const result = await runAide(['config', '--json'], { cwd });
   assert.equal(result.code, 2);
-  const { error } = JSON.parse(result.stdout) as { error: { code: string; data: { problems: Record<string, unknown>[] } } };
+  const { error } = JSON.parse(result.stdout) as {
+    error: { code: string; data: { problems: Record<string, unknown>[] } };
+  };
   assert.equal(error.code, 'config_invalid');
   assert.deepEqual(error.data.problems, [
-    { file: '.aide/config.json', line: 1, column: 3, variable: null, path: 'modle', message: 'unknown key (did you mean "model"?)', hint: 'Rename it to "model".' },
+    {
+      file: '.aide/config.json',
+      line: 1,
+      column: 3,
+      variable: null,
+      path: 'modle',
+      message: 'unknown key (did you mean "model"?)',
+      hint: 'Rename it to "model".',
+    },
   ]);
 });

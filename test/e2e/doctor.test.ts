@@ -13,7 +13,11 @@ interface DoctorReport {
   root: string;
   checks: Array<{ id: string; status: string; summary: string; details: string[]; fix: string | null }>;
   scratch: { mechanism: string; reason: string };
-  facts: { git: { version: string | null }; workspace: { shadow: { present: boolean; sessions: number } }; scratch: { stale: number } };
+  facts: {
+    git: { version: string | null };
+    workspace: { shadow: { present: boolean; sessions: number } };
+    scratch: { stale: number };
+  };
 }
 
 test('doctor in a fresh repository: every check passes, text output', async (t) => {
@@ -21,7 +25,8 @@ test('doctor in a fresh repository: every check passes, text output', async (t) 
   const result = await runAide(['doctor'], { cwd: root, home: tempDir(t), env: { TMPDIR: tempDir(t) } });
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /^aide doctor: /);
-  for (const id of ['node', 'git', 'workspace', 'scratch', 'network', 'model']) assert.match(result.stdout, new RegExp(`^ {2}ok {4}${id}\\b`, 'm'), `${id} is not ok:\n${result.stdout}`);
+  for (const id of ['node', 'git', 'workspace', 'scratch', 'network', 'model'])
+    assert.match(result.stdout, new RegExp(`^ {2}ok {4}${id}\\b`, 'm'), `${id} is not ok:\n${result.stdout}`);
   assert.match(result.stdout, /git worktree of the shadow, moved incrementally/);
   assert.match(result.stdout, /no shadow repository yet/);
   assert.match(result.stdout, /127\.0\.0\.1:11434.*on this machine/);
@@ -37,7 +42,14 @@ test('doctor --json reports the shadow, stale scratches and the scratch mechanis
   const home = scratchHome(temp, root);
   // A scratch left by a crash: its folder, its owner record (in the workspace state) naming a dead pid.
   mkdirSync(join(home, 'verify-20260101-000000-dead'), { recursive: true });
-  writeTree(root, { '.aide/state/scratches/verify-20260101-000000-dead.json': JSON.stringify({ version: 2, pid: 2 ** 22 + 7, identity: null, createdAt: 'then' }) });
+  writeTree(root, {
+    '.aide/state/scratches/verify-20260101-000000-dead.json': JSON.stringify({
+      version: 2,
+      pid: 2 ** 22 + 7,
+      identity: null,
+      createdAt: 'then',
+    }),
+  });
   const result = await runAide(['doctor', '--json'], { cwd: root, home: tempDir(t), env: { TMPDIR: temp } });
   assert.equal(result.code, 0, result.stderr);
   const report = JSON.parse(result.stdout) as DoctorReport;
@@ -60,7 +72,11 @@ test('doctor exits 1 with the fix when the configuration is invalid', async (t) 
   assert.doesNotMatch(text.stdout, /model/);
   assert.match(text.stdout, /fix: Run `aide config`/);
   assert.match(text.stdout, /1 problem to fix/);
-  const json = await runAide(['doctor', '--json'], { cwd: root, home: tempDir(t), env: { TMPDIR: tempDir(t) } });
+  const json = await runAide(['doctor', '--json'], {
+    cwd: root,
+    home: tempDir(t),
+    env: { TMPDIR: tempDir(t) },
+  });
   assert.equal(json.code, 1);
   const report = JSON.parse(json.stdout) as DoctorReport;
   assert.equal(report.ok, false);

@@ -24,7 +24,12 @@ const MIN_CASES = 45;
 
 type BlockReport =
   | { index: number; path: string; ok: true; action: string; strategy: string | null }
-  | { index: number; path: string; ok: false; failure: { kind: string; message: string; hint: string; closest?: unknown } };
+  | {
+      index: number;
+      path: string;
+      ok: false;
+      failure: { kind: string; message: string; hint: string; closest?: unknown };
+    };
 
 interface ApplyReport {
   schema: string;
@@ -57,14 +62,18 @@ function parseReport(result: CliResult): ApplyReport {
   try {
     return JSON.parse(result.stdout) as ApplyReport;
   } catch {
-    return assert.fail(`stdout is not a JSON report (exit ${String(result.code)}):\n${result.stdout}\n${result.stderr}`);
+    return assert.fail(
+      `stdout is not a JSON report (exit ${String(result.code)}):\n${result.stdout}\n${result.stderr}`,
+    );
   }
 }
 
 /** One line per block and problem: what the engine made of the reply. */
 function summarize(report: ApplyReport): string {
   const blocks = report.blocks.map((b) =>
-    b.ok ? `  block ${b.index} ${b.path}: ${b.action} (${b.strategy ?? 'no match needed'})` : `  block ${b.index} ${b.path}: ${b.failure.kind}: ${b.failure.message}`,
+    b.ok
+      ? `  block ${b.index} ${b.path}: ${b.action} (${b.strategy ?? 'no match needed'})`
+      : `  block ${b.index} ${b.path}: ${b.failure.kind}: ${b.failure.message}`,
   );
   const problems = report.problems.map((p) => `  problem at response line ${p.line}: ${p.message}`);
   return ['report:', ...blocks, ...problems].join('\n');
@@ -79,7 +88,8 @@ function assertExplained(report: ApplyReport): void {
   for (const b of report.blocks) {
     if (b.ok) continue;
     assert.ok(b.failure.message !== '' && b.failure.hint !== '', `block ${b.index} has no message or hint`);
-    if (b.failure.kind === 'not-found') assert.ok(b.failure.closest !== undefined, `block ${b.index}: not-found without the closest lines`);
+    if (b.failure.kind === 'not-found')
+      assert.ok(b.failure.closest !== undefined, `block ${b.index}: not-found without the closest lines`);
   }
   if (!report.ok) assert.ok(report.forModel !== '', 'a failed apply has no feedback for the model');
 }
@@ -89,8 +99,18 @@ function assertTree(expectedRoot: string | undefined, repo: string, what: string
   if (difference !== undefined) assert.fail(`${what}\n${difference}`);
 }
 
-function checkApplied(c: CorpusCase, afterTree: string, box: Sandbox, result: CliResult, report: ApplyReport): void {
-  assert.equal(result.code, 0, `expected every block to apply (exit 0), got exit ${String(result.code)}\n${summarize(report)}`);
+function checkApplied(
+  c: CorpusCase,
+  afterTree: string,
+  box: Sandbox,
+  result: CliResult,
+  report: ApplyReport,
+): void {
+  assert.equal(
+    result.code,
+    0,
+    `expected every block to apply (exit 0), got exit ${String(result.code)}\n${summarize(report)}`,
+  );
   assert.equal(report.ok, true, summarize(report));
   const strategies = c.settings.strategies;
   if (strategies !== undefined) {
@@ -99,20 +119,46 @@ function checkApplied(c: CorpusCase, afterTree: string, box: Sandbox, result: Cl
   }
   // Every apply that writes takes a checkpoint first; aide's runtime state is not part of the tree.
   const wrote = (report as ApplyReport & { written: boolean }).written;
-  assert.equal(existsSync(join(box.repo, '.aide', 'state', 'shadow.git')), wrote, wrote ? 'no checkpoint was taken' : 'a shadow repository appeared without a write');
+  assert.equal(
+    existsSync(join(box.repo, '.aide', 'state', 'shadow.git')),
+    wrote,
+    wrote ? 'no checkpoint was taken' : 'a shadow repository appeared without a write',
+  );
   rmSync(join(box.repo, '.aide', 'state'), { recursive: true, force: true });
-  if (wrote && readdirSync(join(box.repo, '.aide')).length === 0) rmSync(join(box.repo, '.aide'), { recursive: true });
+  if (wrote && readdirSync(join(box.repo, '.aide')).length === 0)
+    rmSync(join(box.repo, '.aide'), { recursive: true });
   assertTree(afterTree, box.repo, `the tree after apply is not after/\n${summarize(report)}`);
 }
 
-function checkRefused(c: CorpusCase, expect: CaseExpectation, box: Sandbox, result: CliResult, report: ApplyReport): void {
+function checkRefused(
+  c: CorpusCase,
+  expect: CaseExpectation,
+  box: Sandbox,
+  result: CliResult,
+  report: ApplyReport,
+): void {
   assert.equal(result.code, expect.exit, `exit code\n${summarize(report)}`);
-  if (expect.failures !== undefined) assert.deepEqual(failureKinds(report), expect.failures, `failure kinds in block order\n${summarize(report)}`);
-  if (expect.problems !== undefined) assert.equal(report.problems.length, expect.problems, `parse problems\n${summarize(report)}`);
-  if (expect.blocks !== undefined) assert.equal(report.blockCount, expect.blocks, `edit blocks found\n${summarize(report)}`);
+  if (expect.failures !== undefined)
+    assert.deepEqual(
+      failureKinds(report),
+      expect.failures,
+      `failure kinds in block order\n${summarize(report)}`,
+    );
+  if (expect.problems !== undefined)
+    assert.equal(report.problems.length, expect.problems, `parse problems\n${summarize(report)}`);
+  if (expect.blocks !== undefined)
+    assert.equal(report.blockCount, expect.blocks, `edit blocks found\n${summarize(report)}`);
   assertExplained(report);
-  for (const text of expect.stdoutIncludes) assert.ok(result.stdout.includes(text), `stdout should include ${JSON.stringify(text)}\n${result.stdout}`);
-  assertTree(c.before, box.repo, `the tree changed although the reply must not be applied\n${summarize(report)}`);
+  for (const text of expect.stdoutIncludes)
+    assert.ok(
+      result.stdout.includes(text),
+      `stdout should include ${JSON.stringify(text)}\n${result.stdout}`,
+    );
+  assertTree(
+    c.before,
+    box.repo,
+    `the tree changed although the reply must not be applied\n${summarize(report)}`,
+  );
 }
 
 async function runCase(t: Cleanup, name: string): Promise<void> {
@@ -121,7 +167,9 @@ async function runCase(t: Cleanup, name: string): Promise<void> {
   const gitBefore = fingerprint(box.repo, '.git');
   // The corpus is about matching: real replies edit tests, CI files and package scripts, whose
   // protection (a second yes) is covered by apply-protected.test.ts.
-  const result = await runAide(['apply', c.response, '--json', '--allow-protected', ...c.settings.args], { cwd: box.repo });
+  const result = await runAide(['apply', c.response, '--json', '--allow-protected', ...c.settings.args], {
+    cwd: box.repo,
+  });
   assert.notEqual(result.code, 70, `internal error (exit 70):\n${result.stdout}\n${result.stderr}`);
   assert.equal(result.signal, null, `killed by ${String(result.signal)}`);
   const report = parseReport(result);

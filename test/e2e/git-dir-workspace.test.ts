@@ -33,7 +33,10 @@ const WRITERS = COMMANDS.filter((c) => (c.args[0] === 'apply' && c.args[1] === '
 async function assertRefused(cwd: string, what: RegExp, watched: string, commands = COMMANDS): Promise<void> {
   const before = fingerprint(watched);
   for (const { args, input } of commands) {
-    const result = await runAide([...args, '--cwd', cwd], { cwd: tmpdir(), ...(input === undefined ? {} : { input }) });
+    const result = await runAide([...args, '--cwd', cwd], {
+      cwd: tmpdir(),
+      ...(input === undefined ? {} : { input }),
+    });
     assert.equal(result.code, 2, `aide ${args.join(' ')}: ${result.stderr}`);
     assert.match(result.stderr, what, `aide ${args.join(' ')}`);
     assert.match(result.stderr, /not a work tree: aide does not edit or checkpoint git's own files/);
@@ -46,14 +49,24 @@ describe('a git dir is never a workspace', () => {
   test('--cwd .git is refused by every command, and a folder inside it by those that write', async (t) => {
     const repo = gitRepo(t, { 'a.txt': 'a\n' });
     await assertRefused(join(repo, '.git'), /\.git is in a git directory/, join(repo, '.git'));
-    await assertRefused(join(repo, '.git', 'hooks'), /hooks is in a git directory/, join(repo, '.git'), WRITERS);
+    await assertRefused(
+      join(repo, '.git', 'hooks'),
+      /hooks is in a git directory/,
+      join(repo, '.git'),
+      WRITERS,
+    );
   });
 
   test("a linked worktree's git dir is refused; the worktree itself is a workspace", async (t) => {
     const repo = gitRepo(t, { 'a.txt': 'a\n' });
     const linked = join(tempDir(t), 'linked');
     git(repo, ['worktree', 'add', '-q', linked]);
-    await assertRefused(join(repo, '.git', 'worktrees', 'linked'), /worktrees\/linked is in a git directory/, join(repo, '.git'), WRITERS);
+    await assertRefused(
+      join(repo, '.git', 'worktrees', 'linked'),
+      /worktrees\/linked is in a git directory/,
+      join(repo, '.git'),
+      WRITERS,
+    );
     const status = await runAide(['status'], { cwd: linked });
     assert.equal(status.code, 0, status.stderr);
   });
@@ -67,21 +80,25 @@ describe('a git dir is never a workspace', () => {
     assert.deepEqual(readdirSync(bare).includes('.aide'), false);
   });
 
-  test("another user's bare repository, which git will not look at, is still refused", { skip: process.getuid?.() !== 0 }, async (t) => {
-    const repo = gitRepo(t, { 'a.txt': 'a\n' });
-    const bare = join(tempDir(t), 'theirs.git');
-    git(repo, ['clone', '-q', '--bare', repo, bare]);
-    const chownAll = (dir: string) => {
-      chownSync(dir, 65534, 65534);
-      for (const name of readdirSync(dir)) {
-        const full = join(dir, name);
-        if (statSync(full).isDirectory()) chownAll(full);
-        else chownSync(full, 65534, 65534);
-      }
-    };
-    chownAll(bare);
-    const result = await runAide(['checkpoints', 'save', '--cwd', join(bare, 'refs')], { cwd: repo });
-    assert.equal(result.code, 2, result.stderr);
-    assert.match(result.stderr, /refs is in a git directory \(.*theirs\.git\)/);
-  });
+  test(
+    "another user's bare repository, which git will not look at, is still refused",
+    { skip: process.getuid?.() !== 0 },
+    async (t) => {
+      const repo = gitRepo(t, { 'a.txt': 'a\n' });
+      const bare = join(tempDir(t), 'theirs.git');
+      git(repo, ['clone', '-q', '--bare', repo, bare]);
+      const chownAll = (dir: string) => {
+        chownSync(dir, 65534, 65534);
+        for (const name of readdirSync(dir)) {
+          const full = join(dir, name);
+          if (statSync(full).isDirectory()) chownAll(full);
+          else chownSync(full, 65534, 65534);
+        }
+      };
+      chownAll(bare);
+      const result = await runAide(['checkpoints', 'save', '--cwd', join(bare, 'refs')], { cwd: repo });
+      assert.equal(result.code, 2, result.stderr);
+      assert.match(result.stderr, /refs is in a git directory \(.*theirs\.git\)/);
+    },
+  );
 });

@@ -8,7 +8,10 @@ import { fingerprint, gitRepo, writeTree } from '../helpers/sandbox.js';
 const read = (root: string, path: string) => readFileSync(join(root, path), 'utf8');
 
 const NPM_PROJECT = {
-  'package.json': JSON.stringify({ name: 'demo', scripts: { test: 'node --test', lint: 'eslint .', typecheck: 'tsc --noEmit', dev: 'vite' } }),
+  'package.json': JSON.stringify({
+    name: 'demo',
+    scripts: { test: 'node --test', lint: 'eslint .', typecheck: 'tsc --noEmit', dev: 'vite' },
+  }),
   'package-lock.json': '{}\n',
 };
 
@@ -58,7 +61,11 @@ test('init in an empty repository says no commands were detected and how to add 
 });
 
 test('init refuses to replace existing files without --force, and writes nothing', async (t) => {
-  const root = gitRepo(t, { ...NPM_PROJECT, '.aide/config.json': '{ "model": { "name": "mine" } }\n', '.aide/notes.txt': 'x' });
+  const root = gitRepo(t, {
+    ...NPM_PROJECT,
+    '.aide/config.json': '{ "model": { "name": "mine" } }\n',
+    '.aide/notes.txt': 'x',
+  });
   const before = fingerprint(root);
   const result = await runAide(['init'], { cwd: root });
   assert.equal(result.code, 2);
@@ -77,10 +84,18 @@ test('init refusal names both files when both exist', async (t) => {
 });
 
 test('init --force replaces the config files and keeps .gitignore as it was', async (t) => {
-  const root = gitRepo(t, { ...NPM_PROJECT, '.aide/config.json': '{ "model": { "name": "mine" } }\n', '.aide/sandbox.json': '{}\n', '.aide/.gitignore': 'state/\n' });
+  const root = gitRepo(t, {
+    ...NPM_PROJECT,
+    '.aide/config.json': '{ "model": { "name": "mine" } }\n',
+    '.aide/sandbox.json': '{}\n',
+    '.aide/.gitignore': 'state/\n',
+  });
   const result = await runAide(['init', '--force'], { cwd: root });
   assert.equal(result.code, 0, result.stderr);
-  assert.equal((JSON.parse(read(root, '.aide/config.json')) as { model: { name: string } }).model.name, 'qwen2.5-coder:14b');
+  assert.equal(
+    (JSON.parse(read(root, '.aide/config.json')) as { model: { name: string } }).model.name,
+    'qwen2.5-coder:14b',
+  );
   assert.equal((JSON.parse(read(root, '.aide/sandbox.json')) as { commands: unknown[] }).commands.length, 3);
   assert.equal(read(root, '.aide/.gitignore'), 'state/\n');
   assert.match(result.stdout, /replaced \.aide\/config\.json/);
@@ -97,11 +112,20 @@ test('init appends state/ to an existing .aide/.gitignore that lacks it', async 
 
 test('init points $schema at the schemas of an installed aide', async (t) => {
   const root = gitRepo(t);
-  writeTree(root, { 'node_modules/aide/schemas/config.schema.json': '{}', 'node_modules/aide/schemas/sandbox.schema.json': '{}' });
+  writeTree(root, {
+    'node_modules/aide/schemas/config.schema.json': '{}',
+    'node_modules/aide/schemas/sandbox.schema.json': '{}',
+  });
   const result = await runAide(['init'], { cwd: root });
   assert.equal(result.code, 0, result.stderr);
-  assert.equal((JSON.parse(read(root, '.aide/config.json')) as { $schema: string }).$schema, '../node_modules/aide/schemas/config.schema.json');
-  assert.equal((JSON.parse(read(root, '.aide/sandbox.json')) as { $schema: string }).$schema, '../node_modules/aide/schemas/sandbox.schema.json');
+  assert.equal(
+    (JSON.parse(read(root, '.aide/config.json')) as { $schema: string }).$schema,
+    '../node_modules/aide/schemas/config.schema.json',
+  );
+  assert.equal(
+    (JSON.parse(read(root, '.aide/sandbox.json')) as { $schema: string }).$schema,
+    '../node_modules/aide/schemas/sandbox.schema.json',
+  );
 });
 
 test('init --json reports the files and the commands', async (t) => {

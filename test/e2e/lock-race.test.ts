@@ -25,11 +25,17 @@ function plantLock(repo: string, content: string): void {
 }
 
 function deadPid(): number {
-  return Number(execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }));
+  return Number(
+    execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }),
+  );
 }
 
 async function saveAll(repo: string, count: number): Promise<CliResult[]> {
-  return Promise.all(Array.from({ length: count }, (_, i) => runAide(['checkpoints', 'save', '-m', `run ${i}`], { cwd: repo })));
+  return Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      runAide(['checkpoints', 'save', '-m', `run ${i}`], { cwd: repo }),
+    ),
+  );
 }
 
 async function messages(repo: string): Promise<string[]> {
@@ -44,47 +50,90 @@ function assertOneAtATime(results: readonly CliResult[]): string[] {
   results.forEach((r, i) => {
     assert.ok(r.code === 0 || r.code === 6, `run ${i} exited ${String(r.code)}: ${r.stderr}`);
     if (r.code === 0) saved.push(`run ${i}`);
-    else assert.match(r.stderr, /another aide process is working in this workspace \(pid \d+: aide checkpoints/);
+    else
+      assert.match(r.stderr, /another aide process is working in this workspace \(pid \d+: aide checkpoints/);
   });
   return saved.sort();
 }
 
 describe('the workspace lock under simultaneous runs', () => {
-  test('eight saves at once over a dead process\'s lock: each saves or is refused, and every save is kept', async (t) => {
+  test("eight saves at once over a dead process's lock: each saves or is refused, and every save is kept", async (t) => {
     const repo = gitRepo(t, { 'a.txt': 'a\n' });
-    plantLock(repo, JSON.stringify({ pid: deadPid(), identity: null, token: 'dead0000', command: 'apply', startedAt: 'then' }));
+    plantLock(
+      repo,
+      JSON.stringify({
+        pid: deadPid(),
+        identity: null,
+        token: 'dead0000',
+        command: 'apply',
+        startedAt: 'then',
+      }),
+    );
     const saved = assertOneAtATime(await saveAll(repo, 8));
     assert.ok(saved.length >= 1, 'the stale lock was taken over');
     assert.deepEqual(await messages(repo), saved, 'one checkpoint per run that said it saved');
     assert.equal(existsSync(lockPath(repo)), false, 'the last holder released the lock');
-    assert.deepEqual(readdirSync(join(repo, '.aide', 'state')).filter((n) => n.startsWith('lock')), [], 'no lock litter');
+    assert.deepEqual(
+      readdirSync(join(repo, '.aide', 'state')).filter((n) => n.startsWith('lock')),
+      [],
+      'no lock litter',
+    );
   });
 
-  test('a lock naming pid 1 with another start time is a reused pid: it is taken over', { skip: process.platform !== 'linux' }, async (t) => {
-    const repo = gitRepo(t, { 'a.txt': 'a\n' });
-    const real = await processIdentity(1);
-    assert.ok(real !== null);
-    const [boot = '', start = '0'] = real.split(':');
-    plantLock(repo, JSON.stringify({ pid: 1, identity: `${boot}:${Number(start) + 1}`, token: 'reused00', command: 'act', startedAt: 'before a reboot' }));
-    const result = await runAide(['checkpoints', 'save', '-m', 'after reuse'], { cwd: repo });
-    assert.equal(result.code, 0, result.stderr);
-    assert.deepEqual(await messages(repo), ['after reuse']);
-  });
+  test(
+    'a lock naming pid 1 with another start time is a reused pid: it is taken over',
+    { skip: process.platform !== 'linux' },
+    async (t) => {
+      const repo = gitRepo(t, { 'a.txt': 'a\n' });
+      const real = await processIdentity(1);
+      assert.ok(real !== null);
+      const [boot = '', start = '0'] = real.split(':');
+      plantLock(
+        repo,
+        JSON.stringify({
+          pid: 1,
+          identity: `${boot}:${Number(start) + 1}`,
+          token: 'reused00',
+          command: 'act',
+          startedAt: 'before a reboot',
+        }),
+      );
+      const result = await runAide(['checkpoints', 'save', '-m', 'after reuse'], { cwd: repo });
+      assert.equal(result.code, 0, result.stderr);
+      assert.deepEqual(await messages(repo), ['after reuse']);
+    },
+  );
 
-  test("an older aide's lock (pid and date only) naming pid 1, which started after it, is taken over", { skip: process.platform !== 'linux' }, async (t) => {
-    const repo = gitRepo(t, { 'a.txt': 'a\n' });
-    plantLock(repo, JSON.stringify({ pid: 1, command: 'act', startedAt: '2020-01-01T00:00:00.000Z' }));
-    const result = await runAide(['checkpoints', 'save', '-m', 'after reboot'], { cwd: repo });
-    assert.equal(result.code, 0, result.stderr);
-    assert.deepEqual(await messages(repo), ['after reboot']);
-    plantLock(repo, JSON.stringify({ pid: process.pid, command: 'act', startedAt: new Date().toISOString() }));
-    const refused = await runAide(['checkpoints', 'save'], { cwd: repo });
-    assert.equal(refused.code, 6, 'a live older-format lock still holds');
-  });
+  test(
+    "an older aide's lock (pid and date only) naming pid 1, which started after it, is taken over",
+    { skip: process.platform !== 'linux' },
+    async (t) => {
+      const repo = gitRepo(t, { 'a.txt': 'a\n' });
+      plantLock(repo, JSON.stringify({ pid: 1, command: 'act', startedAt: '2020-01-01T00:00:00.000Z' }));
+      const result = await runAide(['checkpoints', 'save', '-m', 'after reboot'], { cwd: repo });
+      assert.equal(result.code, 0, result.stderr);
+      assert.deepEqual(await messages(repo), ['after reboot']);
+      plantLock(
+        repo,
+        JSON.stringify({ pid: process.pid, command: 'act', startedAt: new Date().toISOString() }),
+      );
+      const refused = await runAide(['checkpoints', 'save'], { cwd: repo });
+      assert.equal(refused.code, 6, 'a live older-format lock still holds');
+    },
+  );
 
   test('a lock held by a live aide is not taken over', async (t) => {
     const repo = gitRepo(t, { 'a.txt': 'a\n' });
-    plantLock(repo, JSON.stringify({ pid: process.pid, identity: await processIdentity(process.pid), token: 'live0000', command: 'act', startedAt: 'now' }));
+    plantLock(
+      repo,
+      JSON.stringify({
+        pid: process.pid,
+        identity: await processIdentity(process.pid),
+        token: 'live0000',
+        command: 'act',
+        startedAt: 'now',
+      }),
+    );
     const results = await saveAll(repo, 3);
     for (const r of results) {
       assert.equal(r.code, 6, r.stderr);

@@ -16,13 +16,21 @@ import { fingerprint, gitRepo, writeTree } from '../helpers/sandbox.js';
 import { withoutState } from '../helpers/verify.js';
 
 /** A SEARCH/REPLACE block that creates a file. */
-const create = (path: string, text: string) => `${path}\n\`\`\`\n<<<<<<< SEARCH\n=======\n${text}\n>>>>>>> REPLACE\n\`\`\`\n`;
+const create = (path: string, text: string) =>
+  `${path}\n\`\`\`\n<<<<<<< SEARCH\n=======\n${text}\n>>>>>>> REPLACE\n\`\`\`\n`;
 
 const said = (r: CliResult) => `exit ${r.code}\n${r.stdout}\n${r.stderr}`;
 
 /** A verify command (a node script) that fails with its reason unless every check holds. */
 function nodeCheck(name: string, body: string): { name: string; run: string[] } {
-  return { name, run: ['node', '-e', `const fs = require('fs'), path = require('path');\nconst fail = (why) => { console.error('check: ' + why); process.exit(1); };\n${body}\nconsole.log('${name} ok');`] };
+  return {
+    name,
+    run: [
+      'node',
+      '-e',
+      `const fs = require('fs'), path = require('path');\nconst fail = (why) => { console.error('check: ' + why); process.exit(1); };\n${body}\nconsole.log('${name} ok');`,
+    ],
+  };
 }
 
 const CACHES = nodeCheck(
@@ -49,7 +57,12 @@ function npmRepo(t: Parameters<typeof gitRepo>[0]): string {
     '.aide/.gitignore': 'state/\n',
     '.aide/sandbox.json': JSON.stringify(sandbox, null, 2),
     'src/index.js': 'export const answer = 42;\n',
-    '.aide/plans/plan.md': planDoc('Edit with caches', [{ title: 'Edit', edits: edit('src/index.js', 'export const answer = 42;', 'export const answer = 43;') }]),
+    '.aide/plans/plan.md': planDoc('Edit with caches', [
+      {
+        title: 'Edit',
+        edits: edit('src/index.js', 'export const answer = 42;', 'export const answer = 43;'),
+      },
+    ]),
   });
   writeTree(root, {
     'node_modules/hello/bin.js': '#!/usr/bin/env node\nconsole.log("hello from bin");\n',
@@ -71,13 +84,27 @@ for (const mechanism of ['unshare', 'bwrap']) {
     const result = await runAide(['verify'], { cwd: root, env: { AIDE_ISOLATION: mechanism } });
     assert.equal(result.code, 0, said(result));
     assert.match(result.stdout, /verified: 2 commands/, said(result));
-    assert.deepEqual(fingerprint(join(root, 'node_modules')), before, "the workspace's node_modules is byte-identical");
+    assert.deepEqual(
+      fingerprint(join(root, 'node_modules')),
+      before,
+      "the workspace's node_modules is byte-identical",
+    );
     // aide act: the caches the verify commands write are never captured as the step's changes.
     const act = await runAide(['act', '--yes'], { cwd: root, env: { AIDE_ISOLATION: mechanism } });
     assert.equal(act.code, 0, said(act));
     assert.match(act.stdout, /1 step applied/, said(act));
-    assert.deepEqual(userStatus(root).split('\n').filter((l) => l !== '' && !l.includes('.aide/')), [' M src/index.js'], said(act));
-    assert.deepEqual(fingerprint(join(root, 'node_modules')), before, "the workspace's node_modules is byte-identical after aide act");
+    assert.deepEqual(
+      userStatus(root)
+        .split('\n')
+        .filter((l) => l !== '' && !l.includes('.aide/')),
+      [' M src/index.js'],
+      said(act),
+    );
+    assert.deepEqual(
+      fingerprint(join(root, 'node_modules')),
+      before,
+      "the workspace's node_modules is byte-identical after aide act",
+    );
   });
 }
 
@@ -87,10 +114,14 @@ test("a monorepo's workspace packages see their own node_modules by default, and
     `for (const p of ['node_modules/shared/index.js', 'packages/a/node_modules/only-a/index.js', 'apps/b/node_modules/only-b/index.js']) { try { fs.readFileSync(p); } catch (e) { fail('cannot read ' + p + ': ' + e.code); } }
 fs.mkdirSync('packages/a/node_modules/.cache', { recursive: true }); fs.writeFileSync('packages/a/node_modules/.cache/x', 'x');`,
   );
-  const deep = nodeCheck('deep', `try { fs.readFileSync('tools/x/y/node_modules/only-y/index.js'); } catch (e) { fail('cannot read the deep one: ' + e.code); }`);
+  const deep = nodeCheck(
+    'deep',
+    `try { fs.readFileSync('tools/x/y/node_modules/only-y/index.js'); } catch (e) { fail('cannot read the deep one: ' + e.code); }`,
+  );
   const root = gitRepo(t, {
     '.gitignore': 'node_modules\n',
-    'package.json': '{ "name": "mono", "private": true, "workspaces": ["packages/*", "apps/*", "tools/x/*"] }\n',
+    'package.json':
+      '{ "name": "mono", "private": true, "workspaces": ["packages/*", "apps/*", "tools/x/*"] }\n',
     'packages/a/package.json': '{ "name": "a" }\n',
     'apps/b/package.json': '{ "name": "b" }\n',
     'tools/x/y/package.json': '{ "name": "y" }\n',
@@ -109,7 +140,13 @@ fs.mkdirSync('packages/a/node_modules/.cache', { recursive: true }); fs.writeFil
   assert.equal(byDefault.code, 0, said(byDefault));
   assert.deepEqual(withoutState(fingerprint(root)), before, 'the workspace is untouched');
 
-  writeTree(root, { '.aide/sandbox.json': JSON.stringify({ commands: [check, deep], flake_reruns: 0, link: ['**/node_modules'] }) });
+  writeTree(root, {
+    '.aide/sandbox.json': JSON.stringify({
+      commands: [check, deep],
+      flake_reruns: 0,
+      link: ['**/node_modules'],
+    }),
+  });
   const byGlob = await runAide(['verify'], { cwd: root });
   assert.equal(byGlob.code, 0, said(byGlob));
 });
@@ -125,7 +162,10 @@ test('an act step whose edits git ignores fails and names the files and the rule
     '.gitignore': '.env\n',
     'src/app.js': 'export const answer = 42;\n',
     '.aide/.gitignore': 'state/\n',
-    '.aide/sandbox.json': JSON.stringify({ commands: [{ name: 'ok', run: ['node', '-e', '0'] }], flake_reruns: 0 }),
+    '.aide/sandbox.json': JSON.stringify({
+      commands: [{ name: 'ok', run: ['node', '-e', '0'] }],
+      flake_reruns: 0,
+    }),
     '.aide/plans/plan.md': plan,
   });
   const result = await runAide(['act', '--yes', '--allow-protected'], { cwd: root });

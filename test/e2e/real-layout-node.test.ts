@@ -3,5 +3,6 @@ import { test } from 'node:test';
 import { LAYOUTS, exerciseLayout } from '../helpers/real-layout.js';
 
 for (const layout of LAYOUTS.filter((l) => l.name.startsWith('npm'))) {
-  test(`${layout.name}: aide verify, aide act --dry-run and aide act --yes`, (t) => exerciseLayout(t, layout));
+  test(`${layout.name}: aide verify, aide act --dry-run and aide act --yes`, (t) =>
+    exerciseLayout(t, layout));
 }

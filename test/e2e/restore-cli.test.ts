@@ -13,7 +13,12 @@ async function changedSinceCheckpoint(t: Cleanup) {
   writeTree(root, { 'debug.log': 'log\n', 'build/out.js': 'built\n' });
   const id = await saveCheckpoint(root);
   const atCheckpoint = workspaceState(root);
-  writeTree(root, { 'src/app.ts': 'v2\n', 'src/later.ts': 'created after the checkpoint\n', 'later.log': 'ignored, created later\n', 'build/later.js': 'ignored folder\n' });
+  writeTree(root, {
+    'src/app.ts': 'v2\n',
+    'src/later.ts': 'created after the checkpoint\n',
+    'later.log': 'ignored, created later\n',
+    'build/later.js': 'ignored folder\n',
+  });
   writeFileSync(join(root, 'debug.log'), 'log, edited later\n');
   return { root, id, atCheckpoint, dotGit: fingerprint(root, '.git'), before: workspaceState(root) };
 }
@@ -31,7 +36,10 @@ test('restore removes a file created after the checkpoint and leaves ignored fil
   assert.deepEqual(fingerprint(root, '.git'), dotGit);
   assert.match(result.stdout, /1 file to write, 1 to remove:\n {4}D src\/later\.ts\n {4}M src\/app\.ts\n/);
   assert.match(result.stdout, /Saved the current state as checkpoint [0-9a-f]{10}\./);
-  assert.match(result.stdout, /Restored checkpoint [0-9a-f]{10}: 1 file written, 1 removed\.\nUndo this restore with `aide restore [0-9a-f]{10}`\./);
+  assert.match(
+    result.stdout,
+    /Restored checkpoint [0-9a-f]{10}: 1 file written, 1 removed\.\nUndo this restore with `aide restore [0-9a-f]{10}`\./,
+  );
 });
 
 test('--dry-run lists the changes and writes nothing', async (t) => {
@@ -80,7 +88,10 @@ test('an unknown checkpoint id is exit 2 even where no one could be asked (no te
 
 test('a workspace locked by a live aide process exits 6 and writes nothing', async (t) => {
   const { root, id, before } = await changedSinceCheckpoint(t);
-  writeFileSync(join(root, '.aide/state/lock'), JSON.stringify({ pid: process.pid, command: 'apply', startedAt: 'now' }));
+  writeFileSync(
+    join(root, '.aide/state/lock'),
+    JSON.stringify({ pid: process.pid, command: 'apply', startedAt: 'now' }),
+  );
   const result = await runAide(['restore', id, '--yes'], { cwd: root });
   assert.equal(result.code, 6);
   assert.match(result.stderr, new RegExp(`pid ${process.pid}: aide apply`));
@@ -103,7 +114,10 @@ test('--json is one versioned document with every change, the safety checkpoint 
   const { root, id } = await changedSinceCheckpoint(t);
   const result = await runAide(['restore', id, '--yes', '--json'], { cwd: root });
   assert.equal(result.code, 0, result.stderr);
-  const report = JSON.parse(result.stdout) as Record<string, unknown> & { safety: { id: string; reason: string }; undo: { id: string } };
+  const report = JSON.parse(result.stdout) as Record<string, unknown> & {
+    safety: { id: string; reason: string };
+    undo: { id: string };
+  };
   assert.equal(report['schema'], 'aide.restore/1');
   assert.equal(report['ok'], true);
   assert.equal(report['result'], 'restored');
@@ -118,7 +132,9 @@ test('--json is one versioned document with every change, the safety checkpoint 
 
 test('the undo id really undoes the restore', async (t) => {
   const { root, id, before } = await changedSinceCheckpoint(t);
-  const report = JSON.parse((await runAide(['restore', id, '--yes', '--json'], { cwd: root })).stdout) as { undo: { short: string } };
+  const report = JSON.parse((await runAide(['restore', id, '--yes', '--json'], { cwd: root })).stdout) as {
+    undo: { short: string };
+  };
   const undo = await runAide(['restore', report.undo.short, '--yes'], { cwd: root });
   assert.equal(undo.code, 0, undo.stderr);
   assert.deepEqual(workspaceState(root), before);

@@ -18,13 +18,21 @@ const JOURNAL = '.aide/state/restore-journal.json';
 
 /** 40 files changed, 3 deleted and 5 added since the checkpoint: a restore of 48 changes. */
 async function bigRestore(t: Cleanup) {
-  const files = Object.fromEntries(Array.from({ length: FILES }, (_, i) => [`src/f${String(i).padStart(2, '0')}.txt`, `old ${i}\n`.repeat(50)]));
+  const files = Object.fromEntries(
+    Array.from({ length: FILES }, (_, i) => [
+      `src/f${String(i).padStart(2, '0')}.txt`,
+      `old ${i}\n`.repeat(50),
+    ]),
+  );
   const root = gitRepo(t, files);
   const id = await saveCheckpoint(root);
   const atCheckpoint = workspaceState(root);
   writeTree(root, Object.fromEntries(Object.keys(files).map((path, i) => [path, `new ${i}\n`.repeat(70)])));
-  for (const i of ["03", "17", "31"]) unlinkSync(join(root, `src/f${i}.txt`));
-  writeTree(root, Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`extra/deep/x${i}.txt`, `extra ${i}\n`])));
+  for (const i of ['03', '17', '31']) unlinkSync(join(root, `src/f${i}.txt`));
+  writeTree(
+    root,
+    Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`extra/deep/x${i}.txt`, `extra ${i}\n`])),
+  );
   return { root, id, atCheckpoint, mutated: workspaceState(root), dotGit: fingerprint(root, '.git') };
 }
 
@@ -53,12 +61,19 @@ async function killMidRestore(root: string, id: string, after: number): Promise<
 }
 
 /** Every path is as the checkpoint or as the mutated state had it (or absent in one of them); returns the temp files. */
-function assertOldOrNew(root: string, atCheckpoint: Record<string, string>, mutated: Record<string, string>): string[] {
+function assertOldOrNew(
+  root: string,
+  atCheckpoint: Record<string, string>,
+  mutated: Record<string, string>,
+): string[] {
   const now = workspaceState(root);
   const temps = Object.keys(now).filter((path) => /\.aide-\d+-[0-9a-f]{8}\.tmp$/.test(path));
   for (const path of new Set([...Object.keys(now), ...Object.keys(atCheckpoint), ...Object.keys(mutated)])) {
     if (temps.includes(path) || path.endsWith('/')) continue;
-    assert.ok(now[path] === atCheckpoint[path] || now[path] === mutated[path], `${path} is neither old nor new: ${now[path] ?? 'missing'}`);
+    assert.ok(
+      now[path] === atCheckpoint[path] || now[path] === mutated[path],
+      `${path} is neither old nor new: ${now[path] ?? 'missing'}`,
+    );
   }
   return temps;
 }
@@ -68,16 +83,27 @@ test('SIGKILL between file writes, then the same restore again: it takes the loc
   const pid = await killMidRestore(root, id, 12);
 
   assert.ok(existsSync(join(root, JOURNAL)), 'no journal after the kill');
-  assert.equal((JSON.parse(readFileSync(join(root, '.aide/state/lock'), 'utf8')) as { pid: number }).pid, pid, 'the dead process should still hold the lock');
+  assert.equal(
+    (JSON.parse(readFileSync(join(root, '.aide/state/lock'), 'utf8')) as { pid: number }).pid,
+    pid,
+    'the dead process should still hold the lock',
+  );
   const temps = assertOldOrNew(root, atCheckpoint, mutated);
   assert.ok(temps.length > 0, 'expected the killed run to leave staged temp files');
   assert.notDeepEqual(workspaceState(root), mutated, 'the kill came before any write');
 
   const again = await runAide(['restore', id, '--yes'], { cwd: root });
   assert.equal(again.code, 0, again.stderr);
-  assert.match(again.stdout, new RegExp(`a restore to checkpoint ${id.slice(0, 10)} was interrupted \\(started .* by pid ${pid}\\)`));
+  assert.match(
+    again.stdout,
+    new RegExp(`a restore to checkpoint ${id.slice(0, 10)} was interrupted \\(started .* by pid ${pid}\\)`),
+  );
   assert.match(again.stdout, new RegExp(`Removed ${temps.length} temp files? it left\\.`));
-  assert.deepEqual(workspaceState(root), atCheckpoint, 'not the checkpoint after finishing (or temp files left)');
+  assert.deepEqual(
+    workspaceState(root),
+    atCheckpoint,
+    'not the checkpoint after finishing (or temp files left)',
+  );
   assert.equal(existsSync(join(root, JOURNAL)), false);
   assert.equal(existsSync(join(root, '.aide/state/lock')), false);
   assert.deepEqual(fingerprint(root, '.git'), dotGit);
@@ -95,8 +121,13 @@ test('SIGKILL between file writes, then going back instead: the state before the
   assertOldOrNew(root, atCheckpoint, mutated);
 
   const listed = await runAide(['checkpoints'], { cwd: root });
-  assert.match(listed.stdout, new RegExp(`^note: a restore to checkpoint ${id.slice(0, 10)} was interrupted`));
-  const json = JSON.parse((await runAide(['checkpoints', '--json'], { cwd: root })).stdout) as { pendingRestore: { target: { id: string } } | null };
+  assert.match(
+    listed.stdout,
+    new RegExp(`^note: a restore to checkpoint ${id.slice(0, 10)} was interrupted`),
+  );
+  const json = JSON.parse((await runAide(['checkpoints', '--json'], { cwd: root })).stdout) as {
+    pendingRestore: { target: { id: string } } | null;
+  };
   assert.equal(json.pendingRestore?.target.id, id);
   const note = await runAide(['restore', id, '--dry-run'], { cwd: root });
   const back = /go back to before it with `aide restore ([0-9a-f]+)`/.exec(note.stdout)?.[1];

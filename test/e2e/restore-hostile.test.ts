@@ -19,7 +19,10 @@ function hostileGlobalConfig(t: Cleanup): string {
   writeTree(dir, { 'hooks/pre-commit': '#!/bin/sh\necho "pre-commit hook ran" >&2\nexit 1\n' });
   chmodSync(join(dir, 'hooks/pre-commit'), 0o755);
   const config = join(dir, 'gitconfig');
-  writeFileSync(config, `[core]\n\thooksPath = ${join(dir, 'hooks')}\n[commit]\n\tgpgSign = true\n[gpg]\n\tprogram = false\n[user]\n\tsigningKey = nobody\n`);
+  writeFileSync(
+    config,
+    `[core]\n\thooksPath = ${join(dir, 'hooks')}\n[commit]\n\tgpgSign = true\n[gpg]\n\tprogram = false\n[user]\n\tsigningKey = nobody\n`,
+  );
   return config;
 }
 
@@ -39,7 +42,10 @@ test('inside a git hook (GIT_DIR, GIT_INDEX_FILE set), with failing global hooks
   const root = gitRepo(t, { 'src/app.ts': 'original\n' });
   writeTree(root, { 'src/app.ts': 'staged edit\n' });
   const config = hostileGlobalConfig(t);
-  const plainCommit = spawnSync('git', ['commit', '-q', '--allow-empty', '-m', 'x'], { cwd: root, env: testEnv(undefined, { GIT_CONFIG_GLOBAL: config }) });
+  const plainCommit = spawnSync('git', ['commit', '-q', '--allow-empty', '-m', 'x'], {
+    cwd: root,
+    env: testEnv(undefined, { GIT_CONFIG_GLOBAL: config }),
+  });
   assert.notEqual(plainCommit.status, 0, 'the hostile config should make a careless git commit fail');
   await roundTrip(root, {
     GIT_DIR: join(root, '.git'),
@@ -55,7 +61,10 @@ test('a hook run from a subfolder with a relative GIT_DIR still finds the worksp
   const dotGit = fingerprint(root, '.git');
   const id = await saveCheckpoint(root, { env: { GIT_CONFIG_GLOBAL: config } });
   writeTree(root, { 'src/app.ts': 'changed\n' });
-  const result = await runAide(['restore', id, '--yes', '--cwd', 'src'], { cwd: root, env: { GIT_DIR: '.git', GIT_INDEX_FILE: '.git/index', GIT_CONFIG_GLOBAL: config } });
+  const result = await runAide(['restore', id, '--yes', '--cwd', 'src'], {
+    cwd: root,
+    env: { GIT_DIR: '.git', GIT_INDEX_FILE: '.git/index', GIT_CONFIG_GLOBAL: config },
+  });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(readFileSync(join(root, 'src/app.ts'), 'utf8'), 'original\n');
   assert.deepEqual(fingerprint(root, '.git'), dotGit);

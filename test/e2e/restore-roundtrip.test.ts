@@ -5,7 +5,16 @@
  * brings the mutated state back.
  */
 import assert from 'node:assert/strict';
-import { appendFileSync, chmodSync, mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  mkdirSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { omit, pick, saveCheckpoint, workspaceState } from '../helpers/checkpoints.js';
@@ -76,19 +85,27 @@ async function roundTrip(t: Cleanup, c: Case): Promise<void> {
 const cases: Case[] = [
   {
     name: 'an edited file',
-    mutate: (root) => { writeFileSync(join(root, 'src/app.ts'), 'export const app = 42;\n'); },
+    mutate: (root) => {
+      writeFileSync(join(root, 'src/app.ts'), 'export const app = 42;\n');
+    },
   },
   {
     name: 'added files and folders (removed again, with the folders they emptied)',
-    mutate: (root) => { writeTree(root, { 'src/new.ts': 'new\n', 'newdir/deep/x.txt': 'x\n' }); },
+    mutate: (root) => {
+      writeTree(root, { 'src/new.ts': 'new\n', 'newdir/deep/x.txt': 'x\n' });
+    },
   },
   {
     name: 'a deleted file whose folder went with it',
-    mutate: (root) => { rmSync(join(root, 'src/lib'), { recursive: true }); },
+    mutate: (root) => {
+      rmSync(join(root, 'src/lib'), { recursive: true });
+    },
   },
   {
     name: 'a renamed file',
-    mutate: (root) => { renameSync(join(root, 'src/app.ts'), join(root, 'src/main.ts')); },
+    mutate: (root) => {
+      renameSync(join(root, 'src/app.ts'), join(root, 'src/main.ts'));
+    },
   },
   {
     name: 'mode changes both ways',
@@ -117,22 +134,34 @@ const cases: Case[] = [
       git(root, ['add', 'win.txt']);
       git(root, ['commit', '-q', '-m', 'crlf']);
     },
-    mutate: (root) => { writeTree(root, { 'win.txt': 'one\ntwo\n', 'mixed.txt': 'a\nb\nc\n' }); },
+    mutate: (root) => {
+      writeTree(root, { 'win.txt': 'one\ntwo\n', 'mixed.txt': 'a\nb\nc\n' });
+    },
   },
   {
-    name: 'CRLF files under .gitattributes text=auto and eol=crlf (the user\'s blobs are LF)',
+    name: "CRLF files under .gitattributes text=auto and eol=crlf (the user's blobs are LF)",
     setup: (root) => {
-      writeTree(root, { '.gitattributes': '* text=auto\n*.bat text eol=crlf\n', 'win.txt': 'one\r\ntwo\r\n', 'run.bat': '@echo off\r\necho hi\r\n' });
+      writeTree(root, {
+        '.gitattributes': '* text=auto\n*.bat text eol=crlf\n',
+        'win.txt': 'one\r\ntwo\r\n',
+        'run.bat': '@echo off\r\necho hi\r\n',
+      });
       git(root, ['add', '-A']);
       git(root, ['commit', '-q', '-m', 'attributes']);
       writeTree(root, { 'notes.txt': 'untracked\r\ncrlf\r\n' });
     },
-    mutate: (root) => { writeTree(root, { 'win.txt': 'one\ntwo\n', 'run.bat': '@echo off\n', 'notes.txt': 'lf\n' }); },
+    mutate: (root) => {
+      writeTree(root, { 'win.txt': 'one\ntwo\n', 'run.bat': '@echo off\n', 'notes.txt': 'lf\n' });
+    },
   },
   {
     name: 'an empty folder the user made stays',
-    setup: (root) => { mkdirSync(join(root, 'empty')); },
-    mutate: (root) => { writeFileSync(join(root, 'src/app.ts'), 'changed\n'); },
+    setup: (root) => {
+      mkdirSync(join(root, 'empty'));
+    },
+    mutate: (root) => {
+      writeFileSync(join(root, 'src/app.ts'), 'changed\n');
+    },
   },
   {
     name: 'names with spaces and unicode',

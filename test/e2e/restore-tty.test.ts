@@ -20,9 +20,17 @@ const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
 const plain = (text: string) => stripAnsi(text).replace(/\r/g, '');
 
 /** Runs `aide restore ID` on a pseudo-terminal and types `key` once the question shows. */
-function restoreAnswering(root: string, id: string, key: string): Promise<{ code: number | null; output: string }> {
+function restoreAnswering(
+  root: string,
+  id: string,
+  key: string,
+): Promise<{ code: number | null; output: string }> {
   const command = [process.execPath, BIN, 'restore', id].map(quote).join(' ');
-  const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: root, env: testEnv(testHome(), { TERM: 'xterm' }), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn('script', ['-qec', command, '/dev/null'], {
+    cwd: root,
+    env: testEnv(testHome(), { TERM: 'xterm' }),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let output = '';
   let answered = false;
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -55,7 +63,10 @@ test('on a terminal, answering y restores', async (t) => {
   assert.match(result.output, /M a\.txt/);
   assert.match(result.output, /Restore checkpoint [0-9a-f]{10}: write 1 file and remove 1 file\? \(y\/N\)/);
   assert.match(result.output, /\nRestored checkpoint [0-9a-f]{10}: 1 file written, 1 removed\./);
-  assert.deepEqual(Object.keys(workspaceState(root)).filter((p) => !p.startsWith('.')), ['a.txt']);
+  assert.deepEqual(
+    Object.keys(workspaceState(root)).filter((p) => !p.startsWith('.')),
+    ['a.txt'],
+  );
 });
 
 test('on a terminal, answering n exits 5 and writes nothing', async (t) => {

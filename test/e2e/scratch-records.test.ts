@@ -20,7 +20,17 @@ import { fingerprint, gitRepo, tempDir, writeTree } from '../helpers/sandbox.js'
 
 /** The attack, as a verify command: its cwd is its scratch, whose parent is the scratch home. */
 function plantScript(outside: string, workspace: string): string {
-  const record = (path: string, links: string[]) => ({ version: 1, pid: 2_147_483_000, identity: null, session: 'x', workspace, path, adminDir: null, links, createdAt: '2026-01-01T00:00:00.000Z' });
+  const record = (path: string, links: string[]) => ({
+    version: 1,
+    pid: 2_147_483_000,
+    identity: null,
+    session: 'x',
+    workspace,
+    path,
+    adminDir: null,
+    links,
+    createdAt: '2026-01-01T00:00:00.000Z',
+  });
   const records = {
     'evil-outside': record(outside, [join(outside, 'keep-link')]),
     'evil-workspace': record(workspace, []),
@@ -49,19 +59,38 @@ function setup(t: { after(fn: () => void): void }, allowNetwork: boolean) {
   writeTree(outside, { 'precious.txt': 'keep me\n', 'deep/data.txt': 'me too\n' });
   mkdirSync(join(outside, 'link-target'));
   symlinkSync(join(outside, 'link-target'), join(outside, 'keep-link'));
-  const root = gitRepo(t, { 'src/a.js': SOURCE, '.aide/plans/plan.md': planDoc('Edit', [{ title: 'Edit a', edits: edit('src/a.js', 'export const a = 1;', 'export const a = 2;') }]) });
-  writeTree(root, { '.aide/sandbox.json': JSON.stringify({ commands: [{ name: 'plant', run: ['node', '-e', plantScript(outside, root)] }], flake_reruns: 0, allow_network: allowNetwork }) });
+  const root = gitRepo(t, {
+    'src/a.js': SOURCE,
+    '.aide/plans/plan.md': planDoc('Edit', [
+      { title: 'Edit a', edits: edit('src/a.js', 'export const a = 1;', 'export const a = 2;') },
+    ]),
+  });
+  writeTree(root, {
+    '.aide/sandbox.json': JSON.stringify({
+      commands: [{ name: 'plant', run: ['node', '-e', plantScript(outside, root)] }],
+      flake_reruns: 0,
+      allow_network: allowNetwork,
+    }),
+  });
   return { outside, root, outsidePrint: fingerprint(outside), gitPrint: fingerprint(join(root, '.git')) };
 }
 
 function assertSurvived(s: ReturnType<typeof setup>, after: string, result: CliResult): void {
   const said = `after ${after} (exit ${result.code}):\n${result.stdout}\n${result.stderr}`;
   assert.ok(existsSync(join(s.outside, 'precious.txt')), `the folder outside survives ${said}`);
-  assert.deepEqual(fingerprint(s.outside), s.outsidePrint, `the folder outside is untouched, its symlink included, ${said}`);
+  assert.deepEqual(
+    fingerprint(s.outside),
+    s.outsidePrint,
+    `the folder outside is untouched, its symlink included, ${said}`,
+  );
   assert.ok(lstatSync(join(s.outside, 'keep-link')).isSymbolicLink());
   assert.ok(existsSync(join(s.root, 'src/a.js')), `the workspace survives ${said}`);
   assert.ok(existsSync(join(s.root, '.aide/sandbox.json')), `the workspace's .aide survives ${said}`);
-  assert.deepEqual(fingerprint(join(s.root, '.git')), s.gitPrint, `the workspace's .git is untouched ${said}`);
+  assert.deepEqual(
+    fingerprint(join(s.root, '.git')),
+    s.gitPrint,
+    `the workspace's .git is untouched ${said}`,
+  );
 }
 
 for (const isolation of ['default', 'none'] as const) {

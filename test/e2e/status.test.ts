@@ -12,7 +12,10 @@ import { runAide } from '../helpers/cli.js';
 
 interface StatusJson {
   session: { session: string; base: string } | null;
-  undo: { applied: Array<{ step: number; undoneBy: { target: string; safety: string } | null }>; undo: string | null } | null;
+  undo: {
+    applied: Array<{ step: number; undoneBy: { target: string; safety: string } | null }>;
+    undo: string | null;
+  } | null;
   recent: Array<{ session: string; dryRun: boolean }>;
 }
 
@@ -30,19 +33,36 @@ async function act(root: string, ...args: string[]): Promise<void> {
 }
 
 test('status: recent sessions, one by id, nothing to undo where nothing was written, restores shown as undone and redone', async (t) => {
-  const root = actRepo(t, planDoc('Sub', [{ title: 'Add sub', edits: ADD_SUB }, { title: 'Break add', edits: BREAK_ADD }]));
+  const root = actRepo(
+    t,
+    planDoc('Sub', [
+      { title: 'Add sub', edits: ADD_SUB },
+      { title: 'Break add', edits: BREAK_ADD },
+    ]),
+  );
 
   await act(root, '--dry-run', '--step', '1');
   const dry = await status(root);
-  assert.match(dry.text, /^session act-[\w-]+: finished \(dry run\)\n.*\(step 1 only\)\n {2}step 1: verified \(checkpoint \w+\)\nnothing to undo: a dry run writes no files\n$/);
+  assert.match(
+    dry.text,
+    /^session act-[\w-]+: finished \(dry run\)\n.*\(step 1 only\)\n {2}step 1: verified \(checkpoint \w+\)\nnothing to undo: a dry run writes no files\n$/,
+  );
   assert.equal(dry.json.undo?.undo, null);
 
   await act(root, '--yes', '--step', '1');
   const applied = await status(root);
   const first = applied.json.session;
   assert.ok(first !== null);
-  assert.match(applied.text, new RegExp(`step 1: applied \\(checkpoint \\w+\\)\\nundo this session: \`aide restore ${first.base.slice(0, 10)}\` puts the files back as they were before it\\n`));
-  assert.match(applied.text, /recent sessions, newest first[^\n]*\n {2}act-[\w-]+ +finished +\S.* +step 1 only: 1 applied +\.aide\/plans\/plan\.md\n {2}act-[\w-]+ +finished +.*dry run: 1 verified/);
+  assert.match(
+    applied.text,
+    new RegExp(
+      `step 1: applied \\(checkpoint \\w+\\)\\nundo this session: \`aide restore ${first.base.slice(0, 10)}\` puts the files back as they were before it\\n`,
+    ),
+  );
+  assert.match(
+    applied.text,
+    /recent sessions, newest first[^\n]*\n {2}act-[\w-]+ +finished +\S.* +step 1 only: 1 applied +\.aide\/plans\/plan\.md\n {2}act-[\w-]+ +finished +.*dry run: 1 verified/,
+  );
 
   // A --step run whose step fails wrote nothing: no "undo" pointing at a checkpoint that undoes nothing.
   await act(root, '--yes', '--step', '2');
@@ -53,7 +73,12 @@ test('status: recent sessions, one by id, nothing to undo where nothing was writ
 
   // The older session by its id: still undoable.
   const older = await status(root, first.session);
-  assert.match(older.text, new RegExp(`^session ${first.session}: finished\\n[\\s\\S]*undo this session: \`aide restore ${first.base.slice(0, 10)}\``));
+  assert.match(
+    older.text,
+    new RegExp(
+      `^session ${first.session}: finished\\n[\\s\\S]*undo this session: \`aide restore ${first.base.slice(0, 10)}\``,
+    ),
+  );
   assert.doesNotMatch(older.text, /recent sessions/);
 
   const restored = await runAide(['restore', first.base, '--yes'], { cwd: root });
@@ -63,7 +88,12 @@ test('status: recent sessions, one by id, nothing to undo where nothing was writ
   const by = undone.json.undo?.applied[0]?.undoneBy;
   assert.ok(by !== null && by !== undefined, 'step 1 is marked undone');
   assert.equal(by.target, first.base);
-  assert.match(undone.text, new RegExp(`step 1: applied, then undone by \`aide restore ${first.base.slice(0, 10)}\` .*; \`aide restore ${by.safety.slice(0, 10)}\` puts it back\\nnothing to undo: a restore already took out everything this session wrote\\n`));
+  assert.match(
+    undone.text,
+    new RegExp(
+      `step 1: applied, then undone by \`aide restore ${first.base.slice(0, 10)}\` .*; \`aide restore ${by.safety.slice(0, 10)}\` puts it back\\nnothing to undo: a restore already took out everything this session wrote\\n`,
+    ),
+  );
   assert.equal(undone.json.undo?.undo, null);
 
   // Undoing the restore puts the step back in the files, and status says so.
@@ -75,5 +105,8 @@ test('status: recent sessions, one by id, nothing to undo where nothing was writ
 
   const unknown = await runAide(['status', 'act-nope'], { cwd: root });
   assert.equal(unknown.code, 2);
-  assert.match(unknown.stderr, /^aide: no session "act-nope" in this workspace\n {2}hint: Run `aide status` to list the recent sessions\./);
+  assert.match(
+    unknown.stderr,
+    /^aide: no session "act-nope" in this workspace\n {2}hint: Run `aide status` to list the recent sessions\./,
+  );
 });

@@ -15,7 +15,11 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       { name: 'slow', run: `echo "started $(pwd)"; (trap '' TERM; sleep ${marker}) & sleep ${marker}` },
       { name: 'after', run: `echo should-not-run` },
     ]);
-    const child = spawn(process.execPath, [BIN, 'verify'], { cwd: root, env: testEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'verify'], {
+      cwd: root,
+      env: testEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

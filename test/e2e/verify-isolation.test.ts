@@ -13,7 +13,9 @@ import { runAide } from '../helpers/cli.js';
 import { fingerprint } from '../helpers/sandbox.js';
 import { verifyJson, verifyRepo, withoutState } from '../helpers/verify.js';
 
-async function loopbackServer(t: { after(fn: () => void): void }): Promise<{ port: number; hits: () => number }> {
+async function loopbackServer(t: {
+  after(fn: () => void): void;
+}): Promise<{ port: number; hits: () => number }> {
   let hits = 0;
   const server: Server = createServer((_req, res) => {
     hits++;
@@ -24,9 +26,13 @@ async function loopbackServer(t: { after(fn: () => void): void }): Promise<{ por
   return { port: (server.address() as AddressInfo).port, hits: () => hits };
 }
 
-const fetchCommand = (port: number) => ['node', '-e', `fetch("http://127.0.0.1:${port}/").then(r => r.text()).then(t => { console.log("got", t); }, e => { console.log("blocked", e.cause?.code ?? e.message); process.exit(9); })`];
+const fetchCommand = (port: number) => [
+  'node',
+  '-e',
+  `fetch("http://127.0.0.1:${port}/").then(r => r.text()).then(t => { console.log("got", t); }, e => { console.log("blocked", e.cause?.code ?? e.message); process.exit(9); })`,
+];
 
-test('network off (the default): a command cannot reach a server on the host\'s loopback', async (t) => {
+test("network off (the default): a command cannot reach a server on the host's loopback", async (t) => {
   const server = await loopbackServer(t);
   const root = verifyRepo(t, [{ name: 'net', run: fetchCommand(server.port) }], { flake_reruns: 0 });
   const { result, report } = await verifyJson(root);
@@ -38,7 +44,10 @@ test('network off (the default): a command cannot reach a server on the host\'s 
 
 test('allow_network: true lets the same command reach it', async (t) => {
   const server = await loopbackServer(t);
-  const root = verifyRepo(t, [{ name: 'net', run: fetchCommand(server.port) }], { allow_network: true, flake_reruns: 0 });
+  const root = verifyRepo(t, [{ name: 'net', run: fetchCommand(server.port) }], {
+    allow_network: true,
+    flake_reruns: 0,
+  });
   const { result, report } = await verifyJson(root);
   assert.equal(result.code, 0, result.stderr);
   assert.equal(report.isolation.network, 'allowed');
@@ -57,7 +66,14 @@ test('commands see AIDE_SANDBOX_NETWORK_DISABLED=1 when network is off, and can 
 test('a command that writes into the workspace path cannot change the real workspace', async (t) => {
   const root = verifyRepo(t, [], {}, { 'src/app.js': 'export const answer = 42;\n' });
   const target = join(root, 'src/app.js');
-  const sandbox = { commands: [{ name: 'sabotage', run: `echo 'export const answer = 0;' > ${target}; echo written >> ${join(root, 'planted.txt')}; exit 0` }] };
+  const sandbox = {
+    commands: [
+      {
+        name: 'sabotage',
+        run: `echo 'export const answer = 0;' > ${target}; echo written >> ${join(root, 'planted.txt')}; exit 0`,
+      },
+    ],
+  };
   // The sandbox file is part of the workspace: rewrite it, then compare everything else after the run.
   const { writeFileSync } = await import('node:fs');
   writeFileSync(join(root, '.aide/sandbox.json'), JSON.stringify(sandbox));
@@ -72,9 +88,19 @@ test('a command that writes into the workspace path cannot change the real works
 });
 
 test('credentials in the environment are withheld, unless env_allow names them', async (t) => {
-  const probe = ['node', '-e', 'for (const k of ["SERVICE_TOKEN", "AWS_SECRET_ACCESS_KEY", "DB_PASSWORD", "ALLOWED_KEY", "PLAIN"]) console.log(k + "=" + (process.env[k] ?? "<unset>"))'];
+  const probe = [
+    'node',
+    '-e',
+    'for (const k of ["SERVICE_TOKEN", "AWS_SECRET_ACCESS_KEY", "DB_PASSWORD", "ALLOWED_KEY", "PLAIN"]) console.log(k + "=" + (process.env[k] ?? "<unset>"))',
+  ];
   const root = verifyRepo(t, [{ name: 'env', run: probe }], { env_allow: ['ALLOWED_KEY'] });
-  const env = { SERVICE_TOKEN: 'tok-canary-1', AWS_SECRET_ACCESS_KEY: 'aws-canary-2', DB_PASSWORD: 'pw-canary-3', ALLOWED_KEY: 'allowed-4', PLAIN: 'plain-5' };
+  const env = {
+    SERVICE_TOKEN: 'tok-canary-1',
+    AWS_SECRET_ACCESS_KEY: 'aws-canary-2',
+    DB_PASSWORD: 'pw-canary-3',
+    ALLOWED_KEY: 'allowed-4',
+    PLAIN: 'plain-5',
+  };
   const { result, report } = await verifyJson(root, [], env);
   assert.equal(result.code, 0, result.stderr);
   const tail = report.commands[0]?.tail ?? '';
@@ -84,10 +110,14 @@ test('credentials in the environment are withheld, unless env_allow names them',
   assert.match(tail, /ALLOWED_KEY=allowed-4/);
   // Not on the allow-list: withheld too, though it looks harmless (test/e2e/verify-env.test.ts).
   assert.match(tail, /PLAIN=<unset>/);
-  for (const name of ['AWS_SECRET_ACCESS_KEY', 'DB_PASSWORD', 'PLAIN', 'SERVICE_TOKEN']) assert.ok(report.withheldEnv.includes(name), name);
+  for (const name of ['AWS_SECRET_ACCESS_KEY', 'DB_PASSWORD', 'PLAIN', 'SERVICE_TOKEN'])
+    assert.ok(report.withheldEnv.includes(name), name);
   assert.ok(!report.withheldEnv.includes('ALLOWED_KEY'));
   for (const canary of ['tok-canary-1', 'aws-canary-2', 'pw-canary-3']) {
-    assert.ok(!result.stdout.includes(canary) && !result.stderr.includes(canary), `${canary} leaked into aide's output`);
+    assert.ok(
+      !result.stdout.includes(canary) && !result.stderr.includes(canary),
+      `${canary} leaked into aide's output`,
+    );
   }
 });
 
@@ -116,6 +146,9 @@ test('no mechanism but allow_network: runs, and the verdict says network isolati
   assert.equal(result.code, 0, result.stderr);
   assert.equal(report.isolation.mechanism, 'none');
   assert.equal(report.isolation.workspaceReadOnly, false);
-  assert.match(report.isolation.detail ?? '', /isolation: unavailable because it was turned off \(AIDE_ISOLATION=none\)/);
+  assert.match(
+    report.isolation.detail ?? '',
+    /isolation: unavailable because it was turned off \(AIDE_ISOLATION=none\)/,
+  );
   assert.match(result.stderr, /^isolation: unavailable because it was turned off/m);
 });

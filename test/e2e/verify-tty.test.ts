@@ -13,7 +13,11 @@ const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
 function onTerminal(root: string, args: string[]): Promise<{ code: number | null; output: string }> {
   // A pseudo-terminal from `script` has no size until one is set; listr2 wraps to it.
   const command = `stty cols 100 rows 40; ${[process.execPath, BIN, ...args].map(quote).join(' ')}`;
-  const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: root, env: testEnv(undefined, { TERM: 'xterm', NO_COLOR: '' }), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn('script', ['-qec', command, '/dev/null'], {
+    cwd: root,
+    env: testEnv(undefined, { TERM: 'xterm', NO_COLOR: '' }),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stdin.end();
@@ -26,12 +30,23 @@ function onTerminal(root: string, args: string[]): Promise<{ code: number | null
 
 test('a task per command with its result, then the failing output and the verdict', async (t) => {
   assert.ok(hasScript, 'this test needs util-linux `script` (Debian: apt-get install bsdutils)');
-  const root = verifyRepo(t, [
-    { name: 'lint', run: 'echo lint ok' },
-    { name: 'unit', run: ['node', '-e', 'console.log("# tests 2\\n# suites 0\\n# pass 2\\n# fail 0\\n# cancelled 0\\n# skipped 0\\n# todo 0")'] },
-    { name: 'bad', run: 'echo oops; exit 4' },
-    { name: 'never', run: 'echo never' },
-  ], { flake_reruns: 0 });
+  const root = verifyRepo(
+    t,
+    [
+      { name: 'lint', run: 'echo lint ok' },
+      {
+        name: 'unit',
+        run: [
+          'node',
+          '-e',
+          'console.log("# tests 2\\n# suites 0\\n# pass 2\\n# fail 0\\n# cancelled 0\\n# skipped 0\\n# todo 0")',
+        ],
+      },
+      { name: 'bad', run: 'echo oops; exit 4' },
+      { name: 'never', run: 'echo never' },
+    ],
+    { flake_reruns: 0 },
+  );
   const { code, output } = await onTerminal(root, ['verify']);
   assert.equal(code, 1, output);
   assert.match(output, /✔ lint/);

@@ -6,11 +6,20 @@ import { gitRepo, testHome, type Cleanup } from './sandbox.js';
 export const PROJECT = {
   'package.json': '{ "name": "calc", "type": "module" }\n',
   'src/calc.js': 'export function add(a, b) {\n  return a + b;\n}\n',
-  'test/calc.test.js': "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/calc.js';\n\ntest('add', () => {\n  assert.equal(add(2, 3), 5);\n});\n",
+  'test/calc.test.js':
+    "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/calc.js';\n\ntest('add', () => {\n  assert.equal(add(2, 3), 5);\n});\n",
 };
 
 export function sandbox(extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({ commands: [{ name: 'test', run: ['node', '--test', '--test-reporter=tap', 'test/'] }], flake_reruns: 0, ...extra }, null, 2);
+  return JSON.stringify(
+    {
+      commands: [{ name: 'test', run: ['node', '--test', '--test-reporter=tap', 'test/'] }],
+      flake_reruns: 0,
+      ...extra,
+    },
+    null,
+    2,
+  );
 }
 
 /** A SEARCH/REPLACE block for a plan's `### Edits` section. */
@@ -30,14 +39,25 @@ export interface StepSpec {
 export function planDoc(title: string, steps: StepSpec[]): string {
   const head = `---\naide_plan: 1\ntitle: ${title}\ncreated: 2026-11-30T10:00:00.000Z\n---\n\nA plan for the tests.\n`;
   const body = steps.map((s, i) => {
-    const keys = [...(s.run ?? []).map((r) => `Run: ${r}`), ...(s.verify === undefined ? [] : [`Verify: ${s.verify.join(', ')}`])].join('\n');
+    const keys = [
+      ...(s.run ?? []).map((r) => `Run: ${r}`),
+      ...(s.verify === undefined ? [] : [`Verify: ${s.verify.join(', ')}`]),
+    ].join('\n');
     return `\n## Step ${i + 1}: ${s.title}\n\n${s.intent ?? 'Do it.'}\n${keys === '' ? '' : `\n${keys}\n`}${s.edits === undefined ? '' : `\n### Edits\n\n${s.edits}`}`;
   });
   return `${head}${body.join('')}`;
 }
 
-export const ADD_SUB = edit('src/calc.js', 'export function add(a, b) {\n  return a + b;\n}', 'export function add(a, b) {\n  return a + b;\n}\n\nexport function sub(a, b) {\n  return a - b;\n}');
-export const TEST_SUB = edit('test/calc.test.js', "test('add', () => {\n  assert.equal(add(2, 3), 5);\n});", "test('add', () => {\n  assert.equal(add(2, 3), 5);\n});\n\ntest('sub', async () => {\n  const { sub } = await import('../src/calc.js');\n  assert.equal(sub(5, 3), 2);\n});");
+export const ADD_SUB = edit(
+  'src/calc.js',
+  'export function add(a, b) {\n  return a + b;\n}',
+  'export function add(a, b) {\n  return a + b;\n}\n\nexport function sub(a, b) {\n  return a - b;\n}',
+);
+export const TEST_SUB = edit(
+  'test/calc.test.js',
+  "test('add', () => {\n  assert.equal(add(2, 3), 5);\n});",
+  "test('add', () => {\n  assert.equal(add(2, 3), 5);\n});\n\ntest('sub', async () => {\n  const { sub } = await import('../src/calc.js');\n  assert.equal(sub(5, 3), 2);\n});",
+);
 export const BREAK_ADD = edit('src/calc.js', '  return a + b;', '  return a * b;');
 
 export function actRepo(t: Cleanup, plan: string, sandboxJson = sandbox()): string {
@@ -59,7 +79,9 @@ export function sharedGate(t: Cleanup): { path: string; inside: string; homeBind
 
 function filesUnder(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)],
+  );
 }
 
 /** Waits (up to a minute) for a line of a verify command's log in the workspace to match `line`; returns its first group. */

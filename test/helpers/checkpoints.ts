@@ -9,10 +9,19 @@ import { ShadowStore } from '../../src/infra/shadow/shadow-store.js';
 import { testEnv, testHome } from './sandbox.js';
 
 /** Takes a checkpoint of the workspace (as `aide checkpoints save` will); returns its full id. */
-export async function saveCheckpoint(root: string, options: { message?: string; maxFileBytes?: number; env?: Record<string, string> } = {}): Promise<string> {
-  const store = await ShadowStore.open(root, testEnv(testHome(), options.env), { maxFileBytes: options.maxFileBytes ?? 20 * 1024 * 1024, command: 'test' });
+export async function saveCheckpoint(
+  root: string,
+  options: { message?: string; maxFileBytes?: number; env?: Record<string, string> } = {},
+): Promise<string> {
+  const store = await ShadowStore.open(root, testEnv(testHome(), options.env), {
+    maxFileBytes: options.maxFileBytes ?? 20 * 1024 * 1024,
+    command: 'test',
+  });
   try {
-    const result = await store.checkpoint({ reason: 'manual', message: options.message ?? 'test checkpoint' });
+    const result = await store.checkpoint({
+      reason: 'manual',
+      message: options.message ?? 'test checkpoint',
+    });
     return result.checkpoint.id;
   } finally {
     await store.close();
@@ -35,7 +44,9 @@ export function workspaceState(root: string): Record<string, string> {
       else if (stat.isDirectory()) {
         out[`${rel}/`] = 'dir';
         walk(full, rel);
-      } else out[rel] = `${(stat.mode & 0o777).toString(8)}:${createHash('sha256').update(readFileSync(full)).digest('hex')}`;
+      } else
+        out[rel] =
+          `${(stat.mode & 0o777).toString(8)}:${createHash('sha256').update(readFileSync(full)).digest('hex')}`;
     }
   };
   walk(root, '');
@@ -44,10 +55,14 @@ export function workspaceState(root: string): Record<string, string> {
 
 /** The entries of a state whose path starts with one of the prefixes. */
 export function pick(state: Record<string, string>, prefixes: readonly string[]): Record<string, string> {
-  return Object.fromEntries(Object.entries(state).filter(([path]) => prefixes.some((p) => path.startsWith(p))));
+  return Object.fromEntries(
+    Object.entries(state).filter(([path]) => prefixes.some((p) => path.startsWith(p))),
+  );
 }
 
 /** The entries of a state whose path starts with none of the prefixes. */
 export function omit(state: Record<string, string>, prefixes: readonly string[]): Record<string, string> {
-  return Object.fromEntries(Object.entries(state).filter(([path]) => !prefixes.some((p) => path.startsWith(p))));
+  return Object.fromEntries(
+    Object.entries(state).filter(([path]) => !prefixes.some((p) => path.startsWith(p))),
+  );
 }

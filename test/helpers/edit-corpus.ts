@@ -8,7 +8,15 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 
-const strategy = z.enum(['exact', 'line-endings', 'trailing-whitespace', 'indentation', 'blank-lines', 'elision', 'fuzzy']);
+const strategy = z.enum([
+  'exact',
+  'line-endings',
+  'trailing-whitespace',
+  'indentation',
+  'blank-lines',
+  'elision',
+  'fuzzy',
+]);
 
 const caseSchema = z.strictObject({
   description: z.string(),
@@ -60,15 +68,20 @@ export function loadCase(root: string, name: string): CorpusCase {
   const response = join(dir, 'response.md');
   if (!existsSync(response)) throw new Error(`${name}: no response.md`);
   const settingsPath = join(dir, 'case.json');
-  const settings = existsSync(settingsPath) ? readJson(settingsPath, caseSchema) : caseSchema.parse({ description: name });
+  const settings = existsSync(settingsPath)
+    ? readJson(settingsPath, caseSchema)
+    : caseSchema.parse({ description: name });
   const after = join(dir, 'after');
   const expectPath = join(dir, 'expect.json');
-  if (existsSync(after) === existsSync(expectPath)) throw new Error(`${name}: needs exactly one of after/ and expect.json`);
+  if (existsSync(after) === existsSync(expectPath))
+    throw new Error(`${name}: needs exactly one of after/ and expect.json`);
   return {
     name,
     response,
     before: existsSync(join(dir, 'before')) ? join(dir, 'before') : undefined,
     settings,
-    outcome: existsSync(after) ? { kind: 'after', tree: after } : { kind: 'refused', expect: readJson(expectPath, expectSchema) },
+    outcome: existsSync(after)
+      ? { kind: 'after', tree: after }
+      : { kind: 'refused', expect: readJson(expectPath, expectSchema) },
   };
 }

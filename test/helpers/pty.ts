@@ -44,7 +44,10 @@ export interface PtyRun {
 
 /** The processes started under `pid`, children first (Linux /proc). */
 function descendants(pid: number): number[] {
-  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter((p) => p !== '').map(Number);
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+    .split(' ')
+    .filter((p) => p !== '')
+    .map(Number);
   return children.flatMap((child) => [child, ...descendants(child)]);
 }
 
@@ -54,12 +57,19 @@ export function onTerminal(cwd: string, args: readonly string[], env: Record<str
   // The keys `script` passes on are logged (-I), flushed as they come (-f), for keysDelivered().
   const logDir = mkdtempSync(join(tmpdir(), 'aide-pty-'));
   const inputLog = join(logDir, 'input');
-  const child = spawn('script', ['-qef', '-O', '/dev/null', '-I', inputLog, '-c', command], { cwd, env: testEnv(undefined, { TERM: 'xterm', ...env }), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn('script', ['-qef', '-O', '/dev/null', '-I', inputLog, '-c', command], {
+    cwd,
+    env: testEnv(undefined, { TERM: 'xterm', ...env }),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   child.on('exit', () => {
     rmSync(logDir, { recursive: true, force: true });
   });
   let pressed = '';
-  const aidePid = () => descendants(child.pid ?? 0).find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(BIN));
+  const aidePid = () =>
+    descendants(child.pid ?? 0).find((pid) =>
+      readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(BIN),
+    );
   let raw = '';
   let seen = 0;
   const listeners = new Set<() => void>();
@@ -86,15 +96,21 @@ export function onTerminal(cwd: string, args: readonly string[], env: Record<str
           const rest = plain(raw).slice(seen);
           const index = typeof text === 'string' ? rest.indexOf(text) : rest.search(text);
           if (index < 0) {
-            if (child.exitCode !== null) done(() => { reject(fail(`aide exited before showing ${String(text)}`)); });
+            if (child.exitCode !== null)
+              done(() => {
+                reject(fail(`aide exited before showing ${String(text)}`));
+              });
             return;
           }
-          const length = typeof text === 'string' ? text.length : (rest.slice(index).match(text)?.[0].length ?? 0);
+          const length =
+            typeof text === 'string' ? text.length : (rest.slice(index).match(text)?.[0].length ?? 0);
           seen += index + length;
           done(resolve);
         };
         const timer = setTimeout(() => {
-          done(() => { reject(fail(`no ${String(text)} after ${ms} ms`)); });
+          done(() => {
+            reject(fail(`no ${String(text)} after ${ms} ms`));
+          });
         }, ms);
         const done = (settle: () => void) => {
           clearTimeout(timer);
@@ -121,7 +137,9 @@ export function onTerminal(cwd: string, args: readonly string[], env: Record<str
     terminalSettings() {
       const aide = aidePid();
       assert.ok(aide !== undefined, 'aide is not running');
-      const result = spawnSync('stty', ['-F', readlinkSync(`/proc/${aide}/fd/0`), '-a'], { encoding: 'utf8' });
+      const result = spawnSync('stty', ['-F', readlinkSync(`/proc/${aide}/fd/0`), '-a'], {
+        encoding: 'utf8',
+      });
       assert.equal(result.status, 0, result.stderr);
       return result.stdout;
     },

@@ -40,17 +40,18 @@ export interface Layout {
 const JS = 'export const answer = 42;\n';
 
 export const LAYOUTS: readonly Layout[] = [
-  ...['node_modules', '/node_modules', 'node_modules/', '**/node_modules'].map(
-    (spelling): Layout => ({
-      name: `npm, .gitignore says ${spelling}`,
-      gitignore: `${spelling}\ncoverage/\n`,
-      files: { 'package.json': '{ "name": "app", "type": "module" }\n', 'src/index.js': JS },
-      ignored: { 'node_modules/left-pad/index.js': 'module.exports = 1;\n', 'node_modules/.bin/tool': '#!/bin/sh\n' },
-      sees: ['node_modules/left-pad/index.js'],
-      writes: ['coverage/lcov.info'],
-      source: 'src/index.js',
-    }),
-  ),
+  ...['node_modules', '/node_modules', 'node_modules/', '**/node_modules'].map((spelling): Layout => ({
+    name: `npm, .gitignore says ${spelling}`,
+    gitignore: `${spelling}\ncoverage/\n`,
+    files: { 'package.json': '{ "name": "app", "type": "module" }\n', 'src/index.js': JS },
+    ignored: {
+      'node_modules/left-pad/index.js': 'module.exports = 1;\n',
+      'node_modules/.bin/tool': '#!/bin/sh\n',
+    },
+    sees: ['node_modules/left-pad/index.js'],
+    writes: ['coverage/lcov.info'],
+    source: 'src/index.js',
+  })),
   {
     name: 'npm workspaces monorepo with nested node_modules',
     gitignore: 'node_modules\n',
@@ -60,7 +61,10 @@ export const LAYOUTS: readonly Layout[] = [
       'packages/a/src/index.js': JS,
       'packages/b/package.json': '{ "name": "b" }\n',
     },
-    ignored: { 'node_modules/shared/index.js': 'shared\n', 'packages/a/node_modules/only-a/index.js': 'only a\n' },
+    ignored: {
+      'node_modules/shared/index.js': 'shared\n',
+      'packages/a/node_modules/only-a/index.js': 'only a\n',
+    },
     link: ['node_modules', 'packages/a/node_modules'],
     sees: ['node_modules/shared/index.js', 'packages/a/node_modules/only-a/index.js'],
     writes: ['packages/a/coverage/out.json'],
@@ -69,11 +73,22 @@ export const LAYOUTS: readonly Layout[] = [
   {
     name: 'Python with .venv and pytest caches',
     gitignore: '.venv\n__pycache__/\n.pytest_cache/\n',
-    files: { 'pyproject.toml': '[project]\nname = "lib"\n', 'src/lib/__init__.py': 'ANSWER = 42\n', 'tests/test_lib.py': 'def test_answer():\n    assert True\n' },
-    ignored: { '.venv/lib/python3.12/site-packages/requests/__init__.py': 'x = 1\n', '.venv/pyvenv.cfg': 'home = /usr/bin\n' },
+    files: {
+      'pyproject.toml': '[project]\nname = "lib"\n',
+      'src/lib/__init__.py': 'ANSWER = 42\n',
+      'tests/test_lib.py': 'def test_answer():\n    assert True\n',
+    },
+    ignored: {
+      '.venv/lib/python3.12/site-packages/requests/__init__.py': 'x = 1\n',
+      '.venv/pyvenv.cfg': 'home = /usr/bin\n',
+    },
     link: ['.venv'],
     sees: ['.venv/pyvenv.cfg', '.venv/lib/python3.12/site-packages/requests/__init__.py'],
-    writes: ['.pytest_cache/v/cache/nodeids', 'src/lib/__pycache__/__init__.cpython-312.pyc', 'tests/__pycache__/test_lib.cpython-312.pyc'],
+    writes: [
+      '.pytest_cache/v/cache/nodeids',
+      'src/lib/__pycache__/__init__.cpython-312.pyc',
+      'tests/__pycache__/test_lib.cpython-312.pyc',
+    ],
     source: 'src/lib/__init__.py',
   },
   {
@@ -90,7 +105,12 @@ export const LAYOUTS: readonly Layout[] = [
   {
     name: 'Go with a tracked vendor/',
     gitignore: '/bin/\n',
-    files: { 'go.mod': 'module example.com/app\n', 'main.go': 'package main\n', 'vendor/modules.txt': '# example.com/dep v1.0.0\n', 'vendor/example.com/dep/dep.go': 'package dep\n' },
+    files: {
+      'go.mod': 'module example.com/app\n',
+      'main.go': 'package main\n',
+      'vendor/modules.txt': '# example.com/dep v1.0.0\n',
+      'vendor/example.com/dep/dep.go': 'package dep\n',
+    },
     ignored: { 'bin/app': 'old binary\n' },
     link: ['vendor'],
     sees: ['vendor/example.com/dep/dep.go'],
@@ -130,14 +150,24 @@ function firstLine(text: string): string {
 export function layoutPlan(layout: Layout): string {
   const source = layout.files[layout.source] ?? '';
   return planDoc(`Touch ${layout.name}`, [
-    { title: 'Edit the source', edits: edit(layout.source, firstLine(source), `${firstLine(source)} // edited by aide`) },
-    { title: 'Ignore logs too', edits: edit('.gitignore', firstLine(layout.gitignore), `${firstLine(layout.gitignore)}\n*.log`) },
+    {
+      title: 'Edit the source',
+      edits: edit(layout.source, firstLine(source), `${firstLine(source)} // edited by aide`),
+    },
+    {
+      title: 'Ignore logs too',
+      edits: edit('.gitignore', firstLine(layout.gitignore), `${firstLine(layout.gitignore)}\n*.log`),
+    },
   ]);
 }
 
 /** A repository laid out as `layout`, committed, with its ignored folders in place. */
 export function layoutRepo(t: Cleanup, layout: Layout): string {
-  const sandbox = { commands: [{ name: 'check', run: ['node', '-e', checkScript(layout)] }], flake_reruns: 0, ...(layout.link === undefined ? {} : { link: layout.link }) };
+  const sandbox = {
+    commands: [{ name: 'check', run: ['node', '-e', checkScript(layout)] }],
+    flake_reruns: 0,
+    ...(layout.link === undefined ? {} : { link: layout.link }),
+  };
   const root = gitRepo(t, {
     ...layout.files,
     '.gitignore': layout.gitignore,
@@ -156,7 +186,9 @@ export function userStatus(root: string): string {
 
 /** Every file of the workspace and its .git, aide's own state left out. */
 export function workspacePrint(root: string): Record<string, string> {
-  return Object.fromEntries(Object.entries(fingerprint(root)).filter(([path]) => !path.startsWith('.aide/state/')));
+  return Object.fromEntries(
+    Object.entries(fingerprint(root)).filter(([path]) => !path.startsWith('.aide/state/')),
+  );
 }
 
 /**
@@ -168,7 +200,8 @@ export async function exerciseLayout(t: Cleanup, layout: Layout): Promise<void> 
   const root = layoutRepo(t, layout);
   const before = workspacePrint(root);
   const gitBefore = fingerprint(join(root, '.git'));
-  const said = (what: string, r: CliResult) => `${layout.name}: ${what} exit ${r.code}\n${r.stdout}\n${r.stderr}`;
+  const said = (what: string, r: CliResult) =>
+    `${layout.name}: ${what} exit ${r.code}\n${r.stdout}\n${r.stderr}`;
 
   const verify = await runAide(['verify'], { cwd: root });
   assert.equal(verify.code, 0, said('aide verify', verify));
@@ -182,12 +215,27 @@ export async function exerciseLayout(t: Cleanup, layout: Layout): Promise<void> 
   const act = await runAide(['act', '--yes', '--allow-protected'], { cwd: root });
   assert.equal(act.code, 0, said('aide act --yes', act));
   assert.match(act.stdout, /2 steps applied/, said('aide act --yes', act));
-  const changed = userStatus(root).split('\n').filter((line) => line !== '' && !line.includes('.aide/'));
-  assert.deepEqual(changed.sort(), [' M .gitignore', ` M ${layout.source}`].sort(), said('aide act --yes wrote other files', act));
+  const changed = userStatus(root)
+    .split('\n')
+    .filter((line) => line !== '' && !line.includes('.aide/'));
+  assert.deepEqual(
+    changed.sort(),
+    [' M .gitignore', ` M ${layout.source}`].sort(),
+    said('aide act --yes wrote other files', act),
+  );
   const after = workspacePrint(root);
-  for (const path of Object.keys(layout.ignored)) assert.equal(after[path], before[path], `${layout.name}: ${path} is untouched`);
-  for (const path of layout.writes) assert.equal(existsSync(join(root, path)), false, `${layout.name}: the scratch's ${path} stays out of the workspace`);
-  assert.equal(readFileSync(join(root, layout.source), 'utf8').split('\n')[0]?.endsWith('// edited by aide'), true);
+  for (const path of Object.keys(layout.ignored))
+    assert.equal(after[path], before[path], `${layout.name}: ${path} is untouched`);
+  for (const path of layout.writes)
+    assert.equal(
+      existsSync(join(root, path)),
+      false,
+      `${layout.name}: the scratch's ${path} stays out of the workspace`,
+    );
+  assert.equal(
+    readFileSync(join(root, layout.source), 'utf8').split('\n')[0]?.endsWith('// edited by aide'),
+    true,
+  );
   const gitAfter = fingerprint(join(root, '.git'));
   assert.deepEqual(gitAfter, gitBefore, `${layout.name}: the user's .git is untouched`);
 }

@@ -4,7 +4,16 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, lstatSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  lstatSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 
@@ -40,7 +49,10 @@ export function testHome(): string {
 }
 
 /** Environment for child processes in tests: isolated HOME and git config. */
-export function testEnv(home: string = testHome(), extra: Record<string, string> = {}): Record<string, string> {
+export function testEnv(
+  home: string = testHome(),
+  extra: Record<string, string> = {},
+): Record<string, string> {
   return {
     PATH: process.env['PATH'] ?? '/usr/bin:/bin',
     HOME: home,
@@ -57,7 +69,12 @@ export function testEnv(home: string = testHome(), extra: Record<string, string>
 }
 
 export function git(cwd: string, args: string[], home = testHome()): string {
-  return execFileSync('git', args, { cwd, env: testEnv(home), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  return execFileSync('git', args, {
+    cwd,
+    env: testEnv(home),
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 /** Writes files (path → content) under root, creating folders. */
@@ -89,7 +106,9 @@ export function fingerprint(root: string, sub = ''): Record<string, string> {
       const stat = lstatSync(full);
       if (stat.isSymbolicLink()) out[rel] = `link:${readlinkSync(full)}`;
       else if (stat.isDirectory()) walk(full);
-      else out[rel] = `${(stat.mode & 0o777).toString(8)}:${createHash('sha256').update(readFileSync(full)).digest('hex')}`;
+      else
+        out[rel] =
+          `${(stat.mode & 0o777).toString(8)}:${createHash('sha256').update(readFileSync(full)).digest('hex')}`;
     }
   };
   walk(join(root, sub));

@@ -5,7 +5,8 @@
 import { lstatSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 
-export type TreeEntry = { kind: 'file'; bytes: Buffer; executable: boolean } | { kind: 'link'; target: string };
+export type TreeEntry =
+  { kind: 'file'; bytes: Buffer; executable: boolean } | { kind: 'link'; target: string };
 
 /** path ('/'-separated, relative to root) → entry. A missing root is an empty tree. */
 export type Tree = Map<string, TreeEntry>;
@@ -44,7 +45,9 @@ export function describeFileDifference(path: string, expected: Buffer, actual: B
   const got = linesOf(actual);
   let at = 0;
   while (at < want.length && want[at] === got[at]) at++;
-  const context = want.slice(Math.max(0, at - 2), at).map((line, i) => `    ${at - Math.min(at, 2) + i + 1}  ${show(line)}`);
+  const context = want
+    .slice(Math.max(0, at - 2), at)
+    .map((line, i) => `    ${at - Math.min(at, 2) + i + 1}  ${show(line)}`);
   return [
     `${path} differs at line ${at + 1} (${expected.length} bytes expected, ${actual.length} written):`,
     ...context,
@@ -63,15 +66,22 @@ export function describeTreeDifference(expected: Tree, actual: Tree): string | u
   const missing = [...expected.keys()].filter((path) => !actual.has(path));
   const unexpected = [...actual.keys()].filter((path) => !expected.has(path));
   if (missing.length > 0 || unexpected.length > 0) {
-    return [`missing: ${missing.join(', ') || '(none)'}`, `unexpected: ${unexpected.join(', ') || '(none)'}`].join('\n');
+    return [
+      `missing: ${missing.join(', ') || '(none)'}`,
+      `unexpected: ${unexpected.join(', ') || '(none)'}`,
+    ].join('\n');
   }
   for (const [path, want] of expected) {
     const got = actual.get(path);
     if (got === undefined) continue;
     if (want.kind === 'file' && got.kind === 'file') {
       if (!want.bytes.equals(got.bytes)) return describeFileDifference(path, want.bytes, got.bytes);
-      if (want.executable !== got.executable) return `${path}: expected ${describeEntry(want)}, found ${describeEntry(got)}`;
-    } else if (want.kind !== got.kind || (want.kind === 'link' && got.kind === 'link' && want.target !== got.target)) {
+      if (want.executable !== got.executable)
+        return `${path}: expected ${describeEntry(want)}, found ${describeEntry(got)}`;
+    } else if (
+      want.kind !== got.kind ||
+      (want.kind === 'link' && got.kind === 'link' && want.target !== got.target)
+    ) {
       return `${path}: expected ${describeEntry(want)}, found ${describeEntry(got)}`;
     }
   }

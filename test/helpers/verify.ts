@@ -15,7 +15,12 @@ export interface SandboxCommand {
 }
 
 /** A git repository whose sandbox.json lists `commands` (plus any other settings). */
-export function verifyRepo(t: Cleanup, commands: SandboxCommand[], settings: Record<string, unknown> = {}, files: Record<string, string> = {}): string {
+export function verifyRepo(
+  t: Cleanup,
+  commands: SandboxCommand[],
+  settings: Record<string, unknown> = {},
+  files: Record<string, string> = {},
+): string {
   return gitRepo(t, { '.aide/sandbox.json': JSON.stringify({ commands, ...settings }, null, 2), ...files });
 }
 
@@ -28,7 +33,15 @@ export interface VerifyJson {
   session: string;
   source: { kind: string; ref: string | null; commit: string | null; tree: string };
   commandSource: string;
-  isolation: { mechanism: string; network: string; workspaceReadOnly: boolean; writable: string; sockets: string; processTree: string; detail: string | null };
+  isolation: {
+    mechanism: string;
+    network: string;
+    workspaceReadOnly: boolean;
+    writable: string;
+    sockets: string;
+    processTree: string;
+    detail: string | null;
+  };
   withheldEnv: string[];
   commands: Array<{
     name: string;
@@ -40,17 +53,29 @@ export interface VerifyJson {
     logPath: string | null;
     tail: string;
     tests: { runner: string; passed: number; failed: number; skipped: number; total: number } | null;
-    runs: Array<{ attempt: number; exitCode: number | null; timedOut: boolean; truncated: boolean; logPath: string }>;
+    runs: Array<{
+      attempt: number;
+      exitCode: number | null;
+      timedOut: boolean;
+      truncated: boolean;
+      logPath: string;
+    }>;
   }>;
 }
 
-export async function verifyJson(root: string, args: string[] = [], env: Record<string, string> = {}): Promise<{ result: CliResult; report: VerifyJson }> {
+export async function verifyJson(
+  root: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<{ result: CliResult; report: VerifyJson }> {
   const result = await runAide(['verify', '--json', ...args], { cwd: root, env });
   let report: VerifyJson;
   try {
     report = JSON.parse(result.stdout) as VerifyJson;
   } catch {
-    throw new Error(`aide verify --json printed no JSON (exit ${result.code}):\n${result.stdout}\n${result.stderr}`);
+    throw new Error(
+      `aide verify --json printed no JSON (exit ${result.code}):\n${result.stdout}\n${result.stderr}`,
+    );
   }
   return { result, report };
 }

@@ -20,10 +20,18 @@ const TOKEN = new RegExp(`<(${NAME})((?:\\s+${NAME}="[^"<]*")*)\\s*(/?)>|</(${NA
 const ATTRIBUTE = new RegExp(`(${NAME})="([^"<]*)"`, 'g');
 
 function decode(raw: string): string {
-  assert.doesNotMatch(raw, /&(?!(?:amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);)/, `a bare "&" in ${JSON.stringify(raw)}`);
+  assert.doesNotMatch(
+    raw,
+    /&(?!(?:amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);)/,
+    `a bare "&" in ${JSON.stringify(raw)}`,
+  );
   const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
   return raw.replace(/&(#x[0-9a-fA-F]+|#\d+|\w+);/g, (_, ref: string) =>
-    ref.startsWith('#x') ? String.fromCodePoint(parseInt(ref.slice(2), 16)) : ref.startsWith('#') ? String.fromCodePoint(Number(ref.slice(1))) : (named[ref] ?? ''),
+    ref.startsWith('#x')
+      ? String.fromCodePoint(parseInt(ref.slice(2), 16))
+      : ref.startsWith('#')
+        ? String.fromCodePoint(Number(ref.slice(1)))
+        : (named[ref] ?? ''),
   );
 }
 
@@ -38,7 +46,11 @@ function openElement(name: string, rawAttributes: string): XmlElement {
 }
 
 export function parseXml(xml: string): XmlElement {
-  assert.doesNotMatch(xml, /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u, 'a character XML 1.0 forbids');
+  assert.doesNotMatch(
+    xml,
+    /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u,
+    'a character XML 1.0 forbids',
+  );
   const prolog = '<?xml version="1.0" encoding="UTF-8"?>\n';
   assert.ok(xml.startsWith(prolog), 'the XML declaration');
   const document: XmlElement = { name: '#document', attributes: {}, children: [], text: '' };
@@ -71,4 +83,5 @@ export function parseXml(xml: string): XmlElement {
 export const child = (element: XmlElement, name: string) => element.children.find((c) => c.name === name);
 
 /** Every child element named `name`. */
-export const children = (element: XmlElement, name: string) => element.children.filter((c) => c.name === name);
+export const children = (element: XmlElement, name: string) =>
+  element.children.filter((c) => c.name === name);

@@ -11,7 +11,10 @@ export const actOptionsSchema = z.object({
   /** With --yes: approve steps that change protected files too. */
   allowProtected: z.boolean().default(false),
   dryRun: z.boolean().default(false),
-  patchOut: z.string().min(1, { error: '--patch-out needs a file name, e.g. --patch-out aide.patch' }).optional(),
+  patchOut: z
+    .string()
+    .min(1, { error: '--patch-out needs a file name, e.g. --patch-out aide.patch' })
+    .optional(),
   /** `--step N`: carry out only step N. */
   step: z.number({ error: STEP_ERROR }).int({ error: STEP_ERROR }).positive({ error: STEP_ERROR }).optional(),
   junit: z.string().min(1, { error: '--junit needs a file name, e.g. --junit act.xml' }).optional(),
@@ -23,12 +26,29 @@ export const actOptionsSchema = z.object({
 export type ActOptions = z.infer<typeof actOptionsSchema>;
 
 export function actOptions(argv: RawArgv): ActOptions {
-  const parsed = actOptionsSchema.safeParse({ plan: argv['plan'], yes: argv['yes'], allowProtected: argv['allowProtected'], dryRun: argv['dryRun'], patchOut: argv['patchOut'], step: argv['step'], junit: argv['junit'], isolation: argv['isolation'], resume: argv['resume'] });
-  if (!parsed.success) throw new AideError('usage', parsed.error.issues[0]?.message ?? 'invalid options', { hint: 'See `aide act --help`.' });
-  if (parsed.data.resume && parsed.data.step !== undefined) {
-    throw new AideError('usage', '--resume and --step do not go together: --resume carries on a session as it was started, --step starts a new one', {
-      hint: 'Use `aide act --resume` alone (a session started with --step carries on its one step), or `aide act --step N` for a new session.',
+  const parsed = actOptionsSchema.safeParse({
+    plan: argv['plan'],
+    yes: argv['yes'],
+    allowProtected: argv['allowProtected'],
+    dryRun: argv['dryRun'],
+    patchOut: argv['patchOut'],
+    step: argv['step'],
+    junit: argv['junit'],
+    isolation: argv['isolation'],
+    resume: argv['resume'],
+  });
+  if (!parsed.success)
+    throw new AideError('usage', parsed.error.issues[0]?.message ?? 'invalid options', {
+      hint: 'See `aide act --help`.',
     });
+  if (parsed.data.resume && parsed.data.step !== undefined) {
+    throw new AideError(
+      'usage',
+      '--resume and --step do not go together: --resume carries on a session as it was started, --step starts a new one',
+      {
+        hint: 'Use `aide act --resume` alone (a session started with --step carries on its one step), or `aide act --step N` for a new session.',
+      },
+    );
   }
   return parsed.data;
 }
@@ -38,28 +58,69 @@ export const actCommand: CommandSpec = {
   describe: 'Carry out a plan step by step: edit and verify in a scratch copy, then write what passed',
   builder: (yargs) =>
     yargs
-      .positional('plan', { type: 'string', describe: 'The plan document (default: the newest in .aide/plans/)' })
-      .option('yes', { alias: 'y', type: 'boolean', default: false, describe: 'Write every verified step without asking' })
+      .positional('plan', {
+        type: 'string',
+        describe: 'The plan document (default: the newest in .aide/plans/)',
+      })
+      .option('yes', {
+        alias: 'y',
+        type: 'boolean',
+        default: false,
+        describe: 'Write every verified step without asking',
+      })
       .option('allow-protected', {
         type: 'boolean',
         default: false,
-        describe: 'With --yes: also write steps that change protected files (config.json protected_paths: tests, lockfiles, CI, hooks, package scripts)',
+        describe:
+          'With --yes: also write steps that change protected files (config.json protected_paths: tests, lockfiles, CI, hooks, package scripts)',
       })
-      .option('dry-run', { type: 'boolean', default: false, describe: 'Verify every step, write nothing: steps build on each other in the scratch copy' })
-      .option('patch-out', { type: 'string', requiresArg: true, describe: 'Write the combined verified patch to this file (with --dry-run: the CI job)' })
-      .option('step', { type: 'number', requiresArg: true, describe: "Carry out only the step with this number, starting from the workspace as it is (a template needing an earlier step's output fails that step)" })
-      .option('junit', { type: 'string', requiresArg: true, describe: 'Also write a JUnit XML report to this file: one test case per step (for CI test reports)' })
-      .option('isolation', { type: 'boolean', default: true, describe: 'Run commands without network and with the workspace read-only; --no-isolation runs them unconfined' })
+      .option('dry-run', {
+        type: 'boolean',
+        default: false,
+        describe: 'Verify every step, write nothing: steps build on each other in the scratch copy',
+      })
+      .option('patch-out', {
+        type: 'string',
+        requiresArg: true,
+        describe: 'Write the combined verified patch to this file (with --dry-run: the CI job)',
+      })
+      .option('step', {
+        type: 'number',
+        requiresArg: true,
+        describe:
+          "Carry out only the step with this number, starting from the workspace as it is (a template needing an earlier step's output fails that step)",
+      })
+      .option('junit', {
+        type: 'string',
+        requiresArg: true,
+        describe: 'Also write a JUnit XML report to this file: one test case per step (for CI test reports)',
+      })
+      .option('isolation', {
+        type: 'boolean',
+        default: true,
+        describe:
+          'Run commands without network and with the workspace read-only; --no-isolation runs them unconfined',
+      })
       .option('resume', {
         type: 'boolean',
         default: false,
-        describe: 'Carry on the newest unfinished session (of the plan named, if one is): finished steps are skipped, the step it stopped in starts again',
+        describe:
+          'Carry on the newest unfinished session (of the plan named, if one is): finished steps are skipped, the step it stopped in starts again',
       })
       .example('$0 act', 'carry out the newest plan, asking before each verified step is written')
       .example('$0 act .aide/plans/add-remove.md --yes', 'write every step that passes verification')
-      .example('$0 act --yes --allow-protected', 'the same, including steps that change tests, lockfiles or other protected files')
-      .example('$0 act --dry-run --patch-out aide.patch', 'for CI: verify every step, write only the combined patch')
-      .example('$0 act --dry-run --junit aide-act.xml', 'for CI: verify every step and report each as a test case')
+      .example(
+        '$0 act --yes --allow-protected',
+        'the same, including steps that change tests, lockfiles or other protected files',
+      )
+      .example(
+        '$0 act --dry-run --patch-out aide.patch',
+        'for CI: verify every step, write only the combined patch',
+      )
+      .example(
+        '$0 act --dry-run --junit aide-act.xml',
+        'for CI: verify every step and report each as a test case',
+      )
       .example('$0 act --step 2 --yes', 'carry out step 2 alone, e.g. after fixing it in the plan')
       .example('$0 act --resume', 'carry on the session that Ctrl-C, a failed step or a crash stopped')
       .epilog(

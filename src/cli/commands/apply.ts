@@ -22,7 +22,11 @@ export const applyOptionsSchema = z.object({
 export type ApplyOptions = z.infer<typeof applyOptionsSchema>;
 
 export function applyOptions(argv: RawArgv): ApplyOptions {
-  return applyOptionsSchema.parse({ file: argv['file'], dryRun: argv['dryRun'], allowProtected: argv['allowProtected'] });
+  return applyOptionsSchema.parse({
+    file: argv['file'],
+    dryRun: argv['dryRun'],
+    allowProtected: argv['allowProtected'],
+  });
 }
 
 /** One shell word: as is when plain, else single-quoted. */
@@ -33,7 +37,13 @@ function shellWord(word: string): string {
 /** The command line that applies the same reply with --allow-protected (a reply on stdin has to be piped again). */
 export function retryCommand(options: ApplyOptions, argv: RawArgv, json: boolean): string {
   const cwd = argv['cwd'];
-  const words = ['aide', 'apply', '--allow-protected', ...(typeof cwd === 'string' && cwd !== '' ? ['--cwd', shellWord(cwd)] : []), ...(json ? ['--json'] : [])];
+  const words = [
+    'aide',
+    'apply',
+    '--allow-protected',
+    ...(typeof cwd === 'string' && cwd !== '' ? ['--cwd', shellWord(cwd)] : []),
+    ...(json ? ['--json'] : []),
+  ];
   const stdin = options.file === undefined || options.file === '-';
   return stdin ? `… | ${words.join(' ')} -` : `${words.join(' ')} ${shellWord(options.file ?? '-')}`;
 }
@@ -76,17 +86,28 @@ export const applyCommand: CommandSpec = {
   describe: 'Apply SEARCH/REPLACE blocks or a unified diff from a model response',
   builder: (yargs) =>
     yargs
-      .positional('file', { type: 'string', describe: 'File holding the response; - or omitted reads standard input' })
-      .option('dry-run', { type: 'boolean', default: false, describe: 'Show the diff and what would change; write nothing' })
+      .positional('file', {
+        type: 'string',
+        describe: 'File holding the response; - or omitted reads standard input',
+      })
+      .option('dry-run', {
+        type: 'boolean',
+        default: false,
+        describe: 'Show the diff and what would change; write nothing',
+      })
       .option('allow-protected', {
         type: 'boolean',
         default: false,
-        describe: 'Also write protected files (config.json protected_paths: tests, lockfiles, CI, hooks, package scripts; and .aide/) without asking',
+        describe:
+          'Also write protected files (config.json protected_paths: tests, lockfiles, CI, hooks, package scripts; and .aide/) without asking',
       })
       .example('$0 apply reply.md', 'apply the edits in reply.md to this repository')
       .example('pbpaste | $0 apply --dry-run', 'preview pasted model output as a diff')
       .example('git diff | $0 apply --cwd ../other-checkout', 'replay a diff by content in another checkout')
-      .example('$0 apply --allow-protected reply.md', 'apply reply.md, protected files (tests, CI, .aide/) included')
+      .example(
+        '$0 apply --allow-protected reply.md',
+        'apply reply.md, protected files (tests, CI, .aide/) included',
+      )
       .epilog(
         'All or nothing: if any edit does not apply, no file is written and the report says why.\n' +
           'A reply that changes a protected file (protected_paths in .aide/config.json, and .aide/ itself) is written only with --allow-protected or a yes at the terminal; otherwise nothing is written.\n' +
@@ -95,7 +116,17 @@ export const applyCommand: CommandSpec = {
   run: async (argv, globals, io) => {
     const options = applyOptions(argv);
     const response = await readResponse(options, globals.cwd, io);
-    const [{ applyFlow }, { NodeFileSystem }, { findWorkspaceRoot }, { loadWorkspaceConfig }, { ShadowStore }, render, { makeStyle }, { protectedApprover }, { ignoresCase }] = await Promise.all([
+    const [
+      { applyFlow },
+      { NodeFileSystem },
+      { findWorkspaceRoot },
+      { loadWorkspaceConfig },
+      { ShadowStore },
+      render,
+      { makeStyle },
+      { protectedApprover },
+      { ignoresCase },
+    ] = await Promise.all([
       import('../../core/flows/apply.js'),
       import('../../infra/fs/node-file-system.js'),
       import('../../infra/git/workspace-root.js'),
@@ -112,10 +143,14 @@ export const applyCommand: CommandSpec = {
     const maxFileBytes = config.checkpoints.max_file_bytes;
     const protect = {
       policy: { rules: config.protected_paths, caseInsensitive: await ignoresCase(root) },
-      approver: protectedApprover({ allowProtected: options.allowProtected, retry: retryCommand(options, argv, globals.json) }, io, () => ({
-        stdin: process.stdin,
-        stdout: globals.json ? process.stderr : process.stdout,
-      })),
+      approver: protectedApprover(
+        { allowProtected: options.allowProtected, retry: retryCommand(options, argv, globals.json) },
+        io,
+        () => ({
+          stdin: process.stdin,
+          stdout: globals.json ? process.stderr : process.stdout,
+        }),
+      ),
     };
     // The shadow (and its lock) is opened only when there is something to write: a dry run or a
     // failed apply leaves no trace in the workspace.
@@ -127,11 +162,16 @@ export const applyCommand: CommandSpec = {
       },
     };
     try {
-      const flow = applyFlow({ response, root, dryRun: options.dryRun }, { fs: new NodeFileSystem(), checkpoints, protect });
+      const flow = applyFlow(
+        { response, root, dryRun: options.dryRun },
+        { fs: new NodeFileSystem(), checkpoints, protect },
+      );
       let step = await flow.next();
       while (step.done !== true) step = await flow.next();
       const report = step.value;
-      io.stdout.write(globals.json ? render.applyJson(report) : render.renderApplyText(report, makeStyle(useColor(io))));
+      io.stdout.write(
+        globals.json ? render.applyJson(report) : render.renderApplyText(report, makeStyle(useColor(io))),
+      );
       return exitCode(report);
     } finally {
       await store?.close();

@@ -18,8 +18,15 @@ test('aide config: argv → options (only the globals apply)', async () => {
 });
 
 test('aide config: unknown options and arguments are usage errors', async () => {
-  for (const args of [['config', '--force'], ['config', 'model.name']]) {
-    await assert.rejects(parseCommandLine(args), (error) => error instanceof AideError && error.code === 'usage', args.join(' '));
+  for (const args of [
+    ['config', '--force'],
+    ['config', 'model.name'],
+  ]) {
+    await assert.rejects(
+      parseCommandLine(args),
+      (error) => error instanceof AideError && error.code === 'usage',
+      args.join(' '),
+    );
   }
 });
 

@@ -34,7 +34,11 @@ export const configCommand: CommandSpec = {
     ]);
     const root = await findWorkspaceRoot(globals.cwd, io.env);
     const loaded = await loadWorkspaceConfig(root, io.env);
-    io.stdout.write(globals.json ? render.configJson(root, loaded) : render.renderConfigText(root, loaded, makeStyle(useColor(io))));
+    io.stdout.write(
+      globals.json
+        ? render.configJson(root, loaded)
+        : render.renderConfigText(root, loaded, makeStyle(useColor(io))),
+    );
     return ExitCode.ok;
   },
 };

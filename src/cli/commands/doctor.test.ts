@@ -18,7 +18,14 @@ test('aide doctor: argv → options (only the globals apply)', async () => {
 });
 
 test('aide doctor: unknown options and arguments are usage errors', async () => {
-  for (const args of [['doctor', '--fix'], ['doctor', 'git']]) {
-    await assert.rejects(parseCommandLine(args), (error) => error instanceof AideError && error.code === 'usage', args.join(' '));
+  for (const args of [
+    ['doctor', '--fix'],
+    ['doctor', 'git'],
+  ]) {
+    await assert.rejects(
+      parseCommandLine(args),
+      (error) => error instanceof AideError && error.code === 'usage',
+      args.join(' '),
+    );
   }
 });

@@ -13,7 +13,8 @@ export function doctorOptions(argv: RawArgv): DoctorOptions {
 
 export const doctorCommand: CommandSpec = {
   command: 'doctor',
-  describe: 'Check what works on this machine: node, git, the workspace, scratch copies, network isolation, the model endpoint',
+  describe:
+    'Check what works on this machine: node, git, the workspace, scratch copies, network isolation, the model endpoint',
   builder: (yargs) =>
     yargs
       .example('$0 doctor', 'list each check with what to do about a failing one')
@@ -33,7 +34,11 @@ export const doctorCommand: CommandSpec = {
     ]);
     const facts = await gatherDoctorFacts(globals.cwd, io.env);
     const report = assessDoctor(facts);
-    io.stdout.write(globals.json ? render.doctorJson(report, facts) : render.renderDoctorText(facts.workspace.root, report, makeStyle(useColor(io))));
+    io.stdout.write(
+      globals.json
+        ? render.doctorJson(report, facts)
+        : render.renderDoctorText(facts.workspace.root, report, makeStyle(useColor(io))),
+    );
     return report.ok ? ExitCode.ok : ExitCode.failed;
   },
 };

@@ -10,4 +10,14 @@ import { statusCommand } from './status.js';
 import { verifyCommand } from './verify.js';
 
 /** Every registered command. Only commands that work are listed here. */
-export const commands: readonly CommandSpec[] = [initCommand, actCommand, applyCommand, verifyCommand, checkpointsCommand, restoreCommand, statusCommand, configCommand, doctorCommand];
+export const commands: readonly CommandSpec[] = [
+  initCommand,
+  actCommand,
+  applyCommand,
+  verifyCommand,
+  checkpointsCommand,
+  restoreCommand,
+  statusCommand,
+  configCommand,
+  doctorCommand,
+];

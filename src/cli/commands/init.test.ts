@@ -23,7 +23,14 @@ test('aide init: argv → options', async () => {
 });
 
 test('aide init: unknown options and arguments are usage errors', async () => {
-  for (const args of [['init', '--forse'], ['init', 'somewhere']]) {
-    await assert.rejects(parseCommandLine(args), (error) => error instanceof AideError && error.code === 'usage', args.join(' '));
+  for (const args of [
+    ['init', '--forse'],
+    ['init', 'somewhere'],
+  ]) {
+    await assert.rejects(
+      parseCommandLine(args),
+      (error) => error instanceof AideError && error.code === 'usage',
+      args.join(' '),
+    );
   }
 });

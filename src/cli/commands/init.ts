@@ -17,7 +17,11 @@ export const initCommand: CommandSpec = {
   describe: 'Write .aide/config.json and .aide/sandbox.json with the detected verify commands',
   builder: (yargs) =>
     yargs
-      .option('force', { type: 'boolean', default: false, describe: 'Replace existing .aide/config.json and .aide/sandbox.json' })
+      .option('force', {
+        type: 'boolean',
+        default: false,
+        describe: 'Replace existing .aide/config.json and .aide/sandbox.json',
+      })
       .example('$0 init', 'write .aide/ with the test, lint and build commands found in this project')
       .example('$0 init --force --json', 'start over, and report what was written as JSON')
       .epilog(
@@ -31,7 +35,14 @@ export const initCommand: CommandSpec = {
       ),
   run: async (argv, globals, io) => {
     const options = initOptions(argv);
-    const [{ initWorkspace }, { NodeFileSystem }, { NodeDirectoryLister }, { findWorkspaceRoot }, render, { makeStyle }] = await Promise.all([
+    const [
+      { initWorkspace },
+      { NodeFileSystem },
+      { NodeDirectoryLister },
+      { findWorkspaceRoot },
+      render,
+      { makeStyle },
+    ] = await Promise.all([
       import('../../core/init/init-workspace.js'),
       import('../../infra/fs/node-file-system.js'),
       import('../../infra/fs/list-directories.js'),
@@ -40,8 +51,13 @@ export const initCommand: CommandSpec = {
       import('../render/style.js'),
     ]);
     const root = await findWorkspaceRoot(globals.cwd, io.env);
-    const report = await initWorkspace({ root, force: options.force }, { fs: new NodeFileSystem(), lister: new NodeDirectoryLister() });
-    io.stdout.write(globals.json ? render.initJson(report) : render.renderInitText(report, makeStyle(useColor(io))));
+    const report = await initWorkspace(
+      { root, force: options.force },
+      { fs: new NodeFileSystem(), lister: new NodeDirectoryLister() },
+    );
+    io.stdout.write(
+      globals.json ? render.initJson(report) : render.renderInitText(report, makeStyle(useColor(io))),
+    );
     return ExitCode.ok;
   },
 };

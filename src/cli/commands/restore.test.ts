@@ -11,7 +11,10 @@ test('aide restore: argv → options', async () => {
     [['restore', '3f9c2a'], { id: '3f9c2a', yes: false, dryRun: false }],
     [['restore', '3f9c2a', '--yes'], { id: '3f9c2a', yes: true, dryRun: false }],
     [['restore', '-y', '1234567'], { id: '1234567', yes: true, dryRun: false }],
-    [['restore', '--dry-run', '3f9c2a', '--json', '--cwd', 'repo'], { id: '3f9c2a', yes: false, dryRun: true }],
+    [
+      ['restore', '--dry-run', '3f9c2a', '--json', '--cwd', 'repo'],
+      { id: '3f9c2a', yes: false, dryRun: true },
+    ],
   ];
   for (const [args, expected] of table) {
     const parsed = await parseCommandLine(args);
@@ -22,21 +25,37 @@ test('aide restore: argv → options', async () => {
 
 test('aide restore: no id, two ids or an unknown option is a usage error', async () => {
   for (const args of [['restore'], ['restore', 'a', 'b'], ['restore', 'a', '--force']]) {
-    await assert.rejects(parseCommandLine(args), (error) => error instanceof AideError && error.code === 'usage', args.join(' '));
+    await assert.rejects(
+      parseCommandLine(args),
+      (error) => error instanceof AideError && error.code === 'usage',
+      args.join(' '),
+    );
   }
 });
 
 function io(tty: boolean): CliIo {
   const stream = { write: () => true, isTTY: tty };
-  return { stdout: stream, stderr: stream, stdin: Object.assign((async function* () {})(), { isTTY: tty }), env: {}, cwd: '/' };
+  return {
+    stdout: stream,
+    stderr: stream,
+    stdin: Object.assign((async function* () {})(), { isTTY: tty }),
+    env: {},
+    cwd: '/',
+  };
 }
 
 test('the approver: --dry-run never, --yes auto, a terminal asks, neither is exit 4 before any work', async () => {
   const never = () => {
     throw new Error('no prompt streams without a terminal');
   };
-  assert.equal(await chooseApprover({ yes: false, dryRun: true, command: 'restore' }, io(false), never).confirm('q', []), 'no');
-  assert.equal(await chooseApprover({ yes: true, dryRun: false, command: 'restore' }, io(false), never).confirm('q', []), 'yes');
+  assert.equal(
+    await chooseApprover({ yes: false, dryRun: true, command: 'restore' }, io(false), never).confirm('q', []),
+    'no',
+  );
+  assert.equal(
+    await chooseApprover({ yes: true, dryRun: false, command: 'restore' }, io(false), never).confirm('q', []),
+    'yes',
+  );
   assert.throws(
     () => chooseApprover({ yes: false, dryRun: false, command: 'restore' }, io(false), never),
     (error) => error instanceof AideError && error.code === 'approval_needed' && error.exitCode === 4,

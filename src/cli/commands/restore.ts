@@ -14,7 +14,9 @@ export type RestoreOptions = z.infer<typeof restoreOptionsSchema>;
 export function restoreOptions(argv: RawArgv): RestoreOptions {
   const parsed = restoreOptionsSchema.safeParse({ id: argv['id'], yes: argv['yes'], dryRun: argv['dryRun'] });
   if (!parsed.success) {
-    throw new AideError('usage', 'aide restore needs a checkpoint id', { hint: 'List the checkpoints with `aide checkpoints`, then `aide restore <id>`.' });
+    throw new AideError('usage', 'aide restore needs a checkpoint id', {
+      hint: 'List the checkpoints with `aide checkpoints`, then `aide restore <id>`.',
+    });
   }
   return parsed.data;
 }
@@ -24,10 +26,20 @@ export const restoreCommand: CommandSpec = {
   describe: "Put the workspace's files back as a checkpoint had them (undoable)",
   builder: (yargs) =>
     yargs
-      .positional('id', { type: 'string', describe: 'The checkpoint, as `aide checkpoints` lists it (a prefix of its id is enough)' })
+      .positional('id', {
+        type: 'string',
+        describe: 'The checkpoint, as `aide checkpoints` lists it (a prefix of its id is enough)',
+      })
       .option('yes', { alias: 'y', type: 'boolean', default: false, describe: 'Restore without asking' })
-      .option('dry-run', { type: 'boolean', default: false, describe: 'List what would change; write nothing' })
-      .example('$0 restore 3f9c2a71e0', 'show what changes, ask, then restore the files of checkpoint 3f9c2a71e0')
+      .option('dry-run', {
+        type: 'boolean',
+        default: false,
+        describe: 'List what would change; write nothing',
+      })
+      .example(
+        '$0 restore 3f9c2a71e0',
+        'show what changes, ask, then restore the files of checkpoint 3f9c2a71e0',
+      )
       .example('$0 restore 3f9c2a --dry-run', 'only list the files that would be written or removed')
       .example('$0 restore 3f9c2a --yes --json', 'restore without asking (scripts, CI) and report as JSON')
       .epilog(
@@ -41,7 +53,18 @@ export const restoreCommand: CommandSpec = {
       ),
   run: async (argv, globals, io) => {
     const options = restoreOptions(argv);
-    const [{ chooseApprover }, { restoreFlow }, { NodeFileSystem }, { testPauseAfterWrites }, { findWorkspaceRoot }, { loadWorkspaceConfig }, { ShadowReader, ShadowStore }, { ShadowRestorer }, render, { makeStyle }] = await Promise.all([
+    const [
+      { chooseApprover },
+      { restoreFlow },
+      { NodeFileSystem },
+      { testPauseAfterWrites },
+      { findWorkspaceRoot },
+      { loadWorkspaceConfig },
+      { ShadowReader, ShadowStore },
+      { ShadowRestorer },
+      render,
+      { makeStyle },
+    ] = await Promise.all([
       import('../approver.js'),
       import('../../core/flows/restore.js'),
       import('../../infra/fs/node-file-system.js'),
@@ -58,23 +81,36 @@ export const restoreCommand: CommandSpec = {
     const style = makeStyle(useColor(io));
     if ((await ShadowReader.openExisting(root, io.env)) === null) {
       // Nothing to restore, and nothing to create for it.
-      throw new AideError('checkpoint_unknown', `no checkpoint "${options.id}": this workspace has none yet`, {
-        hint: '`aide checkpoints save` takes one; `aide apply` takes one before it writes.',
-      });
+      throw new AideError(
+        'checkpoint_unknown',
+        `no checkpoint "${options.id}": this workspace has none yet`,
+        {
+          hint: '`aide checkpoints save` takes one; `aide apply` takes one before it writes.',
+        },
+      );
     }
-    const store = await ShadowStore.open(root, io.env, { maxFileBytes: config.config.value.checkpoints.max_file_bytes, command: 'restore' });
+    const store = await ShadowStore.open(root, io.env, {
+      maxFileBytes: config.config.value.checkpoints.max_file_bytes,
+      command: 'restore',
+    });
     try {
       // An unknown id is a usage error (exit 2) whether or not anyone could be asked: find it first.
       const target = await store.show(options.id);
       // A dry run's checkpoint is a state the files never had: say so before anything is asked.
       const { listSessionStates } = await import('../../infra/session/session-state.js');
-      const dryRun = (await listSessionStates(store.workspace.stateDir)).some((s) => s.session === target.session && s.state?.dryRun === true);
+      const dryRun = (await listSessionStates(store.workspace.stateDir)).some(
+        (s) => s.session === target.session && s.state?.dryRun === true,
+      );
       if (dryRun && !globals.json) io.stdout.write(render.dryRunNote(target.short, style));
       // Decided before any work: a run that cannot ask must not change anything (exit 4).
-      const approver = chooseApprover({ yes: options.yes, dryRun: options.dryRun, command: 'restore' }, io, () => ({
-        stdin: process.stdin,
-        stdout: globals.json ? process.stderr : process.stdout,
-      }));
+      const approver = chooseApprover(
+        { yes: options.yes, dryRun: options.dryRun, command: 'restore' },
+        io,
+        () => ({
+          stdin: process.stdin,
+          stdout: globals.json ? process.stderr : process.stdout,
+        }),
+      );
       const restorer = new ShadowRestorer(store, new NodeFileSystem(testPauseAfterWrites(io)));
       const flow = restoreFlow(
         { target: options.id, dryRun: options.dryRun },

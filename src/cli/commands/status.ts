@@ -17,16 +17,23 @@ export type StatusOptions = z.infer<typeof statusOptionsSchema>;
 
 export function statusOptions(argv: RawArgv): StatusOptions {
   const parsed = statusOptionsSchema.safeParse({ session: argv['session'] });
-  if (!parsed.success) throw new AideError('usage', 'aide status SESSION needs a session id (or the first characters of one)', { hint: 'Run `aide status` to list the recent sessions.' });
+  if (!parsed.success)
+    throw new AideError('usage', 'aide status SESSION needs a session id (or the first characters of one)', {
+      hint: 'Run `aide status` to list the recent sessions.',
+    });
   return parsed.data;
 }
 
 export const statusCommand: CommandSpec = {
   command: 'status [session]',
-  describe: 'Show the recent `aide act` sessions and one in full: its plan, what each step did, how to undo it, how to carry it on',
+  describe:
+    'Show the recent `aide act` sessions and one in full: its plan, what each step did, how to undo it, how to carry it on',
   builder: (yargs) =>
     yargs
-      .positional('session', { type: 'string', describe: 'The session to show (an id, or the first characters of one); omitted: the newest' })
+      .positional('session', {
+        type: 'string',
+        describe: 'The session to show (an id, or the first characters of one); omitted: the newest',
+      })
       .example('$0 status', 'the newest session in full, and the recent ones in a short list')
       .example('$0 status act-20261201-0911', 'one session: its steps, and what undoes them')
       .epilog(
@@ -36,7 +43,16 @@ export const statusCommand: CommandSpec = {
       ),
   run: async (argv, globals, io) => {
     const options = statusOptions(argv);
-    const [{ findWorkspaceRoot }, { listSessionStates }, { lockHolder }, { resumeCommand }, { ShadowReader }, history, render, { makeStyle }] = await Promise.all([
+    const [
+      { findWorkspaceRoot },
+      { listSessionStates },
+      { lockHolder },
+      { resumeCommand },
+      { ShadowReader },
+      history,
+      render,
+      { makeStyle },
+    ] = await Promise.all([
       import('../../infra/git/workspace-root.js'),
       import('../../infra/session/session-state.js'),
       import('../../infra/shadow/lock.js'),
@@ -53,8 +69,17 @@ export const statusCommand: CommandSpec = {
     if (options.session !== undefined) {
       const found = history.findSession(sessions, options.session);
       if (Array.isArray(found)) {
-        const hint = found.length === 0 ? 'Run `aide status` to list the recent sessions.' : `It could be ${found.slice(0, 5).join(', ')}${found.length > 5 ? ', …' : ''}: give more of the id.`;
-        throw new AideError('usage', found.length === 0 ? `no session "${options.session}" in this workspace` : `"${options.session}" names ${found.length} sessions`, { hint });
+        const hint =
+          found.length === 0
+            ? 'Run `aide status` to list the recent sessions.'
+            : `It could be ${found.slice(0, 5).join(', ')}${found.length > 5 ? ', …' : ''}: give more of the id.`;
+        throw new AideError(
+          'usage',
+          found.length === 0
+            ? `no session "${options.session}" in this workspace`
+            : `"${options.session}" names ${found.length} sessions`,
+          { hint },
+        );
       }
       shown = found as (typeof sessions)[number];
     }
@@ -62,22 +87,45 @@ export const statusCommand: CommandSpec = {
     // holds it, the newest running session is the live one; any other running one was killed.
     const holder = await lockHolder(stateDir);
     const live = holder?.command === 'act' ? sessions.find((s) => s.state?.status === 'running') : undefined;
-    const killed = (s: (typeof sessions)[number] | undefined) => s !== undefined && s.state?.status === 'running' && s !== live;
+    const killed = (s: (typeof sessions)[number] | undefined) =>
+      s !== undefined && s.state?.status === 'running' && s !== live;
     const reader = await ShadowReader.openExisting(root, io.env);
     const checkpoints = reader === null ? [] : await reader.list({ limit: CHECKPOINTS_READ });
     const undone = history.replayRestores(sessions, checkpoints);
     const undoOf = (s: (typeof sessions)[number]) => history.sessionUndo(s, sessions, undone);
     // What `aide act --resume` would pick: the newest unfinished session (of its own kind).
-    const unfinished = sessions.find((s) => s.state !== null && s.state.status !== 'finished' && !(s === live));
+    const unfinished = sessions.find(
+      (s) => s.state !== null && s.state.status !== 'finished' && !(s === live),
+    );
     const resumable =
       unfinished?.state == null
         ? null
-        : { session: unfinished.session, plan: unfinished.state.plan, command: resumeCommand(unfinished.state.dryRun), pendingWriteBack: unfinished.pendingWriteBack };
+        : {
+            session: unfinished.session,
+            plan: unfinished.state.plan,
+            command: resumeCommand(unfinished.state.dryRun),
+            pendingWriteBack: unfinished.pendingWriteBack,
+          };
     const recent = options.session === undefined ? sessions.slice(0, RECENT) : [];
     if (globals.json) {
       const session = shown === undefined ? null : (shown.state ?? shown.raw);
-      const summary = (s: (typeof sessions)[number]) => ({ session: s.session, status: s.state?.status ?? null, dryRun: s.state?.dryRun ?? null, plan: s.state?.plan ?? null, updatedAt: new Date(s.updated).toISOString(), killed: killed(s) });
-      const json = { schema: 'aide.status/1', ok: true, session, killed: killed(shown), undo: shown === undefined ? null : undoOf(shown), resumable, recent: recent.map(summary) };
+      const summary = (s: (typeof sessions)[number]) => ({
+        session: s.session,
+        status: s.state?.status ?? null,
+        dryRun: s.state?.dryRun ?? null,
+        plan: s.state?.plan ?? null,
+        updatedAt: new Date(s.updated).toISOString(),
+        killed: killed(s),
+      });
+      const json = {
+        schema: 'aide.status/1',
+        ok: true,
+        session,
+        killed: killed(shown),
+        undo: shown === undefined ? null : undoOf(shown),
+        resumable,
+        recent: recent.map(summary),
+      };
       io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
       return 0;
     }
@@ -87,10 +135,14 @@ export const statusCommand: CommandSpec = {
     }
     const now = new Date();
     const lines = render.renderSession(shown, killed(shown), undoOf(shown), now);
-    if (resumable !== null && (options.session === undefined || resumable.session === shown.session)) lines.push(...render.renderResumable(resumable, resumable.session !== shown.session));
+    if (resumable !== null && (options.session === undefined || resumable.session === shown.session))
+      lines.push(...render.renderResumable(resumable, resumable.session !== shown.session));
     if (recent.length > 1) {
       const rows = recent.map((found) => ({ found, killed: killed(found), undo: undoOf(found) }));
-      lines.push('', ...render.renderRecent(rows, sessions.length - recent.length, now, makeStyle(useColor(io))));
+      lines.push(
+        '',
+        ...render.renderRecent(rows, sessions.length - recent.length, now, makeStyle(useColor(io))),
+      );
     }
     io.stdout.write(`${lines.join('\n')}\n`);
     return 0;

@@ -12,14 +12,19 @@ export const verifyOptionsSchema = z
       .optional()
       .transform((values) => {
         if (values === undefined) return undefined;
-        const names = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+        const names = values
+          .flatMap((v) => v.split(','))
+          .map((v) => v.trim())
+          .filter((v) => v !== '');
         return names.length === 0 ? undefined : [...new Set(names)];
       }),
     junit: z.string().min(1, { error: '--junit needs a file name, e.g. --junit verify.xml' }).optional(),
     /** false with --no-isolation. */
     isolation: z.boolean().default(true),
   })
-  .refine((o) => !(o.staged && o.ref !== undefined), { error: '--staged and --ref name different things to verify; give one of them' });
+  .refine((o) => !(o.staged && o.ref !== undefined), {
+    error: '--staged and --ref name different things to verify; give one of them',
+  });
 export type VerifyOptions = z.infer<typeof verifyOptionsSchema>;
 
 function asList(value: unknown): string[] | undefined {
@@ -36,25 +41,54 @@ export function verifyOptions(argv: RawArgv): VerifyOptions {
     isolation: argv['isolation'],
   });
   if (!parsed.success) {
-    throw new AideError('usage', parsed.error.issues[0]?.message ?? 'invalid options', { hint: 'See `aide verify --help`.' });
+    throw new AideError('usage', parsed.error.issues[0]?.message ?? 'invalid options', {
+      hint: 'See `aide verify --help`.',
+    });
   }
   return parsed.data;
 }
 
 export const verifyCommand: CommandSpec = {
   command: 'verify',
-  describe: "Run the project's checks from .aide/sandbox.json on a scratch copy: the working tree, the staged changes or a commit",
+  describe:
+    "Run the project's checks from .aide/sandbox.json on a scratch copy: the working tree, the staged changes or a commit",
   builder: (yargs) =>
     yargs
-      .option('staged', { type: 'boolean', default: false, describe: 'Verify exactly what is staged (the index); the working tree is not read' })
-      .option('ref', { type: 'string', requiresArg: true, describe: 'Verify a commit (branch, tag, id) instead of the working tree' })
-      .option('commands', { type: 'string', array: true, requiresArg: true, describe: 'Run only these commands, by name (comma-separated); a command marked optional in sandbox.json runs only when named here' })
-      .option('junit', { type: 'string', requiresArg: true, describe: 'Also write a JUnit XML report to this file (for CI test reports)' })
-      .option('isolation', { type: 'boolean', default: true, describe: 'Run commands without network and with the workspace read-only; --no-isolation runs them unconfined' })
+      .option('staged', {
+        type: 'boolean',
+        default: false,
+        describe: 'Verify exactly what is staged (the index); the working tree is not read',
+      })
+      .option('ref', {
+        type: 'string',
+        requiresArg: true,
+        describe: 'Verify a commit (branch, tag, id) instead of the working tree',
+      })
+      .option('commands', {
+        type: 'string',
+        array: true,
+        requiresArg: true,
+        describe:
+          'Run only these commands, by name (comma-separated); a command marked optional in sandbox.json runs only when named here',
+      })
+      .option('junit', {
+        type: 'string',
+        requiresArg: true,
+        describe: 'Also write a JUnit XML report to this file (for CI test reports)',
+      })
+      .option('isolation', {
+        type: 'boolean',
+        default: true,
+        describe:
+          'Run commands without network and with the workspace read-only; --no-isolation runs them unconfined',
+      })
       .example('$0 verify', 'check the working tree as it is now, uncommitted changes included')
       .example('$0 verify --staged', 'check what the next commit would contain')
       .example('$0 verify --ref HEAD~1 --commands test', 'run only "test" on the previous commit')
-      .example('$0 verify --json --junit verify.xml', 'for CI: a JSON report on stdout and JUnit XML in a file')
+      .example(
+        '$0 verify --json --junit verify.xml',
+        'for CI: a JSON report on stdout and JUnit XML in a file',
+      )
       .epilog(
         'Commands come only from .aide/sandbox.json (or, when it lists none, from what `aide init` detects).\n' +
           'They run in a scratch copy outside the workspace; your files and .git are never written.\n' +

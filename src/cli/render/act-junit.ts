@@ -10,7 +10,14 @@
  * - <system-out>: the verify summary, each verify command with its log, the files, the checkpoint.
  */
 import { stopsSession, type ActReport, type StepReport } from '../../core/flows/act.js';
-import { isolationText, junitDocument, junitTotals, testcaseXml, type JunitOptions, type JunitOutcome } from './junit.js';
+import {
+  isolationText,
+  junitDocument,
+  junitTotals,
+  testcaseXml,
+  type JunitOptions,
+  type JunitOutcome,
+} from './junit.js';
 
 export interface ActJunitOptions extends JunitOptions {
   /** The plan file, as shown to the user. */
@@ -33,7 +40,9 @@ function stoppedBy(report: ActReport, index: number): StepReport | undefined {
 }
 
 function failureBody(step: StepReport): string {
-  const tails = (step.verify?.commands ?? []).filter((c) => (c.status === 'failed' || c.status === 'timed_out') && c.tail.trim() !== '').map((c) => `${c.name}:\n${c.tail.trimEnd()}`);
+  const tails = (step.verify?.commands ?? [])
+    .filter((c) => (c.status === 'failed' || c.status === 'timed_out') && c.tail.trim() !== '')
+    .map((c) => `${c.name}:\n${c.tail.trimEnd()}`);
   const saved = step.patchFile === null ? [] : [`the verified patch is saved in ${step.patchFile}`];
   return [step.reason ?? '', ...saved, ...tails].filter((part) => part !== '').join('\n\n');
 }
@@ -48,7 +57,12 @@ function outcomeOf(report: ActReport, index: number): JunitOutcome {
     case 'failed':
     case 'conflict':
     case 'refused':
-      return { kind: 'failure', type: step.status, message: firstLine(step.reason ?? step.status), body: failureBody(step) };
+      return {
+        kind: 'failure',
+        type: step.status,
+        message: firstLine(step.reason ?? step.status),
+        body: failureBody(step),
+      };
     case 'skipped':
       return { kind: 'skipped', message: `skipped: ${step.reason ?? 'not carried out'}` };
     case 'cancelled':
@@ -57,7 +71,13 @@ function outcomeOf(report: ActReport, index: number): JunitOutcome {
       return { kind: 'skipped', message: `aborted: ${step.reason ?? 'you stopped the session here'}` };
     case 'not_run': {
       const before = stoppedBy(report, index);
-      return { kind: 'skipped', message: before === undefined ? 'not run' : `not run: step ${before.number} ${STOPPED[before.status] ?? 'failed'}` };
+      return {
+        kind: 'skipped',
+        message:
+          before === undefined
+            ? 'not run'
+            : `not run: step ${before.number} ${STOPPED[before.status] ?? 'failed'}`,
+      };
     }
   }
 }
@@ -66,9 +86,13 @@ function systemOut(step: StepReport): string | null {
   const lines: string[] = [];
   if (step.verify !== null) {
     lines.push(`verify: ${step.verify.summary}`);
-    for (const command of step.verify.commands) lines.push(`  ${command.name}: ${command.status}${command.logPath === null ? '' : ` (log: ${command.logPath})`}`);
+    for (const command of step.verify.commands)
+      lines.push(
+        `  ${command.name}: ${command.status}${command.logPath === null ? '' : ` (log: ${command.logPath})`}`,
+      );
   }
-  if (step.files.length > 0) lines.push(`files: ${step.files.map((f) => `${f.path} +${f.added} -${f.removed}`).join(', ')}`);
+  if (step.files.length > 0)
+    lines.push(`files: ${step.files.map((f) => `${f.path} +${f.added} -${f.removed}`).join(', ')}`);
   if (step.checkpoint !== null) lines.push(`checkpoint: ${step.checkpoint}`);
   return lines.length === 0 ? null : lines.join('\n');
 }
@@ -84,7 +108,23 @@ export function renderActJunit(report: ActReport, options: ActJunitOptions): str
     ...(isolation === undefined ? [] : [['aide.isolation', isolationText(isolation)] as [string, string]]),
   ];
   const testcases = report.steps.flatMap((step, index) =>
-    testcaseXml({ classname: 'aide.act', name: `Step ${step.number}: ${step.title}`, time: step.verify?.durationMs ?? 0 }, outcomes[index] ?? { kind: 'passed' }, systemOut(step)),
+    testcaseXml(
+      {
+        classname: 'aide.act',
+        name: `Step ${step.number}: ${step.title}`,
+        time: step.verify?.durationMs ?? 0,
+      },
+      outcomes[index] ?? { kind: 'passed' },
+      systemOut(step),
+    ),
   );
-  return junitDocument(options, junitTotals(outcomes.map((o) => o.kind), time), properties, testcases);
+  return junitDocument(
+    options,
+    junitTotals(
+      outcomes.map((o) => o.kind),
+      time,
+    ),
+    properties,
+    testcases,
+  );
 }

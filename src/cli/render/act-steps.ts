@@ -21,7 +21,10 @@ export interface PlannedStep {
 export type Task = ListrTaskWrapper<unknown, typeof SuspendableRenderer, typeof SimpleRenderer>;
 
 /** What the approval task learns: a question to ask, a decision made without asking (--yes), or that none came. */
-export type Turn = { kind: 'ask'; review: StepReview; answer: Deferred<StepDecision> } | { kind: 'decided'; decision: StepDecision['kind'] } | { kind: 'none' };
+export type Turn =
+  | { kind: 'ask'; review: StepReview; answer: Deferred<StepDecision> }
+  | { kind: 'decided'; decision: StepDecision['kind'] }
+  | { kind: 'none' };
 
 /** One plan step: what its tasks wait for, resolved as the events arrive. */
 export class StepSlot {
@@ -57,7 +60,8 @@ export class StepSlot {
   }
 }
 
-export const filesText = (files: readonly FileChange[]) => files.map((f) => `${f.path} +${f.added} -${f.removed}`).join(', ');
+export const filesText = (files: readonly FileChange[]) =>
+  files.map((f) => `${f.path} +${f.added} -${f.removed}`).join(', ');
 
 /** What happened to a step, in a few words: "skipped: not approved", "interrupted". */
 export function statusText(report: StepReport): string {

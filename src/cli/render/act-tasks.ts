@@ -25,9 +25,21 @@ import { protectedList } from './act.js';
 import { filesText, statusText, StepSlot, type PlannedStep, type Task, type Turn } from './act-steps.js';
 import { Deferred } from './deferred.js';
 import { showText, type TerminalSize } from './pager.js';
-import { protectedQuestion, REVIEW_CHOICES, reviewHeader, reviewQuestion, stepDiff, yesNo, type ReviewChoice } from './review.js';
+import {
+  protectedQuestion,
+  REVIEW_CHOICES,
+  reviewHeader,
+  reviewQuestion,
+  stepDiff,
+  yesNo,
+  type ReviewChoice,
+} from './review.js';
 import type { Style } from './style.js';
-import { SUSPENDABLE_OPTIONS, suspendableRenderer, type SuspendableRenderer } from './suspendable-renderer.js';
+import {
+  SUSPENDABLE_OPTIONS,
+  suspendableRenderer,
+  type SuspendableRenderer,
+} from './suspendable-renderer.js';
 import { isolationLine, seconds, testsText } from './verify.js';
 import { awaitCommandRun, outcomeError } from './verify-tasks.js';
 
@@ -55,7 +67,13 @@ type StepTask = ListrTask<unknown, typeof SuspendableRenderer, typeof SimpleRend
 /** `rows`, each made only once the one before it passed (an untitled task is not drawn, its subtasks are). */
 function thenRows(rows: readonly StepTask[]): StepTask {
   const [first, ...rest] = rows;
-  return { task: (_, host) => host.newListr(first === undefined ? [] : rest.length === 0 ? [first] : [first, thenRows(rest)], { concurrent: false, exitOnError: true }) };
+  return {
+    task: (_, host) =>
+      host.newListr(first === undefined ? [] : rest.length === 0 ? [first] : [first, thenRows(rest)], {
+        concurrent: false,
+        exitOnError: true,
+      }),
+  };
 }
 
 /** At most this many lines of a failing command's output are shown under it. */
@@ -106,7 +124,10 @@ export class TaskListActView implements Approver {
     const restoreEcho = silenceEcho(this.options.stdin);
     this.running = list
       .run()
-      .then(() => undefined, () => undefined)
+      .then(
+        () => undefined,
+        () => undefined,
+      )
       .finally(() => {
         process.off('exit', showCursor);
         restoreEcho();
@@ -171,7 +192,8 @@ export class TaskListActView implements Approver {
   /** Hands the question to the step's approval task and waits for its answer. */
   reviewStep(review: StepReview): Promise<StepDecision> {
     const slot = this.slots.get(review.step);
-    if (slot === undefined || this.running === null) return Promise.reject(new Error(`step ${review.step} is not in the task list`));
+    if (slot === undefined || this.running === null)
+      return Promise.reject(new Error(`step ${review.step} is not in the task list`));
     const answer = new Deferred<StepDecision>();
     this.answers.add(answer);
     slot.turn.resolve({ kind: 'ask', review, answer });
@@ -197,10 +219,15 @@ export class TaskListActView implements Approver {
         slot.task = task;
         if (!(await slot.started.promise)) {
           const report = await slot.finished.promise;
-          task.skip(`${slot.title} — ${report === null || report.status === 'not_run' ? 'not run' : statusText(report)}`);
+          task.skip(
+            `${slot.title} — ${report === null || report.status === 'not_run' ? 'not run' : statusText(report)}`,
+          );
           return;
         }
-        task.output = slot.plan.runs > 0 ? `applying the edits, running ${plural(slot.plan.runs, 'Run command')}…` : 'applying the edits…';
+        task.output =
+          slot.plan.runs > 0
+            ? `applying the edits, running ${plural(slot.plan.runs, 'Run command')}…`
+            : 'applying the edits…';
         const commands = await slot.verifying.promise;
         task.output = '';
         if (commands === null) return this.endedEarly(slot, task);
@@ -209,7 +236,10 @@ export class TaskListActView implements Approver {
         // which is not drawn itself) only once the rows before it passed, so a failed step does not
         // go on listing an approval and a write that will never come.
         const later = [...(this.options.dryRun ? [] : [this.approvalTask(slot)]), this.writeTask(slot)];
-        return task.newListr([this.editsTask(slot), ...commands.map((name) => this.commandTask(slot, name)), thenRows(later)], { concurrent: false, exitOnError: true });
+        return task.newListr(
+          [this.editsTask(slot), ...commands.map((name) => this.commandTask(slot, name)), thenRows(later)],
+          { concurrent: false, exitOnError: true },
+        );
       },
     };
   }
@@ -222,7 +252,8 @@ export class TaskListActView implements Approver {
   }
 
   private editsTask(slot: StepSlot): StepTask {
-    const done = slot.plan.runs > 0 ? `Edits and ${plural(slot.plan.runs, 'Run command')} done` : 'Edits applied';
+    const done =
+      slot.plan.runs > 0 ? `Edits and ${plural(slot.plan.runs, 'Run command')} done` : 'Edits applied';
     return { title: `${done}: ${filesText(slot.edited)}`, task: () => undefined };
   }
 
@@ -231,7 +262,13 @@ export class TaskListActView implements Approver {
     return {
       title: name,
       task: async (_, task) => {
-        const run = await awaitCommandRun(task, name, style, () => slot.attempts.get(name) ?? 1, slot.runs.get(name)?.promise ?? Promise.resolve(null));
+        const run = await awaitCommandRun(
+          task,
+          name,
+          style,
+          () => slot.attempts.get(name) ?? 1,
+          slot.runs.get(name)?.promise ?? Promise.resolve(null),
+        );
         if (run === null) return;
         const attempts = slot.attempts.get(name) ?? 1;
         if (run.exitCode !== 0 || run.timedOut) {
@@ -268,14 +305,31 @@ export class TaskListActView implements Approver {
     };
   }
 
-  private async review(slot: StepSlot, approval: Task, host: Task, turn: Extract<Turn, { kind: 'ask' }>): Promise<void> {
-    const decision = await askStep(turn.review, this.prompts(host)).catch((): StepDecision => ({ kind: 'abort' }));
+  private async review(
+    slot: StepSlot,
+    approval: Task,
+    host: Task,
+    turn: Extract<Turn, { kind: 'ask' }>,
+  ): Promise<void> {
+    const decision = await askStep(turn.review, this.prompts(host)).catch((): StepDecision => ({
+      kind: 'abort',
+    }));
     turn.answer.resolve(decision);
     const count = turn.review.protectedFiles.length;
-    await this.showDecision(slot, approval, decision, count === 0 ? '' : `, protected ${count === 1 ? 'file' : 'files'} included`);
+    await this.showDecision(
+      slot,
+      approval,
+      decision,
+      count === 0 ? '' : `, protected ${count === 1 ? 'file' : 'files'} included`,
+    );
   }
 
-  private async showDecision(slot: StepSlot, task: Task, decision: { kind: StepDecision['kind']; reason?: string }, note: string): Promise<void> {
+  private async showDecision(
+    slot: StepSlot,
+    task: Task,
+    decision: { kind: StepDecision['kind']; reason?: string },
+    note: string,
+  ): Promise<void> {
     switch (decision.kind) {
       case 'approve':
         task.title = `Approved${note}`;
@@ -304,7 +358,10 @@ export class TaskListActView implements Approver {
           return;
         }
         const checkpoint = `Checkpoint ${slot.checkpoint ?? '?'}`;
-        const marked = report.protectedFiles.length > 0 ? style.yellow(`  ! protected: ${protectedList(report.protectedFiles)}`) : '';
+        const marked =
+          report.protectedFiles.length > 0
+            ? style.yellow(`  ! protected: ${protectedList(report.protectedFiles)}`)
+            : '';
         switch (report.status) {
           case 'applied':
             task.title = `${checkpoint}, written: ${filesText(report.files)}${marked}`;
@@ -313,7 +370,9 @@ export class TaskListActView implements Approver {
             task.title = `${checkpoint} (dry run: nothing written)${marked}`;
             return;
           case 'conflict':
-            throw new Error(`Not written: ${report.reason ?? ''}${report.patchFile === null ? '' : `\nthe verified patch is saved in ${report.patchFile}`}`);
+            throw new Error(
+              `Not written: ${report.reason ?? ''}${report.patchFile === null ? '' : `\nthe verified patch is saved in ${report.patchFile}`}`,
+            );
           case 'failed':
           case 'refused':
             throw new Error(report.reason ?? report.status);
@@ -341,13 +400,22 @@ export class TaskListActView implements Approver {
           header: reviewHeader(review, style),
           choices: REVIEW_CHOICES.map((c) => ({ name: c.name, message: c.message })),
         }),
-      confirmProtected: (review) => this.ask<boolean>(task, { type: 'confirm', message: protectedQuestion(review), initial: false, format: yesNo }),
+      confirmProtected: (review) =>
+        this.ask<boolean>(task, {
+          type: 'confirm',
+          message: protectedQuestion(review),
+          initial: false,
+          format: yesNo,
+        }),
       showDiff: (review) => this.showDiff(review),
     };
   }
 
   /** One prompt through the adapter; null when cancelled (Ctrl-C or Escape in it, or SIGINT). */
-  private async ask<T>(task: Task, options: Parameters<ListrEnquirerPromptAdapter['run']>[0]): Promise<T | null> {
+  private async ask<T>(
+    task: Task,
+    options: Parameters<ListrEnquirerPromptAdapter['run']>[0],
+  ): Promise<T | null> {
     const { signal } = this.options;
     const aborted = () => signal?.aborted === true;
     if (aborted()) return null;

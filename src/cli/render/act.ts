@@ -63,7 +63,9 @@ export class PlainActView {
         this.out.write(renderResumed(event, style));
         break;
       case 'step_edited':
-        this.out.write(`  ${style.dim('edited:')} ${event.files.map((f) => `${f.path} +${f.added} -${f.removed}`).join(', ')}\n`);
+        this.out.write(
+          `  ${style.dim('edited:')} ${event.files.map((f) => `${f.path} +${f.added} -${f.removed}`).join(', ')}\n`,
+        );
         break;
       case 'verify_started':
         // The same for every step: said once.
@@ -73,8 +75,17 @@ export class PlainActView {
       case 'command_finished': {
         const ok = event.run.exitCode === 0 && !event.run.timedOut;
         const tests = testsText(event.run.tests);
-        this.out.write(`  ${ok ? style.green('✓') : style.red('✗')} ${event.name}  ${seconds(event.run.durationMs)}${tests === '' ? '' : `  ${tests}`}${event.rerun ? style.yellow('  (running it again: flake guard)') : ''}\n`);
-        if (!ok && !event.rerun && event.tail.trim() !== '') this.out.write(`${event.tail.trimEnd().split('\n').map((l) => `    ${style.dim('│')} ${l}`).join('\n')}\n`);
+        this.out.write(
+          `  ${ok ? style.green('✓') : style.red('✗')} ${event.name}  ${seconds(event.run.durationMs)}${tests === '' ? '' : `  ${tests}`}${event.rerun ? style.yellow('  (running it again: flake guard)') : ''}\n`,
+        );
+        if (!ok && !event.rerun && event.tail.trim() !== '')
+          this.out.write(
+            `${event.tail
+              .trimEnd()
+              .split('\n')
+              .map((l) => `    ${style.dim('│')} ${l}`)
+              .join('\n')}\n`,
+          );
         break;
       }
       case 'verify_finished':
@@ -87,7 +98,9 @@ export class PlainActView {
       case 'step_finished':
         // Said whatever happened to the step: a dry run in CI shows it too.
         if (event.report.protectedFiles.length > 0 && event.report.status !== 'refused') {
-          this.out.write(`  ${style.yellow('!')} changes protected files: ${protectedList(event.report.protectedFiles)}\n`);
+          this.out.write(
+            `  ${style.yellow('!')} changes protected files: ${protectedList(event.report.protectedFiles)}\n`,
+          );
         }
         this.out.write(`${stepLine(event.report, style)}\n`);
         break;
@@ -99,14 +112,24 @@ export class PlainActView {
 
 /** A resumed session: what was done before, what is being finished, what changed in the plan. */
 function renderResumed(event: Extract<AideEvent, { type: 'session_resumed' }>, style: Style): string {
-  const done = event.done.length === 0 ? '' : `: ${event.done.length === 1 ? 'step' : 'steps'} ${event.done.join(', ')} done before`;
+  const done =
+    event.done.length === 0
+      ? ''
+      : `: ${event.done.length === 1 ? 'step' : 'steps'} ${event.done.join(', ')} done before`;
   const lines = [style.bold(`Resuming session ${event.session}${done}`)];
   if (event.writeBack !== null) {
-    lines.push(`  aide stopped while it wrote step ${event.writeBack.step} into your files (${plural(event.writeBack.files, 'file')}): finishing it`);
+    lines.push(
+      `  aide stopped while it wrote step ${event.writeBack.step} into your files (${plural(event.writeBack.files, 'file')}): finishing it`,
+    );
   }
   if (event.planChanges !== null) {
-    if (event.planChanges.length === 0) lines.push('  the plan file changed since, but none of its steps did');
-    else lines.push('  the plan changed since the session stopped:', ...describePlanChanges(event.planChanges).map((line) => `    ${line}`));
+    if (event.planChanges.length === 0)
+      lines.push('  the plan file changed since, but none of its steps did');
+    else
+      lines.push(
+        '  the plan changed since the session stopped:',
+        ...describePlanChanges(event.planChanges).map((line) => `    ${line}`),
+      );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -120,7 +143,9 @@ export function renderResumeHint(command: string, style: Style): string {
 export function renderActSummary(report: ActReport, style: Style): string {
   const count = (status: StepReport['status']) => report.steps.filter((s) => s.status === status).length;
   const parts = [
-    report.dryRun ? `${plural(count('verified'), 'step')} verified (dry run: nothing written)` : `${plural(count('applied'), 'step')} applied`,
+    report.dryRun
+      ? `${plural(count('verified'), 'step')} verified (dry run: nothing written)`
+      : `${plural(count('applied'), 'step')} applied`,
     `${count('skipped')} skipped`,
     `${count('failed') + count('conflict')} failed`,
     ...(count('refused') > 0 ? [`${count('refused')} refused (protected files)`] : []),
@@ -128,8 +153,16 @@ export function renderActSummary(report: ActReport, style: Style): string {
     ...(count('not_run') > 0 ? [`${count('not_run')} not run`] : []),
   ];
   const lines = ['', style.bold(parts.join(', '))];
-  const recorded = report.steps.filter((s) => s.checkpoint !== null && (s.status === 'applied' || s.status === 'verified'));
-  if (recorded.length > 0) lines.push(`Checkpoints: ${recorded.map((s) => `${(s.checkpoint ?? '').slice(0, 10)} (step ${s.number})`).join(', ')}`);
-  if (!report.dryRun && count('applied') > 0) lines.push(`Undo with \`aide restore ${report.base.slice(0, 10)}\` (the files as they were before this session).`);
+  const recorded = report.steps.filter(
+    (s) => s.checkpoint !== null && (s.status === 'applied' || s.status === 'verified'),
+  );
+  if (recorded.length > 0)
+    lines.push(
+      `Checkpoints: ${recorded.map((s) => `${(s.checkpoint ?? '').slice(0, 10)} (step ${s.number})`).join(', ')}`,
+    );
+  if (!report.dryRun && count('applied') > 0)
+    lines.push(
+      `Undo with \`aide restore ${report.base.slice(0, 10)}\` (the files as they were before this session).`,
+    );
   return `${lines.join('\n')}\n`;
 }

@@ -14,7 +14,8 @@ export function ago(iso: string, now: Date): string {
     [3600, 'hour'],
     [60, 'minute'],
   ];
-  for (const [size, name] of units) if (seconds >= size) return `${plural(Math.floor(seconds / size), name)} ago`;
+  for (const [size, name] of units)
+    if (seconds >= size) return `${plural(Math.floor(seconds / size), name)} ago`;
   return 'just now';
 }
 
@@ -31,19 +32,37 @@ export function formatBytes(bytes: number): string {
 }
 
 /** `hidden`: how many checkpoints of dry runs were left out (listed with --all). */
-export function renderList(checkpoints: ReadonlyArray<Checkpoint & { dryRun?: boolean }>, now: Date, style: Style, hidden = 0): string {
-  const hiddenNote = hidden === 0 ? '' : `${plural(hidden, 'checkpoint')} of dry runs not listed (files aide verified but never wrote): --all lists them.\n`;
-  if (checkpoints.length === 0) return `No checkpoints yet. \`aide apply\` takes one before it writes; \`aide checkpoints save\` takes one now.\n${hiddenNote}`;
+export function renderList(
+  checkpoints: ReadonlyArray<Checkpoint & { dryRun?: boolean }>,
+  now: Date,
+  style: Style,
+  hidden = 0,
+): string {
+  const hiddenNote =
+    hidden === 0
+      ? ''
+      : `${plural(hidden, 'checkpoint')} of dry runs not listed (files aide verified but never wrote): --all lists them.\n`;
+  if (checkpoints.length === 0)
+    return `No checkpoints yet. \`aide apply\` takes one before it writes; \`aide checkpoints save\` takes one now.\n${hiddenNote}`;
   const rows = checkpoints.map((c) => [
     style.bold(c.short),
     ago(c.time, now),
     c.session,
-    [c.step === null ? '' : `step ${c.step}`, c.dryRun === true ? style.yellow('dry run') : ''].filter((t) => t !== '').join(', '),
+    [c.step === null ? '' : `step ${c.step}`, c.dryRun === true ? style.yellow('dry run') : '']
+      .filter((t) => t !== '')
+      .join(', '),
     plural(c.filesChanged, 'file'),
-    c.missing === undefined ? c.message : `${c.message} ${style.red('(damaged: an object is missing, cannot be restored)')}`,
+    c.missing === undefined
+      ? c.message
+      : `${c.message} ${style.red('(damaged: an object is missing, cannot be restored)')}`,
   ]);
   const widths = [0, 1, 2, 3, 4].map((i) => Math.max(...rows.map((r) => stripLength(r[i] ?? ''))));
-  const lines = rows.map((r) => r.map((cell, i) => (i < 5 ? pad(cell, widths[i] ?? 0) : cell)).join('  ').trimEnd());
+  const lines = rows.map((r) =>
+    r
+      .map((cell, i) => (i < 5 ? pad(cell, widths[i] ?? 0) : cell))
+      .join('  ')
+      .trimEnd(),
+  );
   return `${lines.join('\n')}\n\n${hiddenNote}Show one: aide checkpoints show ID · compare: aide checkpoints diff ID [ID2] · undo to one: aide restore ID\n`;
 }
 
@@ -56,9 +75,20 @@ function pad(text: string, width: number): string {
   return text + ' '.repeat(Math.max(0, width - stripLength(text)));
 }
 
-const STATUS: Readonly<Record<string, string>> = { A: 'added', D: 'deleted', M: 'modified', T: 'type changed' };
+const STATUS: Readonly<Record<string, string>> = {
+  A: 'added',
+  D: 'deleted',
+  M: 'modified',
+  T: 'type changed',
+};
 
-export function renderShow(checkpoint: Checkpoint, changes: readonly FileChangeSummary[], now: Date, style: Style, dryRun = false): string {
+export function renderShow(
+  checkpoint: Checkpoint,
+  changes: readonly FileChangeSummary[],
+  now: Date,
+  style: Style,
+  dryRun = false,
+): string {
   const out = [
     style.bold(`checkpoint ${checkpoint.id}`),
     `time     ${checkpoint.time} (${ago(checkpoint.time, now)})`,
@@ -67,11 +97,20 @@ export function renderShow(checkpoint: Checkpoint, changes: readonly FileChangeS
     `message  ${checkpoint.message}`,
   ];
   if (checkpoint.verdict !== null) out.push(`verdict  ${checkpoint.verdict}`);
-  if (dryRun) out.push(`${style.yellow('dry run')}  an \`aide act --dry-run\` session: aide verified this in a scratch copy and never wrote it to your files`);
-  if (checkpoint.skipped.length > 0) out.push(`skipped  ${checkpoint.skipped.join(', ')} (over checkpoints.max_file_bytes; restore leaves them alone)`);
+  if (dryRun)
+    out.push(
+      `${style.yellow('dry run')}  an \`aide act --dry-run\` session: aide verified this in a scratch copy and never wrote it to your files`,
+    );
+  if (checkpoint.skipped.length > 0)
+    out.push(
+      `skipped  ${checkpoint.skipped.join(', ')} (over checkpoints.max_file_bytes; restore leaves them alone)`,
+    );
   out.push('', `${plural(changes.length, 'file')} changed since the previous checkpoint:`);
   for (const change of changes.slice(0, 200)) {
-    const counts = change.added === null ? 'binary' : `${style.green(`+${change.added}`)} ${style.red(`-${change.removed ?? 0}`)}`;
+    const counts =
+      change.added === null
+        ? 'binary'
+        : `${style.green(`+${change.added}`)} ${style.red(`-${change.removed ?? 0}`)}`;
     out.push(`  ${STATUS[change.status] ?? change.status}  ${change.path}  ${counts}`);
   }
   if (changes.length > 200) out.push(`  … and ${changes.length - 200} more`);
@@ -98,9 +137,13 @@ export function renderStats(stats: ShadowStats): string {
 export function renderPrune(result: PruneResult, dryRun: boolean): string {
   if (result.removed.length === 0) return `Nothing to prune: ${plural(result.kept, 'session')} kept.\n`;
   const verb = dryRun ? 'Would remove' : 'Removed';
-  const lines = [`${verb} ${plural(result.removed.length, 'session')}; ${plural(result.kept, 'session')} kept.`];
-  for (const session of result.removed.slice(0, 50)) lines.push(`  ${session.session}  (last checkpoint ${session.time})`);
-  if (!dryRun) lines.push(`Shadow repository: ${formatBytes(result.bytesBefore)} → ${formatBytes(result.bytesAfter)}.`);
+  const lines = [
+    `${verb} ${plural(result.removed.length, 'session')}; ${plural(result.kept, 'session')} kept.`,
+  ];
+  for (const session of result.removed.slice(0, 50))
+    lines.push(`  ${session.session}  (last checkpoint ${session.time})`);
+  if (!dryRun)
+    lines.push(`Shadow repository: ${formatBytes(result.bytesBefore)} → ${formatBytes(result.bytesAfter)}.`);
   if (result.notCompacted !== undefined) lines.push(`Space not reclaimed: ${result.notCompacted}.`);
   return `${lines.join('\n')}\n`;
 }

@@ -36,10 +36,14 @@ function wrapItems(items: readonly unknown[], indent: string): string[] {
 
 function entryLines(entry: EffectiveEntry, pathWidth: number, valueWidth: number, style: Style): string[] {
   const label = `  ${entry.path.padEnd(pathWidth)}  `;
-  const source = entry.source.kind === 'default' ? style.dim(sourceText(entry.source)) : style.cyan(sourceText(entry.source));
+  const source =
+    entry.source.kind === 'default'
+      ? style.dim(sourceText(entry.source))
+      : style.cyan(sourceText(entry.source));
   if (entry.value === undefined) return [`${label}${style.dim('(not set)'.padEnd(valueWidth))}  ${source}`];
   const json = JSON.stringify(entry.value);
-  if (json.length <= VALUE_WIDTH || !Array.isArray(entry.value)) return [`${label}${json.padEnd(valueWidth)}  ${source}`];
+  if (json.length <= VALUE_WIDTH || !Array.isArray(entry.value))
+    return [`${label}${json.padEnd(valueWidth)}  ${source}`];
   const summary = `${entry.value.length} items:`.padEnd(valueWidth);
   return [`${label}${summary}  ${source}`, ...wrapItems(entry.value, '      ')];
 }
@@ -47,15 +51,29 @@ function entryLines(entry: EffectiveEntry, pathWidth: number, valueWidth: number
 function fileLines(loaded: LoadedFile<unknown>, style: Style): string[] {
   const status = loaded.exists ? '' : style.dim(' (no such file: defaults apply)');
   const pathWidth = Math.max(...loaded.entries.map((e) => e.path.length));
-  const shown = loaded.entries.map((e) => (e.value === undefined ? '(not set)' : JSON.stringify(e.value)).length).filter((n) => n <= VALUE_WIDTH);
+  const shown = loaded.entries
+    .map((e) => (e.value === undefined ? '(not set)' : JSON.stringify(e.value)).length)
+    .filter((n) => n <= VALUE_WIDTH);
   const valueWidth = Math.max(9, ...shown);
-  return [`${style.bold(loaded.file)}${status}`, ...loaded.entries.flatMap((entry) => entryLines(entry, pathWidth, valueWidth, style))];
+  return [
+    `${style.bold(loaded.file)}${status}`,
+    ...loaded.entries.flatMap((entry) => entryLines(entry, pathWidth, valueWidth, style)),
+  ];
 }
 
 export function renderConfigText(root: string, loaded: WorkspaceConfig, style: Style): string {
-  const out = [`aide config: ${root}`, '', ...fileLines(loaded.config, style), '', ...fileLines(loaded.sandbox, style)];
+  const out = [
+    `aide config: ${root}`,
+    '',
+    ...fileLines(loaded.config, style),
+    '',
+    ...fileLines(loaded.sandbox, style),
+  ];
   if (loaded.sandbox.value.commands.length === 0) {
-    out.push('', `${style.yellow('note:')} no verify commands, so aide cannot verify a change; \`aide init\` detects them.`);
+    out.push(
+      '',
+      `${style.yellow('note:')} no verify commands, so aide cannot verify a change; \`aide init\` detects them.`,
+    );
   }
   return `${out.join('\n')}\n`;
 }

@@ -34,14 +34,32 @@ export function renderDoctorText(root: string, report: DoctorReport, style: Styl
   for (const check of report.checks) {
     out.push(`  ${statusText(check.status, style)}  ${style.bold(check.id.padEnd(width))}  ${check.summary}`);
     const indent = ' '.repeat(width + 10);
-    for (const detail of check.details) out.push(...wrap(detail, WIDTH - indent.length).map((line, i) => `${indent}${i === 0 ? '' : '  '}${style.dim(line)}`));
-    if (check.fix !== null) out.push(...wrap(`fix: ${check.fix}`, WIDTH - indent.length).map((line, i) => `${indent}${i === 0 ? '' : '     '}${line}`));
+    for (const detail of check.details)
+      out.push(
+        ...wrap(detail, WIDTH - indent.length).map(
+          (line, i) => `${indent}${i === 0 ? '' : '  '}${style.dim(line)}`,
+        ),
+      );
+    if (check.fix !== null)
+      out.push(
+        ...wrap(`fix: ${check.fix}`, WIDTH - indent.length).map(
+          (line, i) => `${indent}${i === 0 ? '' : '     '}${line}`,
+        ),
+      );
   }
   const failed = report.checks.filter((c) => c.status === 'fail').length;
   const warned = report.checks.filter((c) => c.status === 'warn').length;
   out.push('');
-  if (failed > 0) out.push(style.red(`${failed} problem${failed === 1 ? '' : 's'} to fix before aide can work here (see "fix:" above).`));
-  else out.push(`Everything aide needs is here${warned > 0 ? ` (${warned} warning${warned === 1 ? '' : 's'})` : ''}.`);
+  if (failed > 0)
+    out.push(
+      style.red(
+        `${failed} problem${failed === 1 ? '' : 's'} to fix before aide can work here (see "fix:" above).`,
+      ),
+    );
+  else
+    out.push(
+      `Everything aide needs is here${warned > 0 ? ` (${warned} warning${warned === 1 ? '' : 's'})` : ''}.`,
+    );
   return `${out.join('\n')}\n`;
 }
 

@@ -10,7 +10,11 @@ function capture() {
 
 test('an AideError prints its message, details and hint and returns its exit code', () => {
   const sink = capture();
-  const code = printError(new AideError('config_invalid', 'bad config', { hint: 'fix it', details: ['a.json:1:2: x'] }), sink.out, false);
+  const code = printError(
+    new AideError('config_invalid', 'bad config', { hint: 'fix it', details: ['a.json:1:2: x'] }),
+    sink.out,
+    false,
+  );
   assert.equal(code, 2);
   assert.equal(sink.text(), 'aide: bad config\n  a.json:1:2: x\n  hint: fix it\n');
 });

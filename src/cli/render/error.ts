@@ -29,7 +29,9 @@ export function printError(error: unknown, out: OutputStream, json: boolean): nu
   }
   const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);
   if (json) {
-    out.write(`${JSON.stringify({ ok: false, error: { code: 'internal', message: stack, hint: null, details: [] } })}\n`);
+    out.write(
+      `${JSON.stringify({ ok: false, error: { code: 'internal', message: stack, hint: null, details: [] } })}\n`,
+    );
   } else {
     out.write(`aide: internal error (this is a bug in aide)\n${stack}\n`);
     out.write('Please report it with the command you ran and the output above.\n');

@@ -5,7 +5,9 @@ import type { Style } from './style.js';
 
 /** An argv as a person would type it: plain words bare, anything else in single quotes. */
 export function shellLine(argv: readonly string[]): string {
-  return argv.map((arg) => (/^[A-Za-z0-9_./:=@%+,-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`)).join(' ');
+  return argv
+    .map((arg) => (/^[A-Za-z0-9_./:=@%+,-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`))
+    .join(' ');
 }
 
 const ACTION_TEXT = {
@@ -24,7 +26,10 @@ function commandLines(report: InitReport, style: Style): string[] {
       `  fix: add your checks to "commands" in .aide/sandbox.json, e.g. { "name": "test", "run": ["make", "check"] }`,
     ];
   }
-  const via = packageManager === null ? '' : ` (package manager: ${packageManager.name}, from ${packageManager.because})`;
+  const via =
+    packageManager === null
+      ? ''
+      : ` (package manager: ${packageManager.name}, from ${packageManager.because})`;
   const nameWidth = Math.max(...commands.map((c) => c.name.length));
   const runWidth = Math.max(...commands.map((c) => shellLine(c.run).length));
   const optional = commands.filter((c) => c.optional === true).map((c) => c.name);
@@ -36,7 +41,9 @@ function commandLines(report: InitReport, style: Style): string[] {
     }),
   ];
   if (optional.length > 0) {
-    lines.push(`Optional commands run only when asked for: \`aide verify --commands ${optional.join(',')}\` or a plan step's Verify: line.`);
+    lines.push(
+      `Optional commands run only when asked for: \`aide verify --commands ${optional.join(',')}\` or a plan step's Verify: line.`,
+    );
   }
   return lines;
 }
@@ -46,7 +53,10 @@ export function renderInitText(report: InitReport, style: Style): string {
   for (const file of report.files) out.push(`  ${style.green(ACTION_TEXT[file.action])} ${file.path}`);
   out.push('', ...commandLines(report, style));
   for (const note of report.detection.notes) out.push(`${style.yellow('note:')} ${note}`);
-  out.push('', 'Next: check the settings with `aide config`; edit .aide/sandbox.json to change the verify commands.');
+  out.push(
+    '',
+    'Next: check the settings with `aide config`; edit .aide/sandbox.json to change the verify commands.',
+  );
   return `${out.join('\n')}\n`;
 }
 

@@ -71,11 +71,19 @@ export type JunitOutcome =
   | { kind: 'skipped'; message: string };
 
 /** One <testcase>: its outcome element, then its <system-out> when there is one. */
-export function testcaseXml(values: { classname: string; name: string; time: number }, outcome: JunitOutcome, out: string | null): string[] {
-  const lines = [`    <testcase ${attributes({ classname: values.classname, name: values.name, time: seconds(values.time) })}>`];
+export function testcaseXml(
+  values: { classname: string; name: string; time: number },
+  outcome: JunitOutcome,
+  out: string | null,
+): string[] {
+  const lines = [
+    `    <testcase ${attributes({ classname: values.classname, name: values.name, time: seconds(values.time) })}>`,
+  ];
   if (outcome.kind === 'failure' || outcome.kind === 'error') {
     const head = `      <${outcome.kind} ${attributes({ message: outcome.message, type: outcome.type })}`;
-    lines.push(outcome.body === '' ? `${head}/>` : `${head}>${escapeXmlText(outcome.body)}</${outcome.kind}>`);
+    lines.push(
+      outcome.body === '' ? `${head}/>` : `${head}>${escapeXmlText(outcome.body)}</${outcome.kind}>`,
+    );
   } else if (outcome.kind === 'skipped') {
     lines.push(`      <skipped ${attributes({ message: outcome.message })}/>`);
   }
@@ -96,7 +104,12 @@ export function junitTotals(outcomes: readonly JunitOutcome['kind'][], timeMs: n
 }
 
 /** The whole file: one <testsuites> holding one <testsuite> with its properties and test cases. */
-export function junitDocument(options: JunitOptions, totals: ReturnType<typeof junitTotals>, properties: ReadonlyArray<readonly [string, string]>, testcases: readonly string[]): string {
+export function junitDocument(
+  options: JunitOptions,
+  totals: ReturnType<typeof junitTotals>,
+  properties: ReadonlyArray<readonly [string, string]>,
+  testcases: readonly string[],
+): string {
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites ${attributes({ name: options.suiteName, ...totals })}>`,
@@ -129,7 +142,8 @@ function notRunReason(report: VerifyReport, index: number): string {
   const earlier = report.commands.slice(0, index);
   const failed = earlier.find((command) => command.status === 'failed' || command.status === 'timed_out');
   if (failed) return `not run: an earlier command failed (${failed.name})`;
-  if (report.verdict === 'cancelled' || earlier.some((command) => command.status === 'cancelled')) return 'not run: cancelled (Ctrl-C)';
+  if (report.verdict === 'cancelled' || earlier.some((command) => command.status === 'cancelled'))
+    return 'not run: cancelled (Ctrl-C)';
   return 'not run: the time for all commands ran out';
 }
 
@@ -147,8 +161,12 @@ function outcomeOf(report: VerifyReport, index: number): JunitOutcome {
       return { kind: 'skipped', message: 'cancelled: stopped by Ctrl-C' };
     case 'failed':
     case 'timed_out': {
-      if (last && last.startError !== null) return { kind: 'error', type: 'start_error', message: describeRun(last), body: command.tail };
-      const counts = command.tests && command.tests.failed > 0 ? `; ${command.tests.failed} of ${command.tests.total} tests failed` : '';
+      if (last && last.startError !== null)
+        return { kind: 'error', type: 'start_error', message: describeRun(last), body: command.tail };
+      const counts =
+        command.tests && command.tests.failed > 0
+          ? `; ${command.tests.failed} of ${command.tests.total} tests failed`
+          : '';
       const message = last ? describeRun(last) : `exit code ${command.exitCode ?? 'unknown'}`;
       return { kind: 'failure', type: command.status, message: message + counts, body: command.tail };
     }
@@ -161,11 +179,16 @@ function quoteArgument(arg: string): string {
 
 /** What a person reading the CI page wants next to the verdict: the command, the tests, the logs. */
 function systemOut(command: CommandReport): string {
-  const lines = [`command: ${typeof command.run === 'string' ? command.run : command.run.map(quoteArgument).join(' ')}`];
+  const lines = [
+    `command: ${typeof command.run === 'string' ? command.run : command.run.map(quoteArgument).join(' ')}`,
+  ];
   const tests = describeTests(command.tests);
   if (tests) lines.push(`tests: ${tests}`);
   if (command.flaky) {
-    const attempts = command.runs.map((run) => `attempt ${run.attempt} ${run === command.runs.at(-1) ? 'passed' : `failed (${describeRun(run)})`}`);
+    const attempts = command.runs.map(
+      (run) =>
+        `attempt ${run.attempt} ${run === command.runs.at(-1) ? 'passed' : `failed (${describeRun(run)})`}`,
+    );
     lines.push(`flaky: ${attempts.join(', ')}`);
     for (const run of command.runs.slice(0, -1)) lines.push(`attempt ${run.attempt} log: ${run.logPath}`);
   }
@@ -176,7 +199,11 @@ function systemOut(command: CommandReport): string {
 function testcase(report: VerifyReport, index: number): string[] {
   const command = report.commands[index];
   if (!command) return [];
-  return testcaseXml({ classname: 'aide.verify', name: command.name, time: command.durationMs }, outcomeOf(report, index), command.status === 'not_run' ? null : systemOut(command));
+  return testcaseXml(
+    { classname: 'aide.verify', name: command.name, time: command.durationMs },
+    outcomeOf(report, index),
+    command.status === 'not_run' ? null : systemOut(command),
+  );
 }
 
 /** How the commands were confined, in one line. */
@@ -195,6 +222,14 @@ function properties(report: VerifyReport): Array<[string, string]> {
 }
 
 export function renderJunit(report: VerifyReport, options: JunitOptions): string {
-  const totals = junitTotals(report.commands.map((_, index) => outcomeOf(report, index).kind), report.durationMs);
-  return junitDocument(options, totals, properties(report), report.commands.flatMap((_, index) => testcase(report, index)));
+  const totals = junitTotals(
+    report.commands.map((_, index) => outcomeOf(report, index).kind),
+    report.durationMs,
+  );
+  return junitDocument(
+    options,
+    totals,
+    properties(report),
+    report.commands.flatMap((_, index) => testcase(report, index)),
+  );
 }

@@ -52,9 +52,19 @@ test('the pager: $PAGER as given, empty means none, else less; LESS and LV defau
 
 test('runPager hands the text to the pager on stdin; a pager that cannot start reports false', async (t) => {
   const pager = savingPager(scratch(t));
-  assert.equal(await runPager({ command: pager.command, env: { PATH: process.env['PATH'] ?? '/bin' } }, 'some\ntext\n', 1), true);
+  assert.equal(
+    await runPager(
+      { command: pager.command, env: { PATH: process.env['PATH'] ?? '/bin' } },
+      'some\ntext\n',
+      1,
+    ),
+    true,
+  );
   assert.equal(readFileSync(pager.saved, 'utf8'), 'some\ntext\n');
-  assert.equal(await runPager({ command: 'aide-no-such-pager', env: { PATH: '/nonexistent' } }, 'x', 2), false);
+  assert.equal(
+    await runPager({ command: 'aide-no-such-pager', env: { PATH: '/nonexistent' } }, 'x', 2),
+    false,
+  );
 });
 
 test('showText prints what fits, pages what does not, and prints when there is no pager to run', async (t) => {
@@ -72,6 +82,14 @@ test('showText prints what fits, pages what does not, and prints when there is n
   assert.equal(readFileSync(pager.saved, 'utf8'), text);
   const none = sink();
   // The shell's "not found" goes to fd 2: stdout here is the test runner's.
-  assert.equal(await showText(text, { out: none.out, fd: 2, size, env: { PATH: '/nonexistent', PAGER: 'aide-no-such-pager' } }), 'printed');
+  assert.equal(
+    await showText(text, {
+      out: none.out,
+      fd: 2,
+      size,
+      env: { PATH: '/nonexistent', PAGER: 'aide-no-such-pager' },
+    }),
+    'printed',
+  );
   assert.equal(none.text(), text);
 });

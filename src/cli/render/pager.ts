@@ -37,8 +37,13 @@ export interface Pager {
 export function choosePager(env: Readonly<Record<string, string | undefined>>): Pager | null {
   const chosen = env['PAGER'];
   if (chosen !== undefined && chosen.trim() === '') return null;
-  const inherited = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
-  return { command: chosen ?? 'less', env: { ...inherited, LESS: env['LESS'] ?? 'FRX', LV: env['LV'] ?? '-c' } };
+  const inherited = Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+  return {
+    command: chosen ?? 'less',
+    env: { ...inherited, LESS: env['LESS'] ?? 'FRX', LV: env['LV'] ?? '-c' },
+  };
 }
 
 /**

@@ -21,28 +21,53 @@ const SKIP_TEXT: Record<RestoreSkipReason, string> = {
 
 function changeLine(change: RestoreChange, style: Style): string {
   const mark = ACTION_MARK[change.action];
-  const colored = change.action === 'remove' ? style.red(mark) : change.action === 'create' ? style.green(mark) : style.yellow(mark);
-  const kind = change.kind === 'symlink' ? style.dim('  (symlink)') : change.kind === 'executable' ? style.dim('  (executable)') : '';
+  const colored =
+    change.action === 'remove'
+      ? style.red(mark)
+      : change.action === 'create'
+        ? style.green(mark)
+        : style.yellow(mark);
+  const kind =
+    change.kind === 'symlink'
+      ? style.dim('  (symlink)')
+      : change.kind === 'executable'
+        ? style.dim('  (executable)')
+        : '';
   return `    ${colored} ${change.path}${kind}`;
 }
 
 function capped(lines: string[], style: Style): string[] {
   if (lines.length <= MAX_LISTED) return lines;
-  return [...lines.slice(0, MAX_LISTED), style.dim(`    … and ${lines.length - MAX_LISTED} more (--json lists them all)`)];
+  return [
+    ...lines.slice(0, MAX_LISTED),
+    style.dim(`    … and ${lines.length - MAX_LISTED} more (--json lists them all)`),
+  ];
 }
 
 function planLines(plan: RestorePlan, style: Style): string[] {
   const { target } = plan;
-  const out = [`aide restore: checkpoint ${style.bold(target.short)} "${target.message}" (${target.reason}, ${target.time})`];
+  const out = [
+    `aide restore: checkpoint ${style.bold(target.short)} "${target.message}" (${target.reason}, ${target.time})`,
+  ];
   const removed = plan.changes.filter((c) => c.action === 'remove').length;
   const written = plan.changes.length - removed;
   if (plan.changes.length > 0) {
     out.push(`  ${plural(written, 'file')} to write, ${removed} to remove:`);
-    out.push(...capped(plan.changes.map((c) => changeLine(c, style)), style));
+    out.push(
+      ...capped(
+        plan.changes.map((c) => changeLine(c, style)),
+        style,
+      ),
+    );
   }
   if (plan.leftAlone.length > 0) {
     out.push(`  left alone (${plural(plan.leftAlone.length, 'path')}):`);
-    out.push(...capped(plan.leftAlone.map((s) => `    ${s.path}  ${style.dim(SKIP_TEXT[s.reason])}`), style));
+    out.push(
+      ...capped(
+        plan.leftAlone.map((s) => `    ${s.path}  ${style.dim(SKIP_TEXT[s.reason])}`),
+        style,
+      ),
+    );
   }
   return out;
 }
@@ -66,7 +91,8 @@ export function renderRestoreEvent(event: AideEvent, style: Style): string {
   switch (event.type) {
     case 'restore_pending':
       lines.push(...pendingRestoreLines(event.pending, style));
-      if (event.tempFilesRemoved > 0) lines.push(`  Removed ${plural(event.tempFilesRemoved, 'temp file')} it left.`);
+      if (event.tempFilesRemoved > 0)
+        lines.push(`  Removed ${plural(event.tempFilesRemoved, 'temp file')} it left.`);
       break;
     case 'restore_planned':
       lines.push(...planLines(event.plan, style));
@@ -86,14 +112,25 @@ export function renderRestoreSummary(report: RestoreReport, style: Style): strin
   const lines: string[] = [];
   switch (report.result) {
     case 'restored': {
-      const folders = report.foldersRemoved.length === 0 ? '' : `, ${plural(report.foldersRemoved.length, 'emptied folder')} removed`;
-      if (report.changes.length === 0) lines.push(`${style.green('Finished')} the interrupted restore${folders === '' ? '' : ` (${folders.slice(2)})`}.`);
-      else lines.push(`${style.green('Restored')} checkpoint ${short}: ${plural(report.written, 'file')} written, ${report.removed} removed${folders}.`);
+      const folders =
+        report.foldersRemoved.length === 0
+          ? ''
+          : `, ${plural(report.foldersRemoved.length, 'emptied folder')} removed`;
+      if (report.changes.length === 0)
+        lines.push(
+          `${style.green('Finished')} the interrupted restore${folders === '' ? '' : ` (${folders.slice(2)})`}.`,
+        );
+      else
+        lines.push(
+          `${style.green('Restored')} checkpoint ${short}: ${plural(report.written, 'file')} written, ${report.removed} removed${folders}.`,
+        );
       if (report.undo !== null) lines.push(`Undo this restore with \`aide restore ${report.undo.short}\`.`);
       break;
     }
     case 'already-there':
-      lines.push(`Nothing to do: the workspace already matches checkpoint ${short}${report.leftAlone.length === 0 ? '' : ', apart from the paths left alone'}.`);
+      lines.push(
+        `Nothing to do: the workspace already matches checkpoint ${short}${report.leftAlone.length === 0 ? '' : ', apart from the paths left alone'}.`,
+      );
       break;
     case 'dry-run':
       lines.push(`Dry run: nothing written. \`aide restore ${short}\` restores these files.`);

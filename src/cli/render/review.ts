@@ -28,7 +28,10 @@ export function fileLine(file: FileChange, style: Style): string {
 /** What the menu stands under: the verdict, the files, a warning per protected file. */
 export function reviewHeader(review: StepReview, style: Style): string {
   const lines = [style.green(review.verdict), ...review.files.map((f) => `  ${fileLine(f, style)}`)];
-  for (const p of review.protectedFiles) lines.push(style.yellow(`! protected: ${p.path} (rule ${p.rule}): writing it takes a second, explicit yes`));
+  for (const p of review.protectedFiles)
+    lines.push(
+      style.yellow(`! protected: ${p.path} (rule ${p.rule}): writing it takes a second, explicit yes`),
+    );
   return lines.join('\n');
 }
 
@@ -53,7 +56,10 @@ export function yesNo(this: { state?: { submitted?: boolean } } | undefined, val
 
 /** The diff view: the files with their counts, then each file's diff, colored. */
 export function stepDiff(files: readonly ChangedFile[], style: Style): string {
-  const head = [style.bold(`${plural(files.length, 'file')} changed`), ...files.map((f) => `  ${fileLine(f, style)}`)];
+  const head = [
+    style.bold(`${plural(files.length, 'file')} changed`),
+    ...files.map((f) => `  ${fileLine(f, style)}`),
+  ];
   const diffs = files.map((f) => colorDiff(f.diff.trimEnd(), style));
   return `${[head.join('\n'), ...diffs].join('\n\n')}\n`;
 }

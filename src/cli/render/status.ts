@@ -31,10 +31,14 @@ const KILLED = 'running when its aide process ended (killed or crashed)';
 const short = (id: string) => id.slice(0, 10);
 
 export function shownState(found: FoundSession): ShownState {
-  return (found.state ?? found.raw ?? {});
+  return found.state ?? found.raw ?? {};
 }
 
-function stepLine(step: { number: number; status: string; checkpoint: string | null }, undo: SessionUndo, now: Date): string {
+function stepLine(
+  step: { number: number; status: string; checkpoint: string | null },
+  undo: SessionUndo,
+  now: Date,
+): string {
   const checkpoint = step.checkpoint === null ? '' : ` (checkpoint ${short(step.checkpoint)})`;
   const undone = undo.applied.find((a) => a.step === step.number)?.undoneBy ?? null;
   const text = STATUS_TEXT[step.status] ?? step.status;
@@ -44,11 +48,15 @@ function stepLine(step: { number: number; status: string; checkpoint: string | n
 
 function undoLine(state: ShownState, undo: SessionUndo): string {
   if (undo.undo !== null) {
-    const later = undo.laterWrites === 0 ? '' : ` (this also takes out what ${plural(undo.laterWrites, 'later session')} wrote)`;
+    const later =
+      undo.laterWrites === 0
+        ? ''
+        : ` (this also takes out what ${plural(undo.laterWrites, 'later session')} wrote)`;
     return `undo this session: \`aide restore ${short(undo.undo)}\` puts the files back as they were before it${later}`;
   }
   if (state.dryRun === true) return 'nothing to undo: a dry run writes no files';
-  if (undo.applied.length > 0) return 'nothing to undo: a restore already took out everything this session wrote';
+  if (undo.applied.length > 0)
+    return 'nothing to undo: a restore already took out everything this session wrote';
   return 'nothing to undo: no step of this session wrote files';
 }
 
@@ -56,7 +64,9 @@ function undoLine(state: ShownState, undo: SessionUndo): string {
 export function renderSession(found: FoundSession, killed: boolean, undo: SessionUndo, now: Date): string[] {
   const state = shownState(found);
   const status = killed ? KILLED : (state.status ?? 'unknown');
-  const lines = [`session ${state.session ?? found.session}: ${status}${state.dryRun === true ? ' (dry run)' : ''}`];
+  const lines = [
+    `session ${state.session ?? found.session}: ${status}${state.dryRun === true ? ' (dry run)' : ''}`,
+  ];
   if (state.plan !== undefined) {
     const only = state.only === null || state.only === undefined ? '' : ` (step ${state.only} only)`;
     lines.push(`plan: ${state.plan}${state.title === undefined ? '' : ` — ${state.title}`}${only}`);
@@ -71,7 +81,9 @@ export function renderResumable(resumable: Resumable, other: boolean): string[] 
   if (other) lines.push(`session ${resumable.session} (${resumable.plan}) is unfinished`);
   const write = resumable.pendingWriteBack;
   if (write !== null) {
-    lines.push(`aide stopped while it wrote step ${write.step} into your files: some of its ${write.files} files may be written and others not`);
+    lines.push(
+      `aide stopped while it wrote step ${write.step} into your files: some of its ${write.files} files may be written and others not`,
+    );
     lines.push(`finish writing it and carry the session on with \`${resumable.command}\``);
   } else lines.push(`carry it on with \`${resumable.command}\``);
   return lines;
@@ -99,12 +111,33 @@ export function renderRecent(rows: readonly RecentRow[], more: number, now: Date
   const cells = rows.map(({ found, killed, undo }) => {
     const state = shownState(found);
     const status = killed ? 'killed' : (state.status ?? 'unknown');
-    const kind = state.dryRun === true ? 'dry run' : state.only === null || state.only === undefined ? '' : `step ${state.only} only`;
-    return [found.session, status, ago(new Date(found.updated).toISOString(), now), [kind, stepCounts(state, undo)].filter((t) => t !== '').join(': '), state.plan ?? ''];
+    const kind =
+      state.dryRun === true
+        ? 'dry run'
+        : state.only === null || state.only === undefined
+          ? ''
+          : `step ${state.only} only`;
+    return [
+      found.session,
+      status,
+      ago(new Date(found.updated).toISOString(), now),
+      [kind, stepCounts(state, undo)].filter((t) => t !== '').join(': '),
+      state.plan ?? '',
+    ];
   });
   const widths = [0, 1, 2, 3].map((i) => Math.max(...cells.map((c) => (c[i] ?? '').length)));
-  const lines = [style.bold('recent sessions, newest first (`aide status SESSION` shows one; a prefix of its id is enough):')];
-  for (const row of cells) lines.push(`  ${row.map((cell, i) => (i < 4 ? cell.padEnd(widths[i] ?? 0) : cell)).join('  ').trimEnd()}`);
+  const lines = [
+    style.bold(
+      'recent sessions, newest first (`aide status SESSION` shows one; a prefix of its id is enough):',
+    ),
+  ];
+  for (const row of cells)
+    lines.push(
+      `  ${row
+        .map((cell, i) => (i < 4 ? cell.padEnd(widths[i] ?? 0) : cell))
+        .join('  ')
+        .trimEnd()}`,
+    );
   if (more > 0) lines.push(style.dim(`  … and ${plural(more, 'older session')}`));
   return lines;
 }

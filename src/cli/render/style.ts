@@ -15,7 +15,14 @@ export function makeStyle(color: boolean): Style {
     const plain = (text: string) => text;
     return { bold: plain, dim: plain, red: plain, green: plain, yellow: plain, cyan: plain };
   }
-  return { bold: wrap(1, 22), dim: wrap(2, 22), red: wrap(31, 39), green: wrap(32, 39), yellow: wrap(33, 39), cyan: wrap(36, 39) };
+  return {
+    bold: wrap(1, 22),
+    dim: wrap(2, 22),
+    red: wrap(31, 39),
+    green: wrap(32, 39),
+    yellow: wrap(33, 39),
+    cyan: wrap(36, 39),
+  };
 }
 
 /**
@@ -50,7 +57,9 @@ export function colorDiff(diff: string, style: Style): string {
         added = Number(hunk[2] ?? '1');
         return style.cyan(line);
       }
-      return line.startsWith('diff --git ') || line.startsWith('--- ') || line.startsWith('+++ ') ? style.bold(line) : line;
+      return line.startsWith('diff --git ') || line.startsWith('--- ') || line.startsWith('+++ ')
+        ? style.bold(line)
+        : line;
     })
     .join('\n');
 }

@@ -47,7 +47,10 @@ export class SuspendableRenderer extends DefaultRenderer {
 }
 
 /** The renderer class to give Listr: it prints the final tree on `out` and reports each instance it makes. */
-export function suspendableRenderer(out: OutputStream, created: (renderer: SuspendableRenderer) => void): typeof SuspendableRenderer {
+export function suspendableRenderer(
+  out: OutputStream,
+  created: (renderer: SuspendableRenderer) => void,
+): typeof SuspendableRenderer {
   return class extends SuspendableRenderer {
     constructor(...args: ConstructorParameters<typeof DefaultRenderer>) {
       super(...args);

@@ -3,7 +3,13 @@
  * time while it runs, then its time and tests counted. Driven by the same events as the plain
  * lines; nothing here writes to stdout directly while the list is on screen (listr2 owns it).
  */
-import { Listr, PRESET_TIMER, type DefaultRenderer, type ListrTaskWrapper, type SimpleRenderer } from 'listr2';
+import {
+  Listr,
+  PRESET_TIMER,
+  type DefaultRenderer,
+  type ListrTaskWrapper,
+  type SimpleRenderer,
+} from 'listr2';
 import type { AideEvent } from '../../core/events.js';
 import type { CommandRunRecord } from '../../core/verify/report.js';
 import { Deferred } from './deferred.js';
@@ -22,7 +28,13 @@ type Task = ListrTaskWrapper<unknown, typeof DefaultRenderer, typeof SimpleRende
  * command that never ran or was interrupted marks the task skipped. Returns the finished run,
  * or null when the task was skipped. Shared by the verify and act task lists.
  */
-export async function awaitCommandRun(task: { title: string; skip(message: string): void }, name: string, style: Style, attempt: () => number, ended: Promise<CommandRunRecord | null>): Promise<CommandRunRecord | null> {
+export async function awaitCommandRun(
+  task: { title: string; skip(message: string): void },
+  name: string,
+  style: Style,
+  attempt: () => number,
+  ended: Promise<CommandRunRecord | null>,
+): Promise<CommandRunRecord | null> {
   const began = Date.now();
   const tick = setInterval(() => {
     const run = attempt();
@@ -53,7 +65,10 @@ export class TaskListVerifyView {
     switch (event.type) {
       case 'verify_started':
         for (const command of event.commands) this.outcomes.set(command.name, new Deferred());
-        this.running = this.start(event.commands.map((c) => c.name), isolationLine(event.isolation));
+        this.running = this.start(
+          event.commands.map((c) => c.name),
+          isolationLine(event.isolation),
+        );
         break;
       case 'command_started':
         this.attempts.set(event.name, event.attempt);
@@ -70,16 +85,31 @@ export class TaskListVerifyView {
   }
 
   private start(names: string[], isolation: string): Promise<unknown> {
-    const tasks = names.map((name) => ({ title: name, task: (_: unknown, task: Task) => this.runTask(name, task) }));
+    const tasks = names.map((name) => ({
+      title: name,
+      task: (_: unknown, task: Task) => this.runTask(name, task),
+    }));
     const list = new Listr(
-      [{ title: this.style.dim(isolation), task: (_: unknown, task: Task) => task.newListr(tasks, { concurrent: false, exitOnError: false }) }],
-      { concurrent: false, exitOnError: false, registerSignalListeners: false, rendererOptions: { timer: PRESET_TIMER, collapseSubtasks: false, collapseErrors: false } },
+      [
+        {
+          title: this.style.dim(isolation),
+          task: (_: unknown, task: Task) => task.newListr(tasks, { concurrent: false, exitOnError: false }),
+        },
+      ],
+      {
+        concurrent: false,
+        exitOnError: false,
+        registerSignalListeners: false,
+        rendererOptions: { timer: PRESET_TIMER, collapseSubtasks: false, collapseErrors: false },
+      },
     );
     return list.run().catch(() => undefined);
   }
 
   private async runTask(name: string, task: Task): Promise<void> {
-    const ended = (this.outcomes.get(name)?.promise ?? Promise.resolve({ run: null })).then((outcome) => outcome.run);
+    const ended = (this.outcomes.get(name)?.promise ?? Promise.resolve({ run: null })).then(
+      (outcome) => outcome.run,
+    );
     const run = await awaitCommandRun(task, name, this.style, () => this.attempts.get(name) ?? 1, ended);
     if (run === null) return;
     const attempts = this.attempts.get(name) ?? 1;

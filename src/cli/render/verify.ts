@@ -76,15 +76,22 @@ export class PlainVerifyView {
   event(event: AideEvent): void {
     switch (event.type) {
       case 'verify_started':
-        this.out.write(`aide verify: ${sourceLabel(this.context)}, ${plural(event.commands.length, 'command')}\n`);
+        this.out.write(
+          `aide verify: ${sourceLabel(this.context)}, ${plural(event.commands.length, 'command')}\n`,
+        );
         this.out.write(`${this.style.dim(isolationLine(event.isolation))}\n`);
         break;
       case 'command_started':
-        this.out.write(`${this.style.dim('→')} ${event.name}${event.attempt > 1 ? ` (run ${event.attempt}, flake guard)` : ''}\n`);
+        this.out.write(
+          `${this.style.dim('→')} ${event.name}${event.attempt > 1 ? ` (run ${event.attempt}, flake guard)` : ''}\n`,
+        );
         break;
       case 'command_finished':
         this.out.write(`${this.finishedLine(event.name, event.run)}\n`);
-        if (event.rerun) this.out.write(`  ${this.style.yellow('failed once; running it again before the failure counts (flake_reruns)')}\n`);
+        if (event.rerun)
+          this.out.write(
+            `  ${this.style.yellow('failed once; running it again before the failure counts (flake_reruns)')}\n`,
+          );
         break;
       default:
         break;
@@ -96,7 +103,9 @@ export class PlainVerifyView {
     const ok = outcome === 'passed';
     const mark = ok ? this.style.green('✓') : this.style.red('✗');
     const tests = testsText(run.tests);
-    return [`${mark} ${name}`, ok ? null : outcome, seconds(run.durationMs), tests === '' ? null : tests].filter((p) => p !== null).join('  ');
+    return [`${mark} ${name}`, ok ? null : outcome, seconds(run.durationMs), tests === '' ? null : tests]
+      .filter((p) => p !== null)
+      .join('  ');
   }
 
   close(): Promise<void> {
@@ -117,18 +126,46 @@ function failureBlock(command: CommandReport, root: string, style: Style): strin
 export function renderVerifyResult(report: VerifyReport, context: VerifyContext, style: Style): string {
   const lines: string[] = [''];
   for (const command of report.commands) {
-    if (command.status === 'failed' || command.status === 'timed_out') lines.push(...failureBlock(command, context.root, style));
-    if (command.status === 'not_run' && report.verdict !== 'passed') lines.push(`${style.dim('-')} ${command.name} not run`);
+    if (command.status === 'failed' || command.status === 'timed_out')
+      lines.push(...failureBlock(command, context.root, style));
+    if (command.status === 'not_run' && report.verdict !== 'passed')
+      lines.push(`${style.dim('-')} ${command.name} not run`);
   }
-  if (context.optionalNotRun.length > 0) lines.push(style.dim(`optional, not run: ${context.optionalNotRun.join(', ')} (name them with --commands to run them)`));
-  if (context.commandSource === 'detected') lines.push(style.yellow('note: .aide/sandbox.json lists no commands; these were detected in the project (`aide init` writes them down).'));
+  if (context.optionalNotRun.length > 0)
+    lines.push(
+      style.dim(
+        `optional, not run: ${context.optionalNotRun.join(', ')} (name them with --commands to run them)`,
+      ),
+    );
+  if (context.commandSource === 'detected')
+    lines.push(
+      style.yellow(
+        'note: .aide/sandbox.json lists no commands; these were detected in the project (`aide init` writes them down).',
+      ),
+    );
   if (report.withheldEnv.length > 0) {
-    lines.push(style.dim(`withheld from the commands (not on the allow-list): ${report.withheldEnv.join(', ')}; list one in env_allow in .aide/sandbox.json to pass it`));
+    lines.push(
+      style.dim(
+        `withheld from the commands (not on the allow-list): ${report.withheldEnv.join(', ')}; list one in env_allow in .aide/sandbox.json to pass it`,
+      ),
+    );
   }
-  if (context.skipped.length > 0) lines.push(style.yellow(`left out (over checkpoints.max_file_bytes): ${context.skipped.map((s) => s.path).join(', ')}`));
-  if (report.isolation.network === 'unavailable' || report.isolation.mechanism === 'none') lines.push(style.yellow(isolationLine(report.isolation)));
+  if (context.skipped.length > 0)
+    lines.push(
+      style.yellow(
+        `left out (over checkpoints.max_file_bytes): ${context.skipped.map((s) => s.path).join(', ')}`,
+      ),
+    );
+  if (report.isolation.network === 'unavailable' || report.isolation.mechanism === 'none')
+    lines.push(style.yellow(isolationLine(report.isolation)));
   const summary = style.bold(report.summary);
-  lines.push(report.verdict === 'passed' ? style.green(summary) : report.verdict === 'failed' ? style.red(summary) : style.yellow(summary));
+  lines.push(
+    report.verdict === 'passed'
+      ? style.green(summary)
+      : report.verdict === 'failed'
+        ? style.red(summary)
+        : style.yellow(summary),
+  );
   return `${lines.join('\n')}\n`;
 }
 

@@ -7,9 +7,31 @@ function facts(overrides: Partial<DoctorFacts> = {}): DoctorFacts {
     platform: 'linux',
     node: { version: 'v20.20.2', required: '>=20.19' },
     git: { version: '2.39.5' },
-    workspace: { root: '/w', refused: null, gitRepo: true, shadow: { present: true, bytes: 3 * 1024 * 1024, sessions: 2 } },
-    scratch: { home: '/tmp/aide-scratch/abc', active: 0, stale: 1, tempFree: { bytes: 2 * 1024 ** 3, tmpfs: true }, overlay: { available: true, detail: 'mounted in 4 ms' } },
-    isolation: { verify: { mechanism: 'unshare', network: 'off', workspaceReadOnly: true, writable: 'scratch', sockets: 'hidden', processTree: 'namespace', detail: null }, bubblewrap: { present: false, version: null } },
+    workspace: {
+      root: '/w',
+      refused: null,
+      gitRepo: true,
+      shadow: { present: true, bytes: 3 * 1024 * 1024, sessions: 2 },
+    },
+    scratch: {
+      home: '/tmp/aide-scratch/abc',
+      active: 0,
+      stale: 1,
+      tempFree: { bytes: 2 * 1024 ** 3, tmpfs: true },
+      overlay: { available: true, detail: 'mounted in 4 ms' },
+    },
+    isolation: {
+      verify: {
+        mechanism: 'unshare',
+        network: 'off',
+        workspaceReadOnly: true,
+        writable: 'scratch',
+        sockets: 'hidden',
+        processTree: 'namespace',
+        detail: null,
+      },
+      bubblewrap: { present: false, version: null },
+    },
     model: { endpoint: 'http://127.0.0.1:11434/v1', loopback: true, allowRemote: false },
     ...overrides,
   };
@@ -31,7 +53,14 @@ test('versions: parse, compare and ">=" ranges', () => {
 test('a machine with everything: ok, worktree scratch, overlay detected but not chosen', () => {
   const report = assessDoctor(facts());
   assert.equal(report.ok, true);
-  assert.deepEqual(statuses(facts()), { node: 'ok', git: 'ok', workspace: 'ok', scratch: 'ok', network: 'ok', model: 'ok' });
+  assert.deepEqual(statuses(facts()), {
+    node: 'ok',
+    git: 'ok',
+    workspace: 'ok',
+    scratch: 'ok',
+    network: 'ok',
+    model: 'ok',
+  });
   assert.equal(report.scratch.mechanism, 'worktree');
   assert.match(report.scratch.reason, /only inside its own mount namespace/);
   const scratch = report.checks.find((c) => c.id === 'scratch');
@@ -44,9 +73,41 @@ test('what fails (exit 1) and what only warns', () => {
     ['no git', { git: { version: null } }, { git: 'fail', scratch: 'fail' }],
     ['old git', { git: { version: '2.25.1' } }, { git: 'fail', scratch: 'fail' }],
     ['invalid config', { model: { error: '.aide/config.json is invalid (1 problem)' } }, { config: 'fail' }],
-    ['remote model with consent', { model: { endpoint: 'https://gpu.example.com/v1', loopback: false, allowRemote: true } }, { model: 'warn' }],
-    ['home folder', { workspace: { root: '/root', refused: 'aide will not keep checkpoints of your home directory', gitRepo: false, shadow: { present: false, bytes: 0, sessions: 0 } } }, { workspace: 'warn' }],
-    ['no namespaces', { isolation: { verify: { mechanism: 'none', network: 'unavailable', workspaceReadOnly: false, writable: 'anywhere', sockets: 'reachable', processTree: 'process-group', detail: 'network isolation: unavailable because unshare: Operation not permitted' }, bubblewrap: { present: true, version: '0.8.0' } } }, { network: 'warn' }],
+    [
+      'remote model with consent',
+      { model: { endpoint: 'https://gpu.example.com/v1', loopback: false, allowRemote: true } },
+      { model: 'warn' },
+    ],
+    [
+      'home folder',
+      {
+        workspace: {
+          root: '/root',
+          refused: 'aide will not keep checkpoints of your home directory',
+          gitRepo: false,
+          shadow: { present: false, bytes: 0, sessions: 0 },
+        },
+      },
+      { workspace: 'warn' },
+    ],
+    [
+      'no namespaces',
+      {
+        isolation: {
+          verify: {
+            mechanism: 'none',
+            network: 'unavailable',
+            workspaceReadOnly: false,
+            writable: 'anywhere',
+            sockets: 'reachable',
+            processTree: 'process-group',
+            detail: 'network isolation: unavailable because unshare: Operation not permitted',
+          },
+          bubblewrap: { present: true, version: '0.8.0' },
+        },
+      },
+      { network: 'warn' },
+    ],
   ];
   for (const [name, overrides, expected] of table) {
     const f = facts(overrides);
@@ -54,7 +115,9 @@ test('what fails (exit 1) and what only warns', () => {
     const got = statuses(f);
     for (const [id, status] of Object.entries(expected)) assert.equal(got[id], status, `${name}: ${id}`);
     assert.equal(report.ok, !Object.values(expected).includes('fail'), `${name}: ok`);
-    for (const check of report.checks) if (check.status !== 'ok' && check.id !== 'model') assert.notEqual(check.fix, null, `${name}: ${check.id} has a fix`);
+    for (const check of report.checks)
+      if (check.status !== 'ok' && check.id !== 'model')
+        assert.notEqual(check.fix, null, `${name}: ${check.id} has a fix`);
   }
 });
 
@@ -64,12 +127,37 @@ test('without git there is no scratch mechanism', () => {
 
 test('the network check says where verify commands can write and whether sockets outside the scratch are hidden, and why not', () => {
   const confined = assessDoctor(facts()).checks.find((c) => c.id === 'network');
-  assert.ok(confined?.details.includes('where verify commands can write: only the scratch and their own fresh HOME and temp folder'));
-  assert.ok(confined?.details.includes('UNIX sockets on disk outside the scratch (docker, ssh-agent): out of sight (private /tmp, /run, /dev/shm and $HOME)') === true);
-  const detail = '$HOME, /tmp and the rest of the file system outside the workspace are writable and UNIX sockets on disk (/tmp, /run, $HOME) are reachable because pivot_root: failed';
-  const verify = { mechanism: 'unshare', network: 'off', workspaceReadOnly: true, writable: 'outside-workspace', sockets: 'reachable', processTree: 'namespace', detail } as const;
-  const partial = assessDoctor(facts({ isolation: { verify, bubblewrap: { present: false, version: null } } })).checks.find((c) => c.id === 'network');
-  assert.ok(partial?.details.includes('where verify commands can write: anywhere but the workspace and its git dirs ($HOME and /tmp included)'));
-  assert.ok(partial?.details.includes('UNIX sockets on disk outside the scratch (docker, ssh-agent): reachable'));
+  assert.ok(
+    confined?.details.includes(
+      'where verify commands can write: only the scratch and their own fresh HOME and temp folder',
+    ),
+  );
+  assert.ok(
+    confined?.details.includes(
+      'UNIX sockets on disk outside the scratch (docker, ssh-agent): out of sight (private /tmp, /run, /dev/shm and $HOME)',
+    ) === true,
+  );
+  const detail =
+    '$HOME, /tmp and the rest of the file system outside the workspace are writable and UNIX sockets on disk (/tmp, /run, $HOME) are reachable because pivot_root: failed';
+  const verify = {
+    mechanism: 'unshare',
+    network: 'off',
+    workspaceReadOnly: true,
+    writable: 'outside-workspace',
+    sockets: 'reachable',
+    processTree: 'namespace',
+    detail,
+  } as const;
+  const partial = assessDoctor(
+    facts({ isolation: { verify, bubblewrap: { present: false, version: null } } }),
+  ).checks.find((c) => c.id === 'network');
+  assert.ok(
+    partial?.details.includes(
+      'where verify commands can write: anywhere but the workspace and its git dirs ($HOME and /tmp included)',
+    ),
+  );
+  assert.ok(
+    partial?.details.includes('UNIX sockets on disk outside the scratch (docker, ssh-agent): reachable'),
+  );
   assert.ok(partial?.details.includes(detail));
 });

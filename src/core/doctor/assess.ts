@@ -84,14 +84,27 @@ export function satisfies(version: string, range: string): boolean | null {
   return compareVersions(have, want.split('.').map(Number)) >= 0;
 }
 
-function check(id: DoctorCheck['id'], status: CheckStatus, summary: string, details: string[] = [], fix: string | null = null): DoctorCheck {
+function check(
+  id: DoctorCheck['id'],
+  status: CheckStatus,
+  summary: string,
+  details: string[] = [],
+  fix: string | null = null,
+): DoctorCheck {
   return { id, status, summary, details, fix };
 }
 
 function nodeCheck({ node }: DoctorFacts): DoctorCheck {
   if (node.required === null) return check('node', 'ok', `Node ${node.version}`);
   const ok = satisfies(node.version, node.required);
-  if (ok === false) return check('node', 'fail', `Node ${node.version} is too old (aide needs ${node.required})`, [], `Install Node ${node.required.replace(/^>=\s*/, '')} or newer.`);
+  if (ok === false)
+    return check(
+      'node',
+      'fail',
+      `Node ${node.version} is too old (aide needs ${node.required})`,
+      [],
+      `Install Node ${node.required.replace(/^>=\s*/, '')} or newer.`,
+    );
   return check('node', 'ok', `Node ${node.version} (needs ${node.required})`);
 }
 
@@ -103,8 +116,22 @@ function gitOk(facts: DoctorFacts): boolean {
 function gitCheck(facts: DoctorFacts): DoctorCheck {
   const { version } = facts.git;
   const fix = `Install git ${MIN_GIT.replace(/\.0$/, '')} or newer.`;
-  if (version === null) return check('git', 'fail', 'git is not on PATH: aide keeps checkpoints and scratch copies with git', [], fix);
-  if (!gitOk(facts)) return check('git', 'fail', `git ${version} is too old (aide needs ${MIN_GIT.replace(/\.0$/, '')}: worktree, --pathspec-from-file, init --initial-branch)`, [], fix);
+  if (version === null)
+    return check(
+      'git',
+      'fail',
+      'git is not on PATH: aide keeps checkpoints and scratch copies with git',
+      [],
+      fix,
+    );
+  if (!gitOk(facts))
+    return check(
+      'git',
+      'fail',
+      `git ${version} is too old (aide needs ${MIN_GIT.replace(/\.0$/, '')}: worktree, --pathspec-from-file, init --initial-branch)`,
+      [],
+      fix,
+    );
   return check('git', 'ok', `git ${version} (needs ${MIN_GIT.replace(/\.0$/, '')} or newer)`);
 }
 
@@ -116,8 +143,17 @@ export function formatBytes(bytes: number): string {
 }
 
 function workspaceCheck({ workspace }: DoctorFacts): DoctorCheck {
-  if (workspace.refused !== null) return check('workspace', 'warn', workspace.refused, [], 'Run aide inside a project folder (a git repository), or pass --cwd with one.');
-  const kind = workspace.gitRepo ? 'git repository' : 'folder (not a git repository: snapshots work, but cannot borrow git\'s objects, so the first one is slower)';
+  if (workspace.refused !== null)
+    return check(
+      'workspace',
+      'warn',
+      workspace.refused,
+      [],
+      'Run aide inside a project folder (a git repository), or pass --cwd with one.',
+    );
+  const kind = workspace.gitRepo
+    ? 'git repository'
+    : "folder (not a git repository: snapshots work, but cannot borrow git's objects, so the first one is slower)";
   const { shadow } = workspace;
   const shadowText = shadow.present
     ? `shadow repository ${formatBytes(shadow.bytes)}, ${shadow.sessions} session${shadow.sessions === 1 ? '' : 's'} with checkpoints`
@@ -127,20 +163,43 @@ function workspaceCheck({ workspace }: DoctorFacts): DoctorCheck {
 
 /** How scratch copies are made on this machine, and why. */
 export function chooseScratch(facts: DoctorFacts): ScratchChoice {
-  if (!gitOk(facts)) return { mechanism: 'none', reason: `a scratch is a git worktree of the shadow, which needs git ${MIN_GIT.replace(/\.0$/, '')} or newer` };
+  if (!gitOk(facts))
+    return {
+      mechanism: 'none',
+      reason: `a scratch is a git worktree of the shadow, which needs git ${MIN_GIT.replace(/\.0$/, '')} or newer`,
+    };
   const overlay = facts.scratch.overlay.available
     ? "an overlay mounts here too, but only inside its own mount namespace, out of reach of aide's process that writes the edits and reads them back"
     : 'no overlay here';
-  return { mechanism: 'worktree', reason: `checked out once per session, then moved by writing only the files that differ; ${overlay}` };
+  return {
+    mechanism: 'worktree',
+    reason: `checked out once per session, then moved by writing only the files that differ; ${overlay}`,
+  };
 }
 
 function scratchCheck(facts: DoctorFacts, choice: ScratchChoice): DoctorCheck {
   const { scratch } = facts;
-  const overlay = scratch.overlay.available ? `overlay: works (${scratch.overlay.detail}), not used yet` : `overlay: unavailable (${scratch.overlay.detail})`;
+  const overlay = scratch.overlay.available
+    ? `overlay: works (${scratch.overlay.detail}), not used yet`
+    : `overlay: unavailable (${scratch.overlay.detail})`;
   const stale = scratch.stale === 0 ? '' : `, ${scratch.stale} stale (removed when the next session starts)`;
-  const free = scratch.tempFree === null ? '' : `; ${formatBytes(scratch.tempFree.bytes)} free${scratch.tempFree.tmpfs ? ' in RAM (tmpfs: a scratch copy of a large repository takes memory)' : ''}`;
-  const details = [`why: ${choice.reason}`, `${scratch.home}: ${scratch.active} in use${stale}${free}`, overlay];
-  if (choice.mechanism === 'none') return check('scratch', 'fail', 'no way to make scratch copies: git is missing or too old', details, `Install git ${MIN_GIT.replace(/\.0$/, '')} or newer.`);
+  const free =
+    scratch.tempFree === null
+      ? ''
+      : `; ${formatBytes(scratch.tempFree.bytes)} free${scratch.tempFree.tmpfs ? ' in RAM (tmpfs: a scratch copy of a large repository takes memory)' : ''}`;
+  const details = [
+    `why: ${choice.reason}`,
+    `${scratch.home}: ${scratch.active} in use${stale}${free}`,
+    overlay,
+  ];
+  if (choice.mechanism === 'none')
+    return check(
+      'scratch',
+      'fail',
+      'no way to make scratch copies: git is missing or too old',
+      details,
+      `Install git ${MIN_GIT.replace(/\.0$/, '')} or newer.`,
+    );
   return check('scratch', 'ok', 'git worktree of the shadow, moved incrementally', details);
 }
 
@@ -152,7 +211,9 @@ const WRITABLE: Record<IsolationReport['writable'], string> = {
 
 function networkCheck({ isolation, platform }: DoctorFacts): DoctorCheck {
   const { verify, bubblewrap } = isolation;
-  const bwrap = bubblewrap.present ? `bubblewrap ${bubblewrap.version ?? ''} installed`.replace(/ {2}/, ' ').trim() : 'bubblewrap not installed';
+  const bwrap = bubblewrap.present
+    ? `bubblewrap ${bubblewrap.version ?? ''} installed`.replace(/ {2}/, ' ').trim()
+    : 'bubblewrap not installed';
   const details = [
     `mechanism: ${verify.mechanism}`,
     `workspace read-only for verify commands: ${verify.workspaceReadOnly ? 'yes (its git dirs and the shadow too)' : 'no'}`,
@@ -162,24 +223,62 @@ function networkCheck({ isolation, platform }: DoctorFacts): DoctorCheck {
     bwrap,
     ...(verify.detail === null ? [] : [verify.detail]),
   ];
-  if (verify.network === 'off') return check('network', 'ok', `verify commands run without network access (${verify.mechanism})`, details);
+  if (verify.network === 'off')
+    return check(
+      'network',
+      'ok',
+      `verify commands run without network access (${verify.mechanism})`,
+      details,
+    );
   const fix =
     platform === 'linux'
       ? 'Allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 also kernel.apparmor_restrict_unprivileged_userns=0), or run verify in a container without network.'
       : 'Network isolation of verify commands needs Linux namespaces; on this system they run with network access.';
-  return check('network', 'warn', 'no network isolation here: `aide verify` refuses to run unless allow_network or --no-isolation accepts that', details, fix);
+  return check(
+    'network',
+    'warn',
+    'no network isolation here: `aide verify` refuses to run unless allow_network or --no-isolation accepts that',
+    details,
+    fix,
+  );
 }
 
 function modelCheck({ model }: DoctorFacts): DoctorCheck {
   // The error may be sandbox.json's: it is the configuration that failed, not the model.
-  if ('error' in model) return check('config', 'fail', model.error, [], 'Run `aide config` to see every problem with its file and line, and fix them.');
-  if (model.loopback) return check('model', 'ok', `${model.endpoint}: on this machine (not contacted by doctor)`);
-  if (model.allowRemote) return check('model', 'warn', `${model.endpoint}: a remote server; prompts and the code in them leave this machine (allow_remote is set)`);
-  return check('model', 'fail', `${model.endpoint} is not on this machine and allow_remote is not set`, [], 'Use a local server such as http://127.0.0.1:11434/v1, or set "allow_remote": true in .aide/config.json.');
+  if ('error' in model)
+    return check(
+      'config',
+      'fail',
+      model.error,
+      [],
+      'Run `aide config` to see every problem with its file and line, and fix them.',
+    );
+  if (model.loopback)
+    return check('model', 'ok', `${model.endpoint}: on this machine (not contacted by doctor)`);
+  if (model.allowRemote)
+    return check(
+      'model',
+      'warn',
+      `${model.endpoint}: a remote server; prompts and the code in them leave this machine (allow_remote is set)`,
+    );
+  return check(
+    'model',
+    'fail',
+    `${model.endpoint} is not on this machine and allow_remote is not set`,
+    [],
+    'Use a local server such as http://127.0.0.1:11434/v1, or set "allow_remote": true in .aide/config.json.',
+  );
 }
 
 export function assessDoctor(facts: DoctorFacts): DoctorReport {
   const scratch = chooseScratch(facts);
-  const checks = [nodeCheck(facts), gitCheck(facts), workspaceCheck(facts), scratchCheck(facts, scratch), networkCheck(facts), modelCheck(facts)];
+  const checks = [
+    nodeCheck(facts),
+    gitCheck(facts),
+    workspaceCheck(facts),
+    scratchCheck(facts, scratch),
+    networkCheck(facts),
+    modelCheck(facts),
+  ];
   return { ok: checks.every((c) => c.status !== 'fail'), checks, scratch };
 }

@@ -31,7 +31,11 @@ function isBlank(lines: readonly string[]): boolean {
 
 /** Lines equal but for trailing white space and trailing blank lines. */
 function sameText(a: readonly string[], b: readonly string[]): boolean {
-  const norm = (lines: readonly string[]) => lines.map((l) => l.trimEnd()).join('\n').trimEnd();
+  const norm = (lines: readonly string[]) =>
+    lines
+      .map((l) => l.trimEnd())
+      .join('\n')
+      .trimEnd();
   return norm(a) === norm(b);
 }
 
@@ -40,13 +44,21 @@ function sameText(a: readonly string[], b: readonly string[]): boolean {
  * missing file): whether the file already holds what it would have written. `file` is null
  * when the file does not exist.
  */
-export function findAlreadyApplied(op: EditBlock['op'], file: TextFile | null, variant: EditVariant): AlreadyApplied | undefined {
+export function findAlreadyApplied(
+  op: EditBlock['op'],
+  file: TextFile | null,
+  variant: EditVariant,
+): AlreadyApplied | undefined {
   const { search, replace } = variant;
   if (op === 'delete') return file === null ? { evidence: 'search-absent' } : undefined;
   if (file === null) return undefined;
   if (search.length === 0 || isBlank(search)) {
     if (isBlank(replace) || !sameText(file.lines, replace)) return undefined;
-    return { evidence: 'replace-found', strategy: null, range: { first: 1, last: Math.max(1, file.lines.length) } };
+    return {
+      evidence: 'replace-found',
+      strategy: null,
+      range: { first: 1, last: Math.max(1, file.lines.length) },
+    };
   }
   if (isBlank(replace)) return isWeakSearch(search) ? undefined : { evidence: 'search-absent' };
   if (sameText(search, replace) || isWeakSearch(replace)) return undefined;
@@ -55,16 +67,26 @@ export function findAlreadyApplied(op: EditBlock['op'], file: TextFile | null, v
   // A REPLACE that only drops SEARCH lines is a deletion: its lines were in the file before the
   // edit too, so finding them proves nothing alone (the dropped line may be made up).
   const searched = new Set(search.map((line) => line.trim()));
-  if (replace.every((line) => searched.has(line.trim()))) return isWeakSearch(search) ? undefined : { evidence: 'search-absent' };
+  if (replace.every((line) => searched.has(line.trim())))
+    return isWeakSearch(search) ? undefined : { evidence: 'search-absent' };
   const first = match.alignment.start + 1;
-  return { evidence: 'replace-found', strategy: match.strategy, range: { first, last: Math.max(first, match.alignment.end) } };
+  return {
+    evidence: 'replace-found',
+    strategy: match.strategy,
+    range: { first, last: Math.max(first, match.alignment.end) },
+  };
 }
 
 /**
  * For a SEARCH that matched file lines [start, end): whether its REPLACE, which keeps every
  * SEARCH line, is already in the file around that place (the edit was made before).
  */
-export function findAppliedAround(file: TextFile, variant: EditVariant, start: number, end: number): AlreadyApplied | undefined {
+export function findAppliedAround(
+  file: TextFile,
+  variant: EditVariant,
+  start: number,
+  end: number,
+): AlreadyApplied | undefined {
   const { search, replace } = variant;
   if (isBlank(replace) || sameText(search, replace) || isWeakSearch(replace)) return undefined;
   const kept = new Set(replace.map((line) => line.trim()));
@@ -77,5 +99,9 @@ export function findAppliedAround(file: TextFile, variant: EditVariant, start: n
   const match = matchSearch(file, replace, replace, { strict: true });
   if (match.kind !== 'match' || match.alignment.start > start || match.alignment.end < end) return undefined;
   const first = match.alignment.start + 1;
-  return { evidence: 'replace-found', strategy: match.strategy, range: { first, last: Math.max(first, match.alignment.end) } };
+  return {
+    evidence: 'replace-found',
+    strategy: match.strategy,
+    range: { first, last: Math.max(first, match.alignment.end) },
+  };
 }

@@ -72,11 +72,16 @@ export function findClosest(file: TextFile, search: readonly string[]): Closest 
   if (votes.size === 0) {
     // Nothing equal: start where the SEARCH's first line is most alike.
     const firstLine = model[0] ?? '';
-    const scored = view.keys.map((key, p) => ({ p, s: lineSimilarity(firstLine, key) })).filter((x) => x.s > 0.5);
+    const scored = view.keys
+      .map((key, p) => ({ p, s: lineSimilarity(firstLine, key) }))
+      .filter((x) => x.s > 0.5);
     scored.sort((a, b) => b.s - a.s);
     for (const { p } of scored.slice(0, 20)) votes.set(Math.min(p, last), 1);
   }
-  const starts = [...votes].sort((a, b) => b[1] - a[1]).slice(0, MAX_WINDOWS).map(([s]) => s);
+  const starts = [...votes]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, MAX_WINDOWS)
+    .map(([s]) => s);
   let best: { start: number; score: number } | undefined;
   for (const start of starts) {
     let total = 0;

@@ -6,7 +6,8 @@
  */
 
 const ELLIPSIS_LINE = /^(?:\/\/+|#+|--|;+|\/\*+|<!--|\{\/\*|\*)?\s*(?:\.{3}|…)(?:\s.*|\.*)?$/;
-const LAZY_WORDS = /(?:existing|rest|remaining|unchanged|same|other|previous|omitted|more|code|lines?|here)\b/i;
+const LAZY_WORDS =
+  /(?:existing|rest|remaining|unchanged|same|other|previous|omitted|more|code|lines?|here)\b/i;
 
 /** A line that abbreviates other lines: `...`, `…`, `// ...`, `# ... rest of the file`, `/* ... *\/`. */
 export function isElisionLine(line: string): boolean {
@@ -20,5 +21,8 @@ export function isElisionLine(line: string): boolean {
 export function isLazyMarker(line: string): boolean {
   const text = line.trim();
   if (!isElisionLine(text) || text === '...' || text === '…') return false;
-  return /^(?:\/\/|#|--|;|\/\*|<!--|\{\/\*)/.test(text) && (LAZY_WORDS.test(text) || /^\S+\s*(?:\.{3}|…)\s*(?:\*\/|-->|\*\/\})?$/.test(text));
+  return (
+    /^(?:\/\/|#|--|;|\/\*|<!--|\{\/\*)/.test(text) &&
+    (LAZY_WORDS.test(text) || /^\S+\s*(?:\.{3}|…)\s*(?:\*\/|-->|\*\/\})?$/.test(text))
+  );
 }

@@ -22,25 +22,39 @@ function apply(response: string, path: string, text: string): { text: string } |
   return { text: change?.after ? renderText(change.after) : text };
 }
 
-const block = (path: string, search: string, replace: string, divider = '=======') => `${path}\n<<<<<<< SEARCH\n${search}\n${divider}\n${replace}\n>>>>>>> REPLACE\n`;
+const block = (path: string, search: string, replace: string, divider = '=======') =>
+  `${path}\n<<<<<<< SEARCH\n${search}\n${divider}\n${replace}\n>>>>>>> REPLACE\n`;
 
 describe('a doubled separator', () => {
   test('with nothing after it is a deletion, never a written =======', () => {
-    const reply = 'app.py\n```python\n<<<<<<< SEARCH\nimport os\nimport sys\n=======\n=======\n>>>>>>> REPLACE\n```\n';
+    const reply =
+      'app.py\n```python\n<<<<<<< SEARCH\nimport os\nimport sys\n=======\n=======\n>>>>>>> REPLACE\n```\n';
     assert.deepEqual(apply(reply, 'app.py', 'import os\nimport sys\nprint(1)\n'), { text: 'print(1)\n' });
   });
 
   test('with a REPLACE after it replaces', () => {
-    assert.deepEqual(apply(block('a.ts', 'let x = 1;', 'let x = 2;', '=======\n======='), 'a.ts', 'let x = 1;\n'), { text: 'let x = 2;\n' });
+    assert.deepEqual(
+      apply(block('a.ts', 'let x = 1;', 'let x = 2;', '=======\n======='), 'a.ts', 'let x = 1;\n'),
+      { text: 'let x = 2;\n' },
+    );
   });
 
   test('after a heading underline that ends SEARCH, the underline stays content', () => {
     const reply = block('README.md', 'Title\n=======', 'New title\n=========');
-    assert.deepEqual(apply(reply, 'README.md', 'Title\n=======\n\ntext\n'), { text: 'New title\n=========\n\ntext\n' });
+    assert.deepEqual(apply(reply, 'README.md', 'Title\n=======\n\ntext\n'), {
+      text: 'New title\n=========\n\ntext\n',
+    });
   });
 });
 
-const python = ['def total(items):', '    result = 0', '    for item in items:', '        result += item.price', '    return result', ''].join('\n');
+const python = [
+  'def total(items):',
+  '    result = 0',
+  '    for item in items:',
+  '        result += item.price',
+  '    return result',
+  '',
+].join('\n');
 
 /** Whether python3 loads the text; undefined when there is no python3 here. */
 function pythonLoads(text: string): boolean | undefined {
@@ -48,7 +62,10 @@ function pythonLoads(text: string): boolean | undefined {
   try {
     const file = join(dir, 'm.py');
     writeFileSync(file, text);
-    const run = spawnSync('python3', ['-c', 'import ast,sys; ast.parse(open(sys.argv[1]).read())', file], { encoding: 'utf8', timeout: 10_000 });
+    const run = spawnSync('python3', ['-c', 'import ast,sys; ast.parse(open(sys.argv[1]).read())', file], {
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
     return run.error === undefined ? run.status === 0 : undefined;
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -58,12 +75,23 @@ function pythonLoads(text: string): boolean | undefined {
 describe('a REPLACE indented with the other character', () => {
   test('tabs for a Python file indented with spaces: re-indented, and the file still loads', () => {
     const search = '    for item in items:\n        result += item.price';
-    const replace = '\tfor item in items:\n\t\tif item.taxed:\n\t\t\tresult += item.price * 1.2\n\t\telse:\n\t\t\tresult += item.price';
+    const replace =
+      '\tfor item in items:\n\t\tif item.taxed:\n\t\t\tresult += item.price * 1.2\n\t\telse:\n\t\t\tresult += item.price';
     const result = apply(block('m.py', search, replace), 'm.py', python);
     assert.ok('text' in result, JSON.stringify(result));
     assert.equal(
       result.text,
-      ['def total(items):', '    result = 0', '    for item in items:', '        if item.taxed:', '            result += item.price * 1.2', '        else:', '            result += item.price', '    return result', ''].join('\n'),
+      [
+        'def total(items):',
+        '    result = 0',
+        '    for item in items:',
+        '        if item.taxed:',
+        '            result += item.price * 1.2',
+        '        else:',
+        '            result += item.price',
+        '    return result',
+        '',
+      ].join('\n'),
     );
     assert.doesNotMatch(result.text, /\t/);
     assert.notEqual(pythonLoads(result.text), false, 'python3 cannot parse the result');
@@ -71,7 +99,11 @@ describe('a REPLACE indented with the other character', () => {
 
   test('spaces for a tab-indented file: re-indented to tabs, the unit read off a shared line', () => {
     const file = 'func f() {\n\tif ok {\n\t\treturn 1\n\t}\n}\n';
-    const result = apply(block('f.go', '\tif ok {\n\t\treturn 1\n\t}', '    if ok {\n        log()\n        return 1\n    }'), 'f.go', file);
+    const result = apply(
+      block('f.go', '\tif ok {\n\t\treturn 1\n\t}', '    if ok {\n        log()\n        return 1\n    }'),
+      'f.go',
+      file,
+    );
     assert.deepEqual(result, { text: 'func f() {\n\tif ok {\n\t\tlog()\n\t\treturn 1\n\t}\n}\n' });
   });
 
@@ -103,6 +135,8 @@ describe('a tiny SEARCH that occurs more than once', () => {
   }
 
   test('a lone } that occurs once is fine', () => {
-    assert.deepEqual(apply(block('a.js', '}', '}\n// end'), 'a.js', 'f() {\n  x();\n}\n'), { text: 'f() {\n  x();\n}\n// end\n' });
+    assert.deepEqual(apply(block('a.js', '}', '}\n// end'), 'a.js', 'f() {\n  x();\n}\n'), {
+      text: 'f() {\n  x();\n}\n// end\n',
+    });
   });
 });

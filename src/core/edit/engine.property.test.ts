@@ -66,8 +66,14 @@ function expectedAfter(spec: FileSpec, search: readonly string[], replace: reado
 /** Parses and plans a response against one file; the new text, or a description of what failed. */
 function applyTo(response: string, path: string, text: string): { text: string } | { failed: string } {
   const parsed = parseResponse(response);
-  const plan = planEdits(parsed.blocks, new Map<string, FileInput>([[path, { state: 'text', file: parseText(text) }]]));
-  const failure = [...parsed.problems.map((p) => p.message), ...plan.outcomes.flatMap((o) => (o.ok ? [] : [o.failure.message]))];
+  const plan = planEdits(
+    parsed.blocks,
+    new Map<string, FileInput>([[path, { state: 'text', file: parseText(text) }]]),
+  );
+  const failure = [
+    ...parsed.problems.map((p) => p.message),
+    ...plan.outcomes.flatMap((o) => (o.ok ? [] : [o.failure.message])),
+  ];
   if (failure.length > 0 || parsed.blocks.length === 0) return { failed: failure.join('; ') || 'no blocks' };
   const wrongPath = parsed.blocks.find((b) => b.path !== path);
   if (wrongPath !== undefined) return { failed: `block names ${wrongPath.path}` };
@@ -77,9 +83,17 @@ function applyTo(response: string, path: string, text: string): { text: string }
 
 /** Lines of code; half the time drawn from a few distinct lines, so that repeats are common. */
 const someLines = (maxLines: number) =>
-  fc.oneof(fc.constant(codeLine), fc.array(codeLine, { minLength: 1, maxLength: 5 }).map((pool) => fc.constantFrom(...pool))).chain((line) =>
-    fc.array(fc.oneof({ weight: 5, arbitrary: line }, { weight: 1, arbitrary: blankLine }), { minLength: 1, maxLength: maxLines }),
-  );
+  fc
+    .oneof(
+      fc.constant(codeLine),
+      fc.array(codeLine, { minLength: 1, maxLength: 5 }).map((pool) => fc.constantFrom(...pool)),
+    )
+    .chain((line) =>
+      fc.array(fc.oneof({ weight: 5, arbitrary: line }, { weight: 1, arbitrary: blankLine }), {
+        minLength: 1,
+        maxLength: maxLines,
+      }),
+    );
 
 const fileSpec = (maxLines: number) =>
   fc
@@ -96,14 +110,29 @@ const rangeIn = (lines: readonly string[]) => {
   const anchors = lines.flatMap((l, i) => (l.trim() === '' ? [] : [i]));
   return fc
     .constantFrom(...anchors)
-    .chain((k) => fc.tuple(fc.integer({ min: Math.max(0, k - 3), max: k }), fc.integer({ min: k + 1, max: Math.min(lines.length, k + 4) })));
+    .chain((k) =>
+      fc.tuple(
+        fc.integer({ min: Math.max(0, k - 3), max: k }),
+        fc.integer({ min: k + 1, max: Math.min(lines.length, k + 4) }),
+      ),
+    );
 };
 
 // --- SEARCH/REPLACE renderings --------------------------------------------------------------
 
 const PATHS = ['src/app.ts', 'lib/util.py', 'README.md', 'src/deep/dir/mod.rs', '.github/workflows/ci.yml'];
 
-type PathStyle = 'line' | 'bold' | 'backticks' | 'colon' | 'label' | 'heading' | 'bullet' | 'fence-info' | 'fence-title' | 'inline';
+type PathStyle =
+  | 'line'
+  | 'bold'
+  | 'backticks'
+  | 'colon'
+  | 'label'
+  | 'heading'
+  | 'bullet'
+  | 'fence-info'
+  | 'fence-title'
+  | 'inline';
 
 interface BlockStyle {
   path: string;
@@ -117,15 +146,31 @@ interface BlockStyle {
 }
 
 const marker = (chars: string[], word: string) =>
-  fc.tuple(fc.constantFrom(...chars), fc.integer({ min: 5, max: 9 }), fc.constantFrom(' ', '')).map(([c, n, space]) => `${c.repeat(n)}${space}${word}`);
+  fc
+    .tuple(fc.constantFrom(...chars), fc.integer({ min: 5, max: 9 }), fc.constantFrom(' ', ''))
+    .map(([c, n, space]) => `${c.repeat(n)}${space}${word}`);
 
 const blockStyle: fc.Arbitrary<BlockStyle> = fc.record({
   path: fc.constantFrom(...PATHS),
-  pathStyle: fc.constantFrom<PathStyle>('line', 'bold', 'backticks', 'colon', 'label', 'heading', 'bullet', 'fence-info', 'fence-title', 'inline'),
+  pathStyle: fc.constantFrom<PathStyle>(
+    'line',
+    'bold',
+    'backticks',
+    'colon',
+    'label',
+    'heading',
+    'bullet',
+    'fence-info',
+    'fence-title',
+    'inline',
+  ),
   head: marker(['<', '-'], 'SEARCH'),
   divider: fc.integer({ min: 5, max: 9 }).map((n) => '='.repeat(n)),
   tail: marker(['>', '+'], 'REPLACE'),
-  fence: fc.oneof(fc.constant(''), fc.tuple(fc.constantFrom('`', '~'), fc.integer({ min: 3, max: 6 })).map(([c, n]) => c.repeat(n))),
+  fence: fc.oneof(
+    fc.constant(''),
+    fc.tuple(fc.constantFrom('`', '~'), fc.integer({ min: 3, max: 6 })).map(([c, n]) => c.repeat(n)),
+  ),
   prose: fc.boolean(),
 });
 
@@ -155,13 +200,24 @@ function pathLine(style: BlockStyle): string | undefined {
 
 function renderBlock(style: BlockStyle, search: readonly string[], replace: readonly string[]): string {
   const fence = style.fence === '' && style.pathStyle.startsWith('fence') ? '```' : style.fence;
-  const info = style.pathStyle === 'fence-info' ? `ts ${style.path}` : style.pathStyle === 'fence-title' ? `ts title="${style.path}"` : 'ts';
+  const info =
+    style.pathStyle === 'fence-info'
+      ? `ts ${style.path}`
+      : style.pathStyle === 'fence-title'
+        ? `ts title="${style.path}"`
+        : 'ts';
   const out: string[] = [];
   if (style.prose) out.push('Here is the change:', '');
   const named = pathLine(style);
   if (named !== undefined) out.push(named);
   if (fence !== '') out.push(`${fence}${info}`);
-  out.push(style.pathStyle === 'inline' ? `${style.head} ${style.path}` : style.head, ...search, style.divider, ...replace, style.tail);
+  out.push(
+    style.pathStyle === 'inline' ? `${style.head} ${style.path}` : style.head,
+    ...search,
+    style.divider,
+    ...replace,
+    style.tail,
+  );
   if (fence !== '') out.push(fence);
   if (style.prose) out.push('', 'This keeps the tests green.');
   return out.join('\n');
@@ -170,16 +226,35 @@ function renderBlock(style: BlockStyle, search: readonly string[], replace: read
 /** The parser's separator line. */
 const DIVIDER = /^ {0,3}={5,9}\s*$/;
 
-const replacement = fc.array(fc.oneof({ weight: 6, arbitrary: codeLine }, { weight: 2, arbitrary: blankLine }, { weight: 1, arbitrary: dividerLike }), { maxLength: 6 });
+const replacement = fc.array(
+  fc.oneof(
+    { weight: 6, arbitrary: codeLine },
+    { weight: 2, arbitrary: blankLine },
+    { weight: 1, arbitrary: dividerLike },
+  ),
+  { maxLength: 6 },
+);
 
 test('an exact SEARCH/REPLACE edit gives the expected bytes, whatever its markers, fence and path decoration', () => {
-  const scenario = fileSpec(30).chain((spec) => fc.record({ spec: fc.constant(spec), range: rangeIn(spec.lines), replace: replacement, style: blockStyle }));
+  const scenario = fileSpec(30).chain((spec) =>
+    fc.record({
+      spec: fc.constant(spec),
+      range: rangeIn(spec.lines),
+      replace: replacement,
+      style: blockStyle,
+    }),
+  );
   fc.assert(
     fc.property(scenario, ({ spec, range: [start, end], replace, style }) => {
       const search = spec.lines.slice(start, end);
       // A REPLACE indented unlike the file is re-indented (its own property below).
       const typed = indentStyle(replace);
-      fc.pre(typed === undefined || typed === indentStyle(search) || indentStyle(spec.lines) === undefined || indentStyle(spec.lines) === typed);
+      fc.pre(
+        typed === undefined ||
+          typed === indentStyle(search) ||
+          indentStyle(spec.lines) === undefined ||
+          indentStyle(spec.lines) === typed,
+      );
       // A REPLACE that starts with a `=======` line is a doubled separator: a deletion (the next test).
       fc.pre(!DIVIDER.test(replace[0] ?? ''));
       const result = applyTo(renderBlock(style, search, replace), style.path, render(spec));
@@ -197,8 +272,17 @@ test('a doubled separator (======= twice) is one separator: the REPLACE after it
   const scenario = fc.record({ style: blockStyle, replace: fc.array(codeLine, { maxLength: 3 }) });
   fc.assert(
     fc.property(scenario, ({ style, replace }) => {
-      const spec: FileSpec = { lines: ['# Title', 'old text', 'end'], crlf: false, finalNewline: true, bom: false };
-      const result = applyTo(renderBlock(style, ['old text'], [style.divider, ...replace]), style.path, render(spec));
+      const spec: FileSpec = {
+        lines: ['# Title', 'old text', 'end'],
+        crlf: false,
+        finalNewline: true,
+        bom: false,
+      };
+      const result = applyTo(
+        renderBlock(style, ['old text'], [style.divider, ...replace]),
+        style.path,
+        render(spec),
+      );
       assert.deepEqual(result, { text: render(spec, ['# Title', ...replace, 'end']) });
     }),
     params,
@@ -206,10 +290,19 @@ test('a doubled separator (======= twice) is one separator: the REPLACE after it
 });
 
 test('a ======= line inside REPLACE does not cut the replacement short', () => {
-  const scenario = fc.record({ style: blockStyle, before: fc.array(codeLine, { maxLength: 3 }), after: fc.array(codeLine, { minLength: 1, maxLength: 3 }) });
+  const scenario = fc.record({
+    style: blockStyle,
+    before: fc.array(codeLine, { maxLength: 3 }),
+    after: fc.array(codeLine, { minLength: 1, maxLength: 3 }),
+  });
   fc.assert(
     fc.property(scenario, ({ style, before, after }) => {
-      const spec: FileSpec = { lines: ['# Title', 'old text', 'end'], crlf: false, finalNewline: true, bom: false };
+      const spec: FileSpec = {
+        lines: ['# Title', 'old text', 'end'],
+        crlf: false,
+        finalNewline: true,
+        bom: false,
+      };
       const replace = [...before, 'Heading', '=======', ...after];
       const result = applyTo(renderBlock(style, ['old text'], replace), style.path, render(spec));
       assert.deepEqual(result, { text: render(spec, ['# Title', ...replace, 'end']) });
@@ -218,25 +311,61 @@ test('a ======= line inside REPLACE does not cut the replacement short', () => {
   );
 });
 
-test('a REPLACE typed with tabs for a file indented with spaces, or the reverse, comes out in the file\'s style', () => {
+test("a REPLACE typed with tabs for a file indented with spaces, or the reverse, comes out in the file's style", () => {
   const unit = fc.constantFrom('  ', '    ', '\t');
   // Levels 1 and 2 under the function line: a REPLACE alone cannot tell 8 spaces at one level from 4 at two.
-  const body = fc.array(fc.tuple(fc.integer({ min: 0, max: 1 }), fc.constantFrom('total += item.price;', 'return total;', 'if (item) {', 'log(item);')), { minLength: 1, maxLength: 5 });
-  const typedLines = fc.array(fc.tuple(fc.integer({ min: 0, max: 1 }), fc.constantFrom('count++;', 'total = 0;', 'for (const x of items) {', 'use(x);')), { minLength: 1, maxLength: 5 });
+  const body = fc.array(
+    fc.tuple(
+      fc.integer({ min: 0, max: 1 }),
+      fc.constantFrom('total += item.price;', 'return total;', 'if (item) {', 'log(item);'),
+    ),
+    { minLength: 1, maxLength: 5 },
+  );
+  const typedLines = fc.array(
+    fc.tuple(
+      fc.integer({ min: 0, max: 1 }),
+      fc.constantFrom('count++;', 'total = 0;', 'for (const x of items) {', 'use(x);'),
+    ),
+    { minLength: 1, maxLength: 5 },
+  );
   // The first line of each one level under the function's (as code is): with nothing else shared, it fixes the unit.
-  const firstAtTop = (lines: Array<[number, string]>) => lines.map(([level, text], i): [number, string] => [i === 0 ? 0 : level, text]);
-  const scenario = fc.record({ fileUnit: unit, modelUnit: unit, body: body.map(firstAtTop), added: typedLines.map(firstAtTop) }).filter((s) => (s.fileUnit === '\t') !== (s.modelUnit === '\t'));
+  const firstAtTop = (lines: Array<[number, string]>) =>
+    lines.map(([level, text], i): [number, string] => [i === 0 ? 0 : level, text]);
+  const scenario = fc
+    .record({
+      fileUnit: unit,
+      modelUnit: unit,
+      body: body.map(firstAtTop),
+      added: typedLines.map(firstAtTop),
+    })
+    .filter((s) => (s.fileUnit === '\t') !== (s.modelUnit === '\t'));
   fc.assert(
     fc.property(scenario, ({ fileUnit, modelUnit, body, added }) => {
-      const lines = ['function sum(items) {', ...body.map(([level, text]) => fileUnit.repeat(level + 1) + text), '}'];
+      const lines = [
+        'function sum(items) {',
+        ...body.map(([level, text]) => fileUnit.repeat(level + 1) + text),
+        '}',
+      ];
       const search = lines.slice(0, 2);
       // Added lines, not the body's: a body line at another level would be a moved line, not a typed one.
       const replace = [lines[0] ?? '', ...added.map(([level, text]) => modelUnit.repeat(level + 1) + text)];
-      const result = applyTo(`src/app.ts\n<<<<<<< SEARCH\n${search.join('\n')}\n=======\n${replace.join('\n')}\n>>>>>>> REPLACE\n`, 'src/app.ts', `${lines.join('\n')}\n`);
+      const result = applyTo(
+        `src/app.ts\n<<<<<<< SEARCH\n${search.join('\n')}\n=======\n${replace.join('\n')}\n>>>>>>> REPLACE\n`,
+        'src/app.ts',
+        `${lines.join('\n')}\n`,
+      );
       assert.ok('text' in result, JSON.stringify(result));
-      const expected = [lines[0] ?? '', ...added.map(([level, text]) => fileUnit.repeat(level + 1) + text), ...lines.slice(2)];
+      const expected = [
+        lines[0] ?? '',
+        ...added.map(([level, text]) => fileUnit.repeat(level + 1) + text),
+        ...lines.slice(2),
+      ];
       assert.equal(result.text, `${expected.join('\n')}\n`);
-      for (const line of result.text.split('\n')) assert.ok(!leadingWhitespace(line).includes(fileUnit === '\t' ? ' ' : '\t'), `mixed indentation: ${JSON.stringify(line)}`);
+      for (const line of result.text.split('\n'))
+        assert.ok(
+          !leadingWhitespace(line).includes(fileUnit === '\t' ? ' ' : '\t'),
+          `mixed indentation: ${JSON.stringify(line)}`,
+        );
     }),
     params,
   );
@@ -250,10 +379,19 @@ type DiffWrap = 'fenced-diff' | 'fenced-untagged' | 'unfenced' | 'headerless-und
 /** Rewrites every hunk header: kept, with made-up numbers and counts, or as a bare "@@ @@". */
 function mangleHeaders(patch: string, style: HeaderStyle, salt: number): string {
   if (style === 'as-is') return patch;
-  return patch.replace(/^@@ .* @@$/gm, () => (style === 'bare' ? '@@ @@' : `@@ -${salt},${salt % 7} +${salt * 3},${salt % 5} @@`));
+  return patch.replace(/^@@ .* @@$/gm, () =>
+    style === 'bare' ? '@@ @@' : `@@ -${salt},${salt % 7} +${salt * 3},${salt % 5} @@`,
+  );
 }
 
-function renderDiff(path: string, before: string, after: string, header: HeaderStyle, wrap: DiffWrap, salt: number): string {
+function renderDiff(
+  path: string,
+  before: string,
+  after: string,
+  header: HeaderStyle,
+  wrap: DiffWrap,
+  salt: number,
+): string {
   const raw = mangleHeaders(createTwoFilesPatch(`a/${path}`, `b/${path}`, before, after), header, salt);
   // jsdiff starts with a "=====" rule that git and models do not write; kept only in a diff-tagged fence.
   const patch = wrap === 'fenced-diff' ? raw : raw.slice(raw.indexOf('--- '));
@@ -275,27 +413,40 @@ function renderDiff(path: string, before: string, after: string, header: HeaderS
  * one place; otherwise lines repeat and only the hunk's line number tells the places apart.
  */
 const diffScenario = (unique: boolean) =>
-  fc.uniqueArray(codeLine, { selector: (l) => l.trim(), minLength: 2, maxLength: unique ? 36 : 8 }).chain((pool) => {
-    const split = Math.max(1, pool.length - (unique ? 6 : 2));
-    const entries = unique ? fc.constant(pool.slice(0, split)) : fc.array(fc.constantFrom(...pool.slice(0, split)), { minLength: 2, maxLength: 30 });
-    const lines = entries.chain((chosen) =>
-      fc.array(fc.constantFrom(0, 0, 0, 1, 2), { minLength: chosen.length, maxLength: chosen.length }).map((blanks) => chosen.flatMap((l, i) => [l, ...Array<string>(blanks[i] ?? 0).fill('')])),
-    );
-    const fresh = unique ? pool.slice(split) : pool;
-    return fc
-      .record({ lines, crlf: fc.boolean(), finalNewline: fc.boolean(), bom: fc.boolean() })
-      .filter(representable)
-      .chain((spec) =>
-        fc.record({
-          spec: fc.constant(spec),
-          range: rangeIn(spec.lines),
-          replace: fc.array(fc.constantFrom(...fresh, ''), { maxLength: 5 }),
-          header: unique ? fc.constantFrom<HeaderStyle>('as-is', 'wrong-numbers', 'bare') : fc.constant<HeaderStyle>('as-is'),
-          wrap: fc.constantFrom<DiffWrap>('fenced-diff', 'fenced-untagged', 'unfenced', 'headerless-under-path'),
-          salt: fc.integer({ min: 1, max: 500 }),
-        }),
+  fc
+    .uniqueArray(codeLine, { selector: (l) => l.trim(), minLength: 2, maxLength: unique ? 36 : 8 })
+    .chain((pool) => {
+      const split = Math.max(1, pool.length - (unique ? 6 : 2));
+      const entries = unique
+        ? fc.constant(pool.slice(0, split))
+        : fc.array(fc.constantFrom(...pool.slice(0, split)), { minLength: 2, maxLength: 30 });
+      const lines = entries.chain((chosen) =>
+        fc
+          .array(fc.constantFrom(0, 0, 0, 1, 2), { minLength: chosen.length, maxLength: chosen.length })
+          .map((blanks) => chosen.flatMap((l, i) => [l, ...Array<string>(blanks[i] ?? 0).fill('')])),
       );
-  });
+      const fresh = unique ? pool.slice(split) : pool;
+      return fc
+        .record({ lines, crlf: fc.boolean(), finalNewline: fc.boolean(), bom: fc.boolean() })
+        .filter(representable)
+        .chain((spec) =>
+          fc.record({
+            spec: fc.constant(spec),
+            range: rangeIn(spec.lines),
+            replace: fc.array(fc.constantFrom(...fresh, ''), { maxLength: 5 }),
+            header: unique
+              ? fc.constantFrom<HeaderStyle>('as-is', 'wrong-numbers', 'bare')
+              : fc.constant<HeaderStyle>('as-is'),
+            wrap: fc.constantFrom<DiffWrap>(
+              'fenced-diff',
+              'fenced-untagged',
+              'unfenced',
+              'headerless-under-path',
+            ),
+            salt: fc.integer({ min: 1, max: 500 }),
+          }),
+        );
+    });
 
 /** The property for both diff scenarios: the diff of the intended edit gives the intended bytes. */
 const diffGivesTheEdit = (unique: boolean) =>
@@ -335,10 +486,15 @@ test('garbage responses never make the parser or the planner throw', () => {
     fc.property(garbageResponse, fc.array(fileInput, { minLength: 4, maxLength: 4 }), (response, inputs) => {
       const parsed = parseResponse(response);
       const paths = [...new Set(parsed.blocks.map((b) => b.path))];
-      const files = new Map(paths.map((p, i) => [p, inputs[i % inputs.length] ?? { state: 'missing' as const }]));
+      const files = new Map(
+        paths.map((p, i) => [p, inputs[i % inputs.length] ?? { state: 'missing' as const }]),
+      );
       const plan = planEdits(parsed.blocks, files);
       assert.equal(plan.outcomes.length, parsed.blocks.length);
-      assert.equal(plan.ok, plan.outcomes.every((o) => o.ok));
+      assert.equal(
+        plan.ok,
+        plan.outcomes.every((o) => o.ok),
+      );
       feedbackForModel(plan.outcomes, parsed.problems, parsed.blocks.length);
     }),
     { ...params, numRuns: RUNS * 3 },

@@ -139,7 +139,10 @@ function candidateStarts(file: TextFile, model: readonly string[], budget: numbe
       if (start >= 0 && start <= last) votes.set(start, (votes.get(start) ?? 0) + 1);
     }
   });
-  return [...votes].filter(([, v]) => v >= m - budget).map(([start]) => start).sort((x, y) => x - y);
+  return [...votes]
+    .filter(([, v]) => v >= m - budget)
+    .map(([start]) => start)
+    .sort((x, y) => x - y);
 }
 
 /** Every place where the SEARCH's non-blank lines match the file's within the typo budget. */
@@ -173,11 +176,19 @@ export function fuzzyMatch(
         k++;
       } else spans.push([cursor, cursor]);
     });
-    const pairs = modelIdx.map((i, j) => ({ model: search[i] ?? '', file: file.lines[view.index[start + j] ?? 0] ?? '' }));
+    const pairs = modelIdx.map((i, j) => ({
+      model: search[i] ?? '',
+      file: file.lines[view.index[start + j] ?? 0] ?? '',
+    }));
     const { model: modelUnit, file: fileUnit } = units();
     const indent = findIndentTransform(pairs, modelUnit, fileUnit);
     if (indent === null) continue;
-    found.push({ start: view.index[start] ?? 0, end: (view.index[start + model.length - 1] ?? 0) + 1, spans, indent });
+    found.push({
+      start: view.index[start] ?? 0,
+      end: (view.index[start + model.length - 1] ?? 0) + 1,
+      spans,
+      indent,
+    });
   }
   return found;
 }

@@ -164,12 +164,19 @@ export function restyleReplace(
   const firstReplace = replace.find((line) => line.trim() !== '');
   const firstSearch = search.findIndex((line) => line.trim() !== '');
   const firstFile = firstSearch === -1 ? undefined : fileLineOf(firstSearch);
-  const anchor = firstReplace === undefined || firstFile === undefined ? [] : [{ model: leadingWhitespace(firstReplace), file: leadingWhitespace(firstFile) }];
+  const anchor =
+    firstReplace === undefined || firstFile === undefined
+      ? []
+      : [{ model: leadingWhitespace(firstReplace), file: leadingWhitespace(firstFile) }];
   // Every shared line if they agree; else a moved line (wrapped in a new `if`) disagrees, and the
   // first shared line, or the first lines of both, where a model starts its REPLACE, decide.
   for (const pairs of [shared, shared.slice(0, 1), anchor]) {
     if (pairs.length === 0) continue;
-    const replaceUnit = style === '\t' ? '\t' : (spaceUnitFromPairs(pairs) ?? detectIndentUnit(replace.filter((line) => leadingWhitespace(line).length !== 1)));
+    const replaceUnit =
+      style === '\t'
+        ? '\t'
+        : (spaceUnitFromPairs(pairs) ??
+          detectIndentUnit(replace.filter((line) => leadingWhitespace(line).length !== 1)));
     const transform = levelShift(pairs, replaceUnit, fileUnit);
     if (transform !== null) return transform;
   }
@@ -177,7 +184,11 @@ export function restyleReplace(
 }
 
 /** REPLACE lines whose text is a SEARCH line's: the model's indentation and the file's for it. */
-function sharedLines(search: readonly string[], replace: readonly string[], fileLineOf: FileLineOf): Array<{ model: string; file: string }> {
+function sharedLines(
+  search: readonly string[],
+  replace: readonly string[],
+  fileLineOf: FileLineOf,
+): Array<{ model: string; file: string }> {
   const pairs: Array<{ model: string; file: string }> = [];
   for (const line of replace) {
     if (line.trim() === '') continue;

@@ -56,7 +56,12 @@ export class LiveLines {
   }
 
   /** Records that lines [start, start + removed.length) became `added`; `lines` is the file after it. */
-  update(start: number, removed: readonly string[], added: readonly string[], lines: readonly string[]): void {
+  update(
+    start: number,
+    removed: readonly string[],
+    added: readonly string[],
+    lines: readonly string[],
+  ): void {
     for (const line of removed) this.count(line, -1);
     for (const line of added) this.count(line, 1);
     const end = start + removed.length;
@@ -176,7 +181,13 @@ function replaceRange(array: string[], start: number, count: number, items: read
 }
 
 /** Replaces lines [start, end) of a file the caller owns (editableCopy) by `lines` with `eols`. */
-export function spliceInPlace(file: TextFile, start: number, end: number, lines: readonly string[], eols: readonly string[]): void {
+export function spliceInPlace(
+  file: TextFile,
+  start: number,
+  end: number,
+  lines: readonly string[],
+  eols: readonly string[],
+): void {
   const removed = file.lines.slice(start, end);
   replaceRange(file.lines, start, end - start, lines);
   replaceRange(file.eols, start, end - start, eols);

@@ -7,7 +7,13 @@
  */
 import { isElisionLine } from './elision.js';
 import { fuzzyMatch } from './fuzzy.js';
-import { detectIndentUnit, findIndentTransform, identityIndent, type IndentPair, type IndentTransform } from './indent.js';
+import {
+  detectIndentUnit,
+  findIndentTransform,
+  identityIndent,
+  type IndentPair,
+  type IndentTransform,
+} from './indent.js';
 import { findLineRuns, findRuns, keyOf, lineView, type KeyName } from './line-index.js';
 import { mayOccurTrimmed } from './live-lines.js';
 import type { Alignment } from './splice.js';
@@ -15,13 +21,7 @@ import type { TextFile } from './text-file.js';
 import { isWeakSearch } from './weak-search.js';
 
 export type StrategyName =
-  | 'exact'
-  | 'line-endings'
-  | 'trailing-whitespace'
-  | 'indentation'
-  | 'blank-lines'
-  | 'elision'
-  | 'fuzzy';
+  'exact' | 'line-endings' | 'trailing-whitespace' | 'indentation' | 'blank-lines' | 'elision' | 'fuzzy';
 
 export const STRATEGIES: readonly StrategyName[] = [
   'exact',
@@ -56,9 +56,16 @@ function hasCrlf(file: TextFile, start: number, end: number): boolean {
 }
 
 /** Alignments for every run of the SEARCH's keys in the file. */
-function runsByKey(ctx: Context, key: KeyName, skipBlank: boolean): { start: number; spans: Array<[number, number]> }[] {
+function runsByKey(
+  ctx: Context,
+  key: KeyName,
+  skipBlank: boolean,
+): { start: number; spans: Array<[number, number]> }[] {
   if (key === 'raw' && !skipBlank) {
-    return findLineRuns(ctx.file, ctx.search).map((start) => ({ start, spans: ctx.search.map((_, i): [number, number] => [start + i, start + i + 1]) }));
+    return findLineRuns(ctx.file, ctx.search).map((start) => ({
+      start,
+      spans: ctx.search.map((_, i): [number, number] => [start + i, start + i + 1]),
+    }));
   }
   // Building a looser view scans the whole file; a SEARCH line found nowhere even trimmed needs none.
   if (!mayOccurTrimmed(ctx.file, ctx.search)) return [];
@@ -128,9 +135,22 @@ function elided(ctx: Context): Found {
     else if (line.trim() !== '') segments.at(-1)?.push(i);
   });
   if (segments.length < 2) return [];
-  if (!mayOccurTrimmed(ctx.file, segments.flat().map((i) => ctx.search[i] ?? ''))) return [];
+  if (
+    !mayOccurTrimmed(
+      ctx.file,
+      segments.flat().map((i) => ctx.search[i] ?? ''),
+    )
+  )
+    return [];
   const view = lineView(ctx.file, 'trim', true);
-  const runs = segments.map((seg) => (seg.length === 0 ? null : findRuns(view, seg.map((i) => (ctx.search[i] ?? '').trim()))));
+  const runs = segments.map((seg) =>
+    seg.length === 0
+      ? null
+      : findRuns(
+          view,
+          seg.map((i) => (ctx.search[i] ?? '').trim()),
+        ),
+  );
   const firstReal = runs.findIndex((r) => r !== null);
   if (firstReal === -1) return [];
   const found: Found = [];
@@ -156,7 +176,12 @@ function elided(ctx: Context): Found {
   return found;
 }
 
-function elisionSpans(ctx: Context, segments: number[][], placed: number[], index: number[]): Array<[number, number]> {
+function elisionSpans(
+  ctx: Context,
+  segments: number[][],
+  placed: number[],
+  index: number[],
+): Array<[number, number]> {
   const fileLineOf = new Map<number, number>();
   segments.forEach((seg, s) => {
     seg.forEach((searchLine, k) => {
@@ -193,7 +218,8 @@ function pickOccurrence(found: Found, lineHint: number | undefined): Alignment |
   if (lineHint === undefined) return found[0];
   let best = found[0];
   for (const candidate of found) {
-    if (best === undefined || Math.abs(candidate.start + 1 - lineHint) < Math.abs(best.start + 1 - lineHint)) best = candidate;
+    if (best === undefined || Math.abs(candidate.start + 1 - lineHint) < Math.abs(best.start + 1 - lineHint))
+      best = candidate;
   }
   return best;
 }
@@ -212,11 +238,17 @@ export interface MatchOptions {
 }
 
 /** Runs the ladder for one SEARCH (non-empty, not all blank) against a file. */
-export function matchSearch(file: TextFile, search: readonly string[], replace: readonly string[], options: MatchOptions = {}): MatchResult {
+export function matchSearch(
+  file: TextFile,
+  search: readonly string[],
+  replace: readonly string[],
+  options: MatchOptions = {},
+): MatchResult {
   const { lineHint, strict = false } = options;
   // Units are only needed by the re-indenting rungs; detecting the file's scans every line.
   let units: { model: string | undefined; file: string | undefined } | undefined;
-  const unitsOf = () => (units ??= { model: detectIndentUnit([...search, ...replace]), file: detectIndentUnit(file.lines) });
+  const unitsOf = () =>
+    (units ??= { model: detectIndentUnit([...search, ...replace]), file: detectIndentUnit(file.lines) });
   const ctx: Context = {
     file,
     search,
@@ -246,12 +278,19 @@ export function matchSearch(file: TextFile, search: readonly string[], replace: 
     // unless it is too small to name a place (a lone `}`): then taking the first is a guess.
     // A diff hunk whose stated line is exactly one occurrence names it, as for `git apply`.
     if (strategy === 'exact' && found.length > 1 && (strict || isWeakSearch(search))) {
-      const named = strict || lineHint === undefined ? undefined : found.find((a) => a.start + 1 === lineHint);
+      const named =
+        strict || lineHint === undefined ? undefined : found.find((a) => a.start + 1 === lineHint);
       if (named !== undefined) return exactMatch(file, named);
-      return { kind: 'ambiguous', strategy, lines: found.map((a) => a.start + 1), weak: isWeakSearch(search) };
+      return {
+        kind: 'ambiguous',
+        strategy,
+        lines: found.map((a) => a.start + 1),
+        weak: isWeakSearch(search),
+      };
     }
     if (strategy === 'exact') return exactMatch(file, pickOccurrence(found, lineHint) ?? first);
-    if (found.length === 1) return { kind: 'match', strategy, alignment: first, elisions: strategy === 'elision' };
+    if (found.length === 1)
+      return { kind: 'match', strategy, alignment: first, elisions: strategy === 'elision' };
     return { kind: 'ambiguous', strategy, lines: found.map((a) => a.start + 1), weak: false };
   }
   return { kind: 'none' };

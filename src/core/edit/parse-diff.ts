@@ -36,7 +36,8 @@ interface FileSection {
 /** `@@ -1,3 +1,4 @@`, `@@ @@`, aider's `@@ ... @@`, or a bare `@@`. */
 const HUNK_HEADER = /^@@(?:\s.*)?@@|^@@\s*$/;
 const HUNK_NEW_START = /^@@\s+-?\d+(?:,\d+)?\s+\+?(\d+)/;
-const GIT_PREAMBLE = /^(?:diff --git |index [0-9a-f]|new file mode|deleted file mode|old mode|new mode|similarity index|dissimilarity index|Index: |={5,}$)/;
+const GIT_PREAMBLE =
+  /^(?:diff --git |index [0-9a-f]|new file mode|deleted file mode|old mode|new mode|similarity index|dissimilarity index|Index: |={5,}$)/;
 
 /** Strips a header's timestamp and quotes; null for /dev/null. */
 function headerPath(raw: string): string | null {
@@ -69,7 +70,12 @@ export function looksLikeDiff(lines: readonly string[], from = 0): boolean {
     const line = lines[i] ?? '';
     // jsdiff and svn put an "Index:" line and a "=====" rule before the headers.
     if (line.trim() === '' || /^={5,}$/.test(line)) continue;
-    return line.startsWith('diff --git ') || line.startsWith('Index: ') || isFileHeader(lines, i) || HUNK_HEADER.test(line);
+    return (
+      line.startsWith('diff --git ') ||
+      line.startsWith('Index: ') ||
+      isFileHeader(lines, i) ||
+      HUNK_HEADER.test(line)
+    );
   }
   return false;
 }
@@ -110,7 +116,10 @@ export function parseDiff(
     // header is followed by a hunk header.
     if (isFileHeader(lines, i) && (hunk === undefined || HUNK_HEADER.test(lines[i + 2] ?? ''))) {
       closeHunk();
-      const [oldPath, newPath] = stripGitPrefixes(headerPath(line.slice(4)), headerPath((lines[i + 1] ?? '').slice(4)));
+      const [oldPath, newPath] = stripGitPrefixes(
+        headerPath(line.slice(4)),
+        headerPath((lines[i + 1] ?? '').slice(4)),
+      );
       section = {
         line: lineNo,
         oldPath: oldPath ?? undefined,
@@ -139,11 +148,25 @@ export function parseDiff(
     if (HUNK_HEADER.test(line)) {
       closeHunk();
       if (section === undefined) {
-        section = { line: lineNo, oldPath: fallbackPath, newPath: fallbackPath, creates: false, deletes: false, hunks: [] };
+        section = {
+          line: lineNo,
+          oldPath: fallbackPath,
+          newPath: fallbackPath,
+          creates: false,
+          deletes: false,
+          hunks: [],
+        };
         sections.push(section);
       }
       const newStart = HUNK_NEW_START.exec(line)?.[1];
-      hunk = { line: lineNo, search: [], replace: [], changed: false, bareEmptyTail: 0, newStart: newStart === undefined ? undefined : Number(newStart) };
+      hunk = {
+        line: lineNo,
+        search: [],
+        replace: [],
+        changed: false,
+        bareEmptyTail: 0,
+        newStart: newStart === undefined ? undefined : Number(newStart),
+      };
       continue;
     }
     if (hunk === undefined) {
@@ -194,7 +217,14 @@ function sectionsToBlocks(sections: FileSection[], problems: ParseProblem[]): Di
     }
     if (section.deletes) {
       const removed = section.hunks.flatMap((h) => h.search);
-      blocks.push({ line: section.line, format: 'diff', path, pathFrom: 'explicit', op: 'delete', variants: [{ search: removed, replace: [] }] });
+      blocks.push({
+        line: section.line,
+        format: 'diff',
+        path,
+        pathFrom: 'explicit',
+        op: 'delete',
+        variants: [{ search: removed, replace: [] }],
+      });
       continue;
     }
     if (section.hunks.length === 0) {
@@ -207,7 +237,14 @@ function sectionsToBlocks(sections: FileSection[], problems: ParseProblem[]): Di
     }
     if (section.creates) {
       const content = section.hunks.flatMap((h) => h.replace);
-      blocks.push({ line: section.line, format: 'diff', path, pathFrom: 'explicit', op: 'edit', variants: [{ search: [], replace: content }] });
+      blocks.push({
+        line: section.line,
+        format: 'diff',
+        path,
+        pathFrom: 'explicit',
+        op: 'edit',
+        variants: [{ search: [], replace: content }],
+      });
       continue;
     }
     for (const hunk of section.hunks) {

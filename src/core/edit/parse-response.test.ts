@@ -50,7 +50,9 @@ describe('paths of SEARCH/REPLACE blocks', () => {
   });
 
   test('a block without a path reuses the previous one', () => {
-    const parsed = parseResponse(`a.py\n\`\`\`python\n${block('x', 'y')}\n\`\`\`\n\nAnd then:\n\n\`\`\`python\n${block('p', 'q')}\n\`\`\`\n`);
+    const parsed = parseResponse(
+      `a.py\n\`\`\`python\n${block('x', 'y')}\n\`\`\`\n\nAnd then:\n\n\`\`\`python\n${block('p', 'q')}\n\`\`\`\n`,
+    );
     assert.deepEqual(
       parsed.blocks.map((b) => [b.path, b.pathFrom]),
       [
@@ -92,13 +94,18 @@ describe('markers and content', () => {
     const parsed = only(`README.md\n${block('Title', 'Title\n=======\n\nMore text')}`);
     assert.deepEqual(
       parsed.variants.map((v) => v.replace),
-      [['Title', '=======', '', 'More text'], ['', 'More text']],
+      [
+        ['Title', '=======', '', 'More text'],
+        ['', 'More text'],
+      ],
     );
     assert.deepEqual(parsed.variants[0]?.search, ['Title']);
   });
 
   test('a fence inside the content does not end the block', () => {
-    const parsed = only(`README.md\n\`\`\`\`markdown\n${block('Install:', 'Install:\n```sh\nnpm ci\n```\nDone.')}\n\`\`\`\`\n`);
+    const parsed = only(
+      `README.md\n\`\`\`\`markdown\n${block('Install:', 'Install:\n```sh\nnpm ci\n```\nDone.')}\n\`\`\`\`\n`,
+    );
     assert.deepEqual(parsed.variants[0]?.replace, ['Install:', '```sh', 'npm ci', '```', 'Done.']);
   });
 
@@ -177,16 +184,25 @@ describe('unified diffs', () => {
 
   test('hunks without numbers and a path before the fence', () => {
     const parsed = parseResponse('`lib/x.js`\n```patch\n@@ @@\n a\n-b\n+c\n```\n');
-    assert.deepEqual(parsed.blocks.map((b) => [b.path, b.variants[0]]), [['lib/x.js', { search: ['a', 'b'], replace: ['a', 'c'] }]]);
+    assert.deepEqual(
+      parsed.blocks.map((b) => [b.path, b.variants[0]]),
+      [['lib/x.js', { search: ['a', 'b'], replace: ['a', 'c'] }]],
+    );
   });
 
   test('a context line whose leading space was dropped is still context', () => {
-    const parsed = parseResponse('```diff\n--- a/x.txt\n+++ b/x.txt\n@@ -1,2 +1,2 @@\nfirst\n-second\n+2nd\n```\n');
-    assert.deepEqual(parsed.blocks[0]?.variants[0], { search: ['first', 'second'], replace: ['first', '2nd'] });
+    const parsed = parseResponse(
+      '```diff\n--- a/x.txt\n+++ b/x.txt\n@@ -1,2 +1,2 @@\nfirst\n-second\n+2nd\n```\n',
+    );
+    assert.deepEqual(parsed.blocks[0]?.variants[0], {
+      search: ['first', 'second'],
+      replace: ['first', '2nd'],
+    });
   });
 
   test('new and deleted files', () => {
-    const text = '```diff\n--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,2 @@\n+one\n+two\n--- a/old.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-gone\n```\n';
+    const text =
+      '```diff\n--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,2 @@\n+one\n+two\n--- a/old.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-gone\n```\n';
     const parsed = parseResponse(text);
     assert.deepEqual(
       parsed.blocks.map((b) => [b.path, b.op, b.variants[0]]),
@@ -198,9 +214,13 @@ describe('unified diffs', () => {
   });
 
   test('raw unfenced git diff output', () => {
-    const text = 'diff --git a/a.txt b/a.txt\nindex 1..2 100644\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-x\n+y\n';
+    const text =
+      'diff --git a/a.txt b/a.txt\nindex 1..2 100644\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-x\n+y\n';
     const parsed = parseResponse(text);
-    assert.deepEqual(parsed.blocks.map((b) => [b.path, b.variants[0]]), [['a.txt', { search: ['x'], replace: ['y'] }]]);
+    assert.deepEqual(
+      parsed.blocks.map((b) => [b.path, b.variants[0]]),
+      [['a.txt', { search: ['x'], replace: ['y'] }]],
+    );
   });
 
   test('a hunk that only adds lines cannot be placed by content', () => {

@@ -30,7 +30,12 @@ type BlockDraft = Omit<EditBlock, 'index'>;
 
 function isFenceClose(line: string, fence: Fence): boolean {
   const match = FENCE.exec(line);
-  return match?.[1] !== undefined && match[1][0] === fence.char && match[1].length >= fence.length && (match[2] ?? '').trim() === '';
+  return (
+    match?.[1] !== undefined &&
+    match[1][0] === fence.char &&
+    match[1].length >= fence.length &&
+    (match[2] ?? '').trim() === ''
+  );
 }
 
 class ResponseParser {
@@ -72,7 +77,12 @@ class ResponseParser {
       }
       const fence = FENCE.exec(line);
       if (fence?.[1] !== undefined) {
-        this.fence = { char: fence[1][0] ?? '`', length: fence[1].length, info: (fence[2] ?? '').trim(), open: i };
+        this.fence = {
+          char: fence[1][0] ?? '`',
+          length: fence[1].length,
+          info: (fence[2] ?? '').trim(),
+          open: i,
+        };
         if (this.isDiffFence(this.fence, i + 1)) {
           const close = this.readFencedDiff(i + 1);
           if (close !== undefined) i = close - 1;
@@ -105,7 +115,10 @@ class ResponseParser {
     if (fence === undefined) return undefined;
     let end = start;
     // A diff's context lines start with a space, so only an unindented fence closes it.
-    while (end < this.lines.length && !(isFenceClose(this.lines[end] ?? '', fence) && /^[`~]/.test(this.lines[end] ?? ''))) {
+    while (
+      end < this.lines.length &&
+      !(isFenceClose(this.lines[end] ?? '', fence) && /^[`~]/.test(this.lines[end] ?? ''))
+    ) {
       if (HEAD.test(this.lines[end] ?? '')) return undefined;
       end++;
     }
@@ -117,7 +130,8 @@ class ResponseParser {
       });
       return end;
     }
-    const fallback = pathFromFenceInfo(fence.info.split(/\s+/).slice(1).join(' ')) ?? this.pathBefore(fence.open);
+    const fallback =
+      pathFromFenceInfo(fence.info.split(/\s+/).slice(1).join(' ')) ?? this.pathBefore(fence.open);
     this.addDiff(start, end, fallback, true);
     return end;
   }
@@ -214,7 +228,8 @@ class ResponseParser {
       return tail;
     }
     const path = explicit ?? this.lastPath;
-    const mentioned = explicit === undefined && path !== undefined ? this.otherPathMentioned(head, path) : undefined;
+    const mentioned =
+      explicit === undefined && path !== undefined ? this.otherPathMentioned(head, path) : undefined;
     if (mentioned !== undefined) {
       this.problems.push({
         line: head + 1,

@@ -42,7 +42,7 @@ function peel(line: string): { text: string; quoted: boolean } {
   let text = line.trim();
   let quoted = false;
   text = text.replace(/^#{1,6}\s+/, '').replace(/^(?:[-*+]|\d+[.)])\s+/, '');
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     // Cline writes <path>src/a.ts</path>.
     const tagged = /^<path>(.+)<\/path>$/i.exec(text);
@@ -93,10 +93,11 @@ export function pathFromLine(line: string, strict = false): string | undefined {
   if (text.endsWith('.') || text.endsWith(',') || text.endsWith(';')) return undefined;
   const path = normalizeWrittenPath(text);
   const base = path.slice(path.lastIndexOf('/') + 1);
-  if (base === '' ) return undefined;
+  if (base === '') return undefined;
   const hasFolder = path.includes('/') && /[\w-]/.test(path);
   const extension = /\.([A-Za-z0-9_+-]{1,12})$/.exec(base)?.[1];
-  const hasExtension = extension !== undefined && /[A-Za-z]/.test(extension) && base.length > extension.length + 1;
+  const hasExtension =
+    extension !== undefined && /[A-Za-z]/.test(extension) && base.length > extension.length + 1;
   const dotfile = /^\.[\w.-]+$/.test(base);
   if (hasExtension || dotfile) return path;
   if (hasFolder && /^[\w.@+-]+$/.test(base)) return path;

@@ -12,12 +12,28 @@ import { parseText, renderText } from './text-file.js';
 import type { EditBlock } from './types.js';
 
 const env = globalThis.process.env;
-const params = { seed: Number(env['FC_SEED'] ?? 20261202), numRuns: Number(env['FC_RUNS'] ?? 150), includeErrorInReport: true };
+const params = {
+  seed: Number(env['FC_SEED'] ?? 20261202),
+  numRuns: Number(env['FC_RUNS'] ?? 150),
+  includeErrorInReport: true,
+};
 const PATH = 'src/app.ts';
 
 // Few distinct lines, so that SEARCH texts recur, collide and match what earlier blocks wrote;
 // indentation and trailing-space variants reach the looser rungs.
-const line = fc.constantFrom('a();', '  a();', 'a();  ', '\ta();', 'b = 1;', '  b = 1;', '}', '', 'return x;', '  return x;', 'if (x) {');
+const line = fc.constantFrom(
+  'a();',
+  '  a();',
+  'a();  ',
+  '\ta();',
+  'b = 1;',
+  '  b = 1;',
+  '}',
+  '',
+  'return x;',
+  '  return x;',
+  'if (x) {',
+);
 
 const fileArb = fc.record({
   lines: fc.array(line, { maxLength: 40 }),
@@ -40,7 +56,10 @@ const blockArb = fc.record({
 type BlockSpec = typeof blockArb extends fc.Arbitrary<infer T> ? T : never;
 
 function blockText(spec: BlockSpec, k: number, original: readonly string[]): string {
-  const pool = spec.earlier && k > 0 ? [...original.slice(0, 3), `new${spec.from % k};`, `new${(spec.from + 1) % k};`] : original;
+  const pool =
+    spec.earlier && k > 0
+      ? [...original.slice(0, 3), `new${spec.from % k};`, `new${(spec.from + 1) % k};`]
+      : original;
   const start = pool.length === 0 ? 0 : spec.from % pool.length;
   const search = pool.length === 0 ? ['a();'] : pool.slice(start, start + spec.length);
   const kept = search.filter((_, i) => spec.keep[i] === true);
@@ -49,11 +68,17 @@ function blockText(spec: BlockSpec, k: number, original: readonly string[]): str
   return `${PATH}\n<<<<<<< SEARCH\n${search.join('\n')}\n=======\n${replace.join('\n')}\n>>>>>>> REPLACE\n`;
 }
 
-function planOneAtATime(blocks: readonly EditBlock[], text: string): { outcomes: BlockOutcome[]; text: string } {
+function planOneAtATime(
+  blocks: readonly EditBlock[],
+  text: string,
+): { outcomes: BlockOutcome[]; text: string } {
   let current = text;
   const outcomes: BlockOutcome[] = [];
   for (const block of blocks) {
-    const plan = planEdits([block], new Map<string, FileInput>([[PATH, { state: 'text', file: parseText(current) }]]));
+    const plan = planEdits(
+      [block],
+      new Map<string, FileInput>([[PATH, { state: 'text', file: parseText(current) }]]),
+    );
     outcomes.push(...plan.outcomes);
     const after = plan.changes[0]?.after;
     if (plan.ok && after !== undefined && after !== null) current = renderText(after);

@@ -5,7 +5,15 @@ import { parseText, renderText } from './text-file.js';
 import type { EditBlock } from './types.js';
 
 function edit(search: string[], replace: string[], path = 'f.txt', index = 1): EditBlock {
-  return { index, line: 1, format: 'search-replace', path, pathFrom: 'explicit', op: 'edit', variants: [{ search, replace }] };
+  return {
+    index,
+    line: 1,
+    format: 'search-replace',
+    path,
+    pathFrom: 'explicit',
+    op: 'edit',
+    variants: [{ search, replace }],
+  };
 }
 
 function run(content: string | null, blocks: EditBlock[]) {
@@ -27,13 +35,19 @@ function applyOne(content: string, search: string, replace: string) {
 
 function applied(content: string, search: string, replace: string) {
   const result = applyOne(content, search, replace);
-  assert.ok(result.ok, `expected the edit to apply, got ${result.ok ? '' : `${result.kind}: ${result.failure.message}`}`);
+  assert.ok(
+    result.ok,
+    `expected the edit to apply, got ${result.ok ? '' : `${result.kind}: ${result.failure.message}`}`,
+  );
   return result;
 }
 
 function refused(content: string, search: string, replace: string, kind: string) {
   const result = applyOne(content, search, replace);
-  assert.ok(!result.ok, `expected a refusal, but it applied with ${result.ok ? String(result.strategy) : ''}:\n${result.ok ? result.text : ''}`);
+  assert.ok(
+    !result.ok,
+    `expected a refusal, but it applied with ${result.ok ? String(result.strategy) : ''}:\n${result.ok ? result.text : ''}`,
+  );
   assert.equal(result.kind, kind);
   return result;
 }
@@ -94,14 +108,25 @@ describe('indentation', () => {
   const file = 'class A {\n    run() {\n        go();\n    }\n}\n';
   test('a SEARCH missing the class indentation is re-indented', () => {
     const r = applied(file, 'run() {\n    go();\n}', 'run() {\n    go();\n    stop();\n}');
-    assert.deepEqual([r.strategy, r.text], ['indentation', 'class A {\n    run() {\n        go();\n        stop();\n    }\n}\n']);
+    assert.deepEqual(
+      [r.strategy, r.text],
+      ['indentation', 'class A {\n    run() {\n        go();\n        stop();\n    }\n}\n'],
+    );
   });
   test('spaces in the model text, tabs in the file', () => {
-    const r = applied('func f() {\n\tif x {\n\t\treturn\n\t}\n}\n', 'if x {\n    return\n}', 'if x {\n    log()\n    return\n}');
+    const r = applied(
+      'func f() {\n\tif x {\n\t\treturn\n\t}\n}\n',
+      'if x {\n    return\n}',
+      'if x {\n    log()\n    return\n}',
+    );
     assert.equal(r.text, 'func f() {\n\tif x {\n\t\tlog()\n\t\treturn\n\t}\n}\n');
   });
   test('two-space model text in a four-space file', () => {
-    const r = applied('def f():\n    if x:\n        return 1\n', 'if x:\n  return 1', 'if x:\n  y()\n  return 1');
+    const r = applied(
+      'def f():\n    if x:\n        return 1\n',
+      'if x:\n  return 1',
+      'if x:\n  y()\n  return 1',
+    );
     assert.equal(r.text, 'def f():\n    if x:\n        y()\n        return 1\n');
   });
   test('non-uniform shift is not an indentation match', () => {
@@ -124,7 +149,10 @@ describe('elision', () => {
   const file = 'function f() {\n  one();\n  two();\n  three();\n  return 1;\n}\n';
   test('`...` in SEARCH and REPLACE keeps the elided lines', () => {
     const r = applied(file, 'function f() {\n  ...\n  return 1;\n}', 'function f() {\n  ...\n  return 2;\n}');
-    assert.deepEqual([r.strategy, r.text], ['elision', 'function f() {\n  one();\n  two();\n  three();\n  return 2;\n}\n']);
+    assert.deepEqual(
+      [r.strategy, r.text],
+      ['elision', 'function f() {\n  one();\n  two();\n  three();\n  return 2;\n}\n'],
+    );
   });
   test('a comment elision works the same way', () => {
     const r = applied(file, 'function f() {\n  // ...\n  return 1;', 'function g() {\n  // ...\n  return 1;');
@@ -134,32 +162,62 @@ describe('elision', () => {
     refused(file, '  return 1;', '  // ... existing code ...\n  return 2;', 'lazy-elision');
   });
   test('a bare `...` only in REPLACE is real content (a Python body)', () => {
-    assert.equal(applied('def f():\n    pass\n', 'def f():\n    pass', 'def f():\n    ...').text, 'def f():\n    ...\n');
+    assert.equal(
+      applied('def f():\n    pass\n', 'def f():\n    pass', 'def f():\n    ...').text,
+      'def f():\n    ...\n',
+    );
   });
 });
 
 describe('fuzzy', () => {
-  const file = 'function receive(message) {\n  const parsed = parse(message);\n  store(parsed);\n  return parsed;\n}\n';
+  const file =
+    'function receive(message) {\n  const parsed = parse(message);\n  store(parsed);\n  return parsed;\n}\n';
   test('a typo in a context line: the file keeps its own version of that line', () => {
-    const r = applied(file, 'function recieve(message) {\n  const parsed = parse(message);\n  store(parsed);', 'function recieve(message) {\n  const parsed = parse(message);\n  validate(parsed);\n  store(parsed);');
+    const r = applied(
+      file,
+      'function recieve(message) {\n  const parsed = parse(message);\n  store(parsed);',
+      'function recieve(message) {\n  const parsed = parse(message);\n  validate(parsed);\n  store(parsed);',
+    );
     assert.equal(r.strategy, 'fuzzy');
-    assert.equal(r.text, 'function receive(message) {\n  const parsed = parse(message);\n  validate(parsed);\n  store(parsed);\n  return parsed;\n}\n');
+    assert.equal(
+      r.text,
+      'function receive(message) {\n  const parsed = parse(message);\n  validate(parsed);\n  store(parsed);\n  return parsed;\n}\n',
+    );
   });
   test('a missing semicolon in a context line', () => {
-    const r = applied(file, '  const parsed = parse(message)\n  store(parsed);', '  const parsed = parse(message)\n  save(parsed);');
+    const r = applied(
+      file,
+      '  const parsed = parse(message)\n  store(parsed);',
+      '  const parsed = parse(message)\n  save(parsed);',
+    );
     assert.equal(r.text, file.replace('store(parsed)', 'save(parsed)'));
   });
   test('a different function name is not a typo', () => {
-    refused('function calculateTax(price, rate) {\n  return price * rate;\n}\n', 'function calculateDiscount(price, rate) {\n  return price * rate;\n}', 'x', 'not-found');
+    refused(
+      'function calculateTax(price, rate) {\n  return price * rate;\n}\n',
+      'function calculateDiscount(price, rate) {\n  return price * rate;\n}',
+      'x',
+      'not-found',
+    );
   });
   test('getX is not getY', () => {
     refused('  getX() {\n    return this.x;\n  }\n', '  getY() {\n    return this.x;\n  }', 'x', 'not-found');
   });
   test('a different number is a different line', () => {
-    refused('const timeout = 30;\nconst retries = 3;\nconst delay = 5;\n', 'const timeout = 60;\nconst retries = 3;\nconst delay = 5;', 'x', 'not-found');
+    refused(
+      'const timeout = 30;\nconst retries = 3;\nconst delay = 5;\n',
+      'const timeout = 60;\nconst retries = 3;\nconst delay = 5;',
+      'x',
+      'not-found',
+    );
   });
   test('a different operator is a different line', () => {
-    refused('total = a + b\nprint(total)\nreturn total\n', 'total = a - b\nprint(total)\nreturn total', 'x', 'not-found');
+    refused(
+      'total = a + b\nprint(total)\nreturn total\n',
+      'total = a - b\nprint(total)\nreturn total',
+      'x',
+      'not-found',
+    );
   });
   test('a typo matching two places is ambiguous', () => {
     const twice = 'handleRequest(req);\nlog();\nhandleRequest(req);\nlog();\n';
@@ -183,7 +241,7 @@ describe('creation and whole-file cases', () => {
   test('an empty SEARCH on a non-empty file is refused', () => {
     const plan = run('content\n', [edit([], ['x'])]);
     assert.equal(plan.outcomes[0]?.ok, false);
-    assert.equal((plan.outcomes[0]).failure.kind, 'file-exists');
+    assert.equal(plan.outcomes[0].failure.kind, 'file-exists');
   });
   test('a SEARCH on a missing file is refused', () => {
     const plan = run(null, [edit(['a'], ['b'])]);
@@ -233,14 +291,22 @@ describe('safety of the result', () => {
     assert.match(r.failure.message, /U\+E0041 TAG CHARACTER/);
   });
   test('an invisible character already in a context line does not block the edit', () => {
-    assert.equal(applied('zero\u200Bwidth\nb\n', 'zero\u200Bwidth\nb', 'zero\u200Bwidth\nB').text, 'zero\u200Bwidth\nB\n');
+    assert.equal(
+      applied('zero\u200Bwidth\nb\n', 'zero\u200Bwidth\nb', 'zero\u200Bwidth\nB').text,
+      'zero\u200Bwidth\nB\n',
+    );
   });
   test('a JSON file that stops parsing is refused', () => {
     const plan = run('{\n  "a": 1\n}\n', [edit(['  "a": 1'], ['  "a": 1,'], 'x.json')]);
     assert.equal((plan.outcomes[0] as Extract<BlockOutcome, { ok: false }>).failure.kind, 'invalid-result');
   });
   test('a not-found failure shows the closest lines and the first difference', () => {
-    const r = refused('def total(items):\n    return sum(i.price for i in items)\n', 'def total(items):\n    return sum(i.cost for i in items)', 'x', 'not-found');
+    const r = refused(
+      'def total(items):\n    return sum(i.price for i in items)\n',
+      'def total(items):\n    return sum(i.cost for i in items)',
+      'x',
+      'not-found',
+    );
     assert.equal(r.failure.closest?.startLine, 1);
     assert.equal(r.failure.closest?.firstDifference?.fileLineNumber, 2);
   });

@@ -12,10 +12,26 @@ import { editableCopy, spliceInPlace } from './live-lines.js';
 import { normalizeTerminators, splice, type Alignment, type SplicedRegion } from './splice.js';
 import { textFileFromLines, type TextFile } from './text-file.js';
 import type { EditBlock, EditVariant } from './types.js';
-import type { BlockAction, BlockFailure, BlockOutcome, EditPlan, FailureKind, FileChange, FileInput } from './plan-types.js';
+import type {
+  BlockAction,
+  BlockFailure,
+  BlockOutcome,
+  EditPlan,
+  FailureKind,
+  FileChange,
+  FileInput,
+} from './plan-types.js';
 import { invalidJson, invisibleFailure } from './result-checks.js';
 
-export type { BlockAction, BlockFailure, BlockOutcome, EditPlan, FailureKind, FileChange, FileInput } from './plan-types.js';
+export type {
+  BlockAction,
+  BlockFailure,
+  BlockOutcome,
+  EditPlan,
+  FailureKind,
+  FileChange,
+  FileInput,
+} from './plan-types.js';
 
 type VariantResult =
   | {
@@ -50,9 +66,19 @@ function withClosest(failure: BlockFailure): BlockFailure {
 }
 
 /** Failures that an edit already in the file also produces. */
-const DONE_BEFORE: ReadonlySet<FailureKind> = new Set(['not-found', 'file-exists', 'file-missing', 'blank-search']);
+const DONE_BEFORE: ReadonlySet<FailureKind> = new Set([
+  'not-found',
+  'file-exists',
+  'file-missing',
+  'blank-search',
+]);
 
-function fail(kind: FailureKind, message: string, hint: string, extra: Partial<BlockFailure> = {}): { ok: false; failure: BlockFailure } {
+function fail(
+  kind: FailureKind,
+  message: string,
+  hint: string,
+  extra: Partial<BlockFailure> = {},
+): { ok: false; failure: BlockFailure } {
   return { ok: false, failure: { kind, message, hint, ...extra } };
 }
 
@@ -80,7 +106,12 @@ function createOrFill(path: string, current: TextFile | null, variant: EditVaria
 }
 
 /** The failure of a SEARCH the ladder did not place: found nowhere, or in several places. */
-function unmatched(path: string, file: TextFile, variant: EditVariant, match: Exclude<MatchResult, { kind: 'match' }>): VariantResult {
+function unmatched(
+  path: string,
+  file: TextFile,
+  variant: EditVariant,
+  match: Exclude<MatchResult, { kind: 'match' }>,
+): VariantResult {
   if (match.kind === 'none') {
     const result = fail(
       'not-found',
@@ -91,7 +122,10 @@ function unmatched(path: string, file: TextFile, variant: EditVariant, match: Ex
     return result;
   }
   if (match.weak) {
-    const shown = variant.search.filter((l) => l.trim() !== '').map((l) => l.trim()).join(' ');
+    const shown = variant.search
+      .filter((l) => l.trim() !== '')
+      .map((l) => l.trim())
+      .join(' ');
     return fail(
       'ambiguous',
       `the SEARCH text "${shown}" is too short to tell which place in ${path} it means: it matches ${match.lines.length} places (lines ${match.lines.join(', ')})`,
@@ -107,10 +141,19 @@ function unmatched(path: string, file: TextFile, variant: EditVariant, match: Ex
   );
 }
 
-function editExisting(path: string, file: TextFile, variant: EditVariant, block: Pick<EditBlock, 'format' | 'lineHint'>): VariantResult {
+function editExisting(
+  path: string,
+  file: TextFile,
+  variant: EditVariant,
+  block: Pick<EditBlock, 'format' | 'lineHint'>,
+): VariantResult {
   const { format, lineHint } = block;
   if (isBlank(variant.search)) {
-    return fail('blank-search', `the SEARCH section for ${path} has only blank lines`, 'Include at least one non-blank line from the file in SEARCH so aide can find the place.');
+    return fail(
+      'blank-search',
+      `the SEARCH section for ${path} has only blank lines`,
+      'Include at least one non-blank line from the file in SEARCH so aide can find the place.',
+    );
   }
   const lazy = variant.replace.find((line) => isLazyMarker(line) && !variant.search.includes(line));
   if (lazy !== undefined) {
@@ -120,10 +163,26 @@ function editExisting(path: string, file: TextFile, variant: EditVariant, block:
       'Write out every line of REPLACE in full; aide would otherwise write the comment into the file and delete the code it stands for.',
     );
   }
-  const match = matchSearch(file, variant.search, variant.replace, lineHint === undefined ? {} : { lineHint });
+  const match = matchSearch(
+    file,
+    variant.search,
+    variant.replace,
+    lineHint === undefined ? {} : { lineHint },
+  );
   if (match.kind !== 'match') return unmatched(path, file, variant, match);
-  const again = format === 'search-replace' ? findAppliedAround(file, variant, match.alignment.start, match.alignment.end) : undefined;
-  if (again?.evidence === 'replace-found') return { ok: true, file, action: 'already-applied', strategy: again.strategy, range: again.range, added: [] };
+  const again =
+    format === 'search-replace'
+      ? findAppliedAround(file, variant, match.alignment.start, match.alignment.end)
+      : undefined;
+  if (again?.evidence === 'replace-found')
+    return {
+      ok: true,
+      file,
+      action: 'already-applied',
+      strategy: again.strategy,
+      range: again.range,
+      added: [],
+    };
   const alignment = restyled(file, variant, match.alignment);
   if (alignment === null) {
     return fail(
@@ -135,7 +194,11 @@ function editExisting(path: string, file: TextFile, variant: EditVariant, block:
   const result = splice(file, alignment, variant.search, variant.replace, match.elisions);
   if (!result.ok) {
     return result.reason === 'indent'
-      ? fail('indentation', `a REPLACE line for ${path} cannot be indented consistently with the file: "${result.line.trim()}"`, 'Indent REPLACE the same way as SEARCH.')
+      ? fail(
+          'indentation',
+          `a REPLACE line for ${path} cannot be indented consistently with the file: "${result.line.trim()}"`,
+          'Indent REPLACE the same way as SEARCH.',
+        )
       : fail(
           'lazy-elision',
           `the REPLACE section for ${path} has an elision ("${result.line.trim()}") that SEARCH does not have`,
@@ -144,7 +207,9 @@ function editExisting(path: string, file: TextFile, variant: EditVariant, block:
   }
   const { region } = result;
   // Lines outside the region are the file's own, so comparing the region compares the files.
-  const unchanged = region.lines.length === region.end - region.start && region.lines.every((l, i) => l === file.lines[region.start + i]);
+  const unchanged =
+    region.lines.length === region.end - region.start &&
+    region.lines.every((l, i) => l === file.lines[region.start + i]);
   return {
     ok: true,
     file,
@@ -168,7 +233,11 @@ function restyled(file: TextFile, variant: EditVariant, alignment: Alignment): A
 }
 
 function deleteFile(path: string, file: TextFile, expected: readonly string[]): VariantResult {
-  const norm = (lines: readonly string[]) => lines.map((l) => l.trimEnd()).join('\n').trimEnd();
+  const norm = (lines: readonly string[]) =>
+    lines
+      .map((l) => l.trimEnd())
+      .join('\n')
+      .trimEnd();
   // A deletion must show what it deletes (git's always does); a bare header pair does not.
   if (norm(expected) !== norm(file.lines)) {
     return fail(
@@ -182,16 +251,23 @@ function deleteFile(path: string, file: TextFile, expected: readonly string[]): 
 
 function applyVariant(block: EditBlock, current: FileInput, variant: EditVariant): VariantResult {
   const { path, op } = block;
-  if (current.state === 'unreadable') return fail('unreadable', `aide will not edit ${path}: ${current.reason}`, 'Edit this file by hand.');
+  if (current.state === 'unreadable')
+    return fail('unreadable', `aide will not edit ${path}: ${current.reason}`, 'Edit this file by hand.');
   const file = current.state === 'text' ? current.file : null;
   if (op === 'delete') {
-    if (file === null) return fail('file-missing', `${path} does not exist, so it cannot be deleted`, 'Drop this deletion.');
+    if (file === null)
+      return fail('file-missing', `${path} does not exist, so it cannot be deleted`, 'Drop this deletion.');
     return deleteFile(path, file, variant.search);
   }
   const fillable = file === null || isBlank(file.lines);
-  if (variant.search.length === 0 || (isBlank(variant.search) && fillable)) return createOrFill(path, file, variant);
+  if (variant.search.length === 0 || (isBlank(variant.search) && fillable))
+    return createOrFill(path, file, variant);
   if (file === null) {
-    return fail('file-missing', `${path} does not exist`, 'Check the path (it is relative to the repository root). To create the file, leave SEARCH empty.');
+    return fail(
+      'file-missing',
+      `${path} does not exist`,
+      'Check the path (it is relative to the repository root). To create the file, leave SEARCH empty.',
+    );
   }
   return editExisting(path, file, variant, block);
 }
@@ -223,11 +299,18 @@ function applyBlock(block: EditBlock, current: FileInput): VariantResult {
       'Use exactly one ======= line between SEARCH and REPLACE; change a Markdown heading underline in the content to a "#" heading.',
     );
   }
-  return results[0] ?? fail('not-found', `the block for ${block.path} is empty`, 'Write SEARCH and REPLACE sections.');
+  return (
+    results[0] ??
+    fail('not-found', `the block for ${block.path} is empty`, 'Write SEARCH and REPLACE sections.')
+  );
 }
 
 /** A block none of whose readings applied, if one of them is already in the file. */
-function alreadyApplied(block: EditBlock, current: FileInput, results: readonly VariantResult[]): VariantResult | undefined {
+function alreadyApplied(
+  block: EditBlock,
+  current: FileInput,
+  results: readonly VariantResult[],
+): VariantResult | undefined {
   if (current.state === 'unreadable') return undefined;
   const file = current.state === 'text' ? current.file : null;
   const found = block.variants.flatMap((variant, i) => {
@@ -238,7 +321,8 @@ function alreadyApplied(block: EditBlock, current: FileInput, results: readonly 
   });
   const unchanged = { ok: true as const, file, action: 'already-applied' as const, added: [] };
   const positive = found.flatMap((f) => (f.done.evidence === 'replace-found' ? [f.done] : []));
-  if (positive.length === 1 && positive[0] !== undefined) return { ...unchanged, strategy: positive[0].strategy, range: positive[0].range };
+  if (positive.length === 1 && positive[0] !== undefined)
+    return { ...unchanged, strategy: positive[0].strategy, range: positive[0].range };
   if (positive.length > 0 || found[0] === undefined) return undefined;
   return { ...unchanged, strategy: null, range: null, unconfirmed: found[0].failure };
 }
@@ -261,7 +345,10 @@ export function planEdits(blocks: readonly EditBlock[], files: ReadonlyMap<strin
       outcomes.push({ ...base, ok: false, failure: withClosest(result.failure) });
       continue;
     }
-    const invisible = result.file === null ? undefined : invisibleFailure(block.path, addedLineOf(result.file, result.region), result.added);
+    const invisible =
+      result.file === null
+        ? undefined
+        : invisibleFailure(block.path, addedLineOf(result.file, result.region), result.added);
     if (invisible !== undefined) {
       outcomes.push({ ...base, ok: false, failure: invisible });
       continue;
@@ -271,7 +358,13 @@ export function planEdits(blocks: readonly EditBlock[], files: ReadonlyMap<strin
     if (!lastBlock.has(block.path)) order.push(block.path); // a map lookup: includes() was quadratic in files
     lastBlock.set(block.path, outcomes.length);
     if (notConfirmed !== undefined) unconfirmed.set(outcomes.length, notConfirmed);
-    outcomes.push({ ...base, ok: true, action: result.action, strategy: result.strategy, range: result.range });
+    outcomes.push({
+      ...base,
+      ok: true,
+      action: result.action,
+      strategy: result.strategy,
+      range: result.range,
+    });
   }
   confirmDeletions(outcomes, unconfirmed);
   const changes: FileChange[] = [];
@@ -290,7 +383,11 @@ export function planEdits(blocks: readonly EditBlock[], files: ReadonlyMap<strin
         path: outcome.path,
         format: outcome.format,
         ok: false,
-        failure: { kind: 'invalid-result', message: `after the edits ${path} is not valid JSON: ${jsonError}`, hint: 'Check the commas, brackets and quotes in REPLACE.' },
+        failure: {
+          kind: 'invalid-result',
+          message: `after the edits ${path} is not valid JSON: ${jsonError}`,
+          hint: 'Check the commas, brackets and quotes in REPLACE.',
+        },
       };
       continue;
     }
@@ -302,7 +399,10 @@ export function planEdits(blocks: readonly EditBlock[], files: ReadonlyMap<strin
 }
 
 /** A line of the new file, for a result that is a region of `file` or a whole file. */
-function addedLineOf(file: TextFile, region: SplicedRegion | undefined): (index: number) => string | undefined {
+function addedLineOf(
+  file: TextFile,
+  region: SplicedRegion | undefined,
+): (index: number) => string | undefined {
   if (region === undefined) return (index) => file.lines[index];
   return (index) => region.lines[index - region.start];
 }
@@ -311,7 +411,11 @@ function addedLineOf(file: TextFile, region: SplicedRegion | undefined): (index:
  * A block's result as the file's new content. A region is spliced into the plan's own copy of
  * the file, made at its first edit: copying the whole file per block was quadratic in blocks.
  */
-function commit(file: TextFile | null, region: SplicedRegion | undefined, owned: WeakSet<TextFile>): FileInput {
+function commit(
+  file: TextFile | null,
+  region: SplicedRegion | undefined,
+  owned: WeakSet<TextFile>,
+): FileInput {
   if (file === null) return { state: 'missing' };
   if (region === undefined) return { state: 'text', file };
   let target = file;
@@ -336,11 +440,15 @@ function confirmDeletions(outcomes: BlockOutcome[], unconfirmed: ReadonlyMap<num
   if (confirmed) return;
   for (const [i, failure] of unconfirmed) {
     const o = outcomes[i];
-    if (o !== undefined) outcomes[i] = { index: o.index, line: o.line, path: o.path, format: o.format, ok: false, failure };
+    if (o !== undefined)
+      outcomes[i] = { index: o.index, line: o.line, path: o.path, format: o.format, ok: false, failure };
   }
 }
 
 function sameText(a: TextFile, b: TextFile): boolean {
-  return a.bom === b.bom && a.lines.length === b.lines.length && a.lines.every((l, i) => l === b.lines[i] && a.eols[i] === b.eols[i]);
+  return (
+    a.bom === b.bom &&
+    a.lines.length === b.lines.length &&
+    a.lines.every((l, i) => l === b.lines[i] && a.eols[i] === b.eols[i])
+  );
 }
-

@@ -53,9 +53,7 @@ export type BlockOutcome =
 
 /** A file's content as the planner sees it. */
 export type FileInput =
-  | { state: 'missing' }
-  | { state: 'text'; file: TextFile }
-  | { state: 'unreadable'; reason: string };
+  { state: 'missing' } | { state: 'text'; file: TextFile } | { state: 'unreadable'; reason: string };
 
 export interface FileChange {
   path: string;

@@ -42,8 +42,12 @@ export function firstDifferenceLines(diff: NonNullable<Closest['firstDifference'
 /** The closest lines of a SEARCH that matched nowhere, numbered, at most `max` of them. */
 export function closestLines(closest: Closest, max = 12): string[] {
   const width = String(closest.endLine).length;
-  const out = [`closest lines in the file (${closest.startLine}-${closest.endLine}, ${Math.round(closest.similarity * 100)}% alike):`];
-  closest.lines.slice(0, max).forEach((line, i) => out.push(`  ${String(closest.startLine + i).padStart(width)} | ${line}`));
+  const out = [
+    `closest lines in the file (${closest.startLine}-${closest.endLine}, ${Math.round(closest.similarity * 100)}% alike):`,
+  ];
+  closest.lines
+    .slice(0, max)
+    .forEach((line, i) => out.push(`  ${String(closest.startLine + i).padStart(width)} | ${line}`));
   if (closest.lines.length > max) out.push(`  ${' '.repeat(width)} | … ${closest.lines.length - max} more`);
   return out;
 }
@@ -52,13 +56,20 @@ export function closestLines(closest: Closest, max = 12): string[] {
  * Every failed block and problem of an apply, for a person. `source` names the text the line
  * numbers count in ("the step's edits", "the response").
  */
-export function describeFailures(outcomes: readonly BlockOutcome[], problems: readonly ParseProblem[], source: string): string[] {
+export function describeFailures(
+  outcomes: readonly BlockOutcome[],
+  problems: readonly ParseProblem[],
+  source: string,
+): string[] {
   const out: string[] = [];
-  for (const problem of problems) out.push(`line ${problem.line} of ${source}: ${problem.message}`, `  hint: ${problem.hint}`);
+  for (const problem of problems)
+    out.push(`line ${problem.line} of ${source}: ${problem.message}`, `  hint: ${problem.hint}`);
   for (const outcome of outcomes) {
     if (outcome.ok) continue;
     const { failure } = outcome;
-    out.push(`block ${outcome.index}, ${outcome.path} (line ${outcome.line} of ${source}): ${failure.message}`);
+    out.push(
+      `block ${outcome.index}, ${outcome.path} (line ${outcome.line} of ${source}): ${failure.message}`,
+    );
     if (failure.closest !== undefined) {
       out.push(...closestLines(failure.closest).map((l) => `  ${l}`));
       const diff = failure.closest.firstDifference;

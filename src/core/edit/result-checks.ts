@@ -8,7 +8,11 @@ import type { BlockFailure } from './plan-types.js';
 import type { TextFile } from './text-file.js';
 
 /** The added lines' invisible characters, as a failure; a BOM at the very start is allowed. */
-export function invisibleFailure(path: string, lineAt: (index: number) => string | undefined, added: readonly number[]): BlockFailure | undefined {
+export function invisibleFailure(
+  path: string,
+  lineAt: (index: number) => string | undefined,
+  added: readonly number[],
+): BlockFailure | undefined {
   const found: string[] = [];
   for (const index of added) {
     for (const ch of findInvisible(lineAt(index) ?? '')) {
@@ -25,7 +29,11 @@ export function invisibleFailure(path: string, lineAt: (index: number) => string
 }
 
 /** The parse error of a JSON file that was strict JSON before (null before: a new file), or undefined. */
-export function invalidJson(path: string, before: TextFile | null, after: TextFile | null): string | undefined {
+export function invalidJson(
+  path: string,
+  before: TextFile | null,
+  after: TextFile | null,
+): string | undefined {
   if (!path.toLowerCase().endsWith('.json') || after === null) return undefined;
   const parses = (file: TextFile) => {
     try {

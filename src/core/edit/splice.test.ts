@@ -10,10 +10,19 @@ import { identityIndent } from './indent.js';
 import { searchToReplaceOps, splice, type Alignment } from './splice.js';
 import type { TextFile } from './text-file.js';
 
-const params = { seed: Number(globalThis.process.env['FC_SEED'] ?? 20261203), numRuns: 400, includeErrorInReport: true };
+const params = {
+  seed: Number(globalThis.process.env['FC_SEED'] ?? 20261203),
+  numRuns: 400,
+  includeErrorInReport: true,
+};
 
 /** The whole-file splice this replaces (without its elision and indentation refusals, not generated here). */
-function referenceSplice(file: TextFile, alignment: Alignment, search: readonly string[], replace: readonly string[]): TextFile {
+function referenceSplice(
+  file: TextFile,
+  alignment: Alignment,
+  search: readonly string[],
+  replace: readonly string[],
+): TextFile {
   const ops = searchToReplaceOps(search, replace, false);
   const lines: string[] = [];
   const eols: string[] = [];
@@ -43,7 +52,7 @@ function referenceSplice(file: TextFile, alignment: Alignment, search: readonly 
   keep(alignment.end, file.lines.length);
   const hadFinalNewline = file.lines.length === 0 || file.eols[file.eols.length - 1] !== '';
   for (let i = 0; i < eols.length - 1; i++) if (eols[i] === '') eols[i] = file.eol;
-  if (eols.length > 0) eols[eols.length - 1] = hadFinalNewline ? (eols[eols.length - 1] || file.eol) : '';
+  if (eols.length > 0) eols[eols.length - 1] = hadFinalNewline ? eols[eols.length - 1] || file.eol : '';
   return { ...file, lines, eols };
 }
 
@@ -58,14 +67,21 @@ const caseArb = fc
     replace: fc.array(line, { maxLength: 5 }),
   })
   .map(({ lines, crlf, finalNewline, picks, first, replace }) => {
-    const eols = lines.map((_, i) => (i === lines.length - 1 && !finalNewline ? '' : crlf[i] === true ? '\r\n' : '\n'));
+    const eols = lines.map((_, i) =>
+      i === lines.length - 1 && !finalNewline ? '' : crlf[i] === true ? '\r\n' : '\n',
+    );
     const file: TextFile = { lines, eols, eol: crlf[0] === true ? '\r\n' : '\n', bom: false };
     // SEARCH: some of the file's lines from `start` on, in order; the ones skipped are blank-line drift.
     const start = first % lines.length;
     const positions = lines.flatMap((_, i) => (i === start || (i > start && picks[i] === true) ? [i] : []));
     const search = positions.map((p) => lines[p] ?? '');
     const spans = positions.map((p): [number, number] => [p, p + 1]);
-    const alignment: Alignment = { start, end: (positions.at(-1) ?? start) + 1, spans, indent: identityIndent };
+    const alignment: Alignment = {
+      start,
+      end: (positions.at(-1) ?? start) + 1,
+      spans,
+      indent: identityIndent,
+    };
     return { file, alignment, search, replace };
   });
 

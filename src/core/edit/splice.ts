@@ -49,7 +49,11 @@ type Op = { kind: 'keep'; search: number } | { kind: 'drop'; search: number } | 
 const ELISION = '\u0000elision';
 
 /** The line-level edit from SEARCH to REPLACE; elision lines on both sides compare equal. */
-export function searchToReplaceOps(search: readonly string[], replace: readonly string[], elisions: boolean): Op[] {
+export function searchToReplaceOps(
+  search: readonly string[],
+  replace: readonly string[],
+  elisions: boolean,
+): Op[] {
   const canon = (line: string) => (elisions && isElisionLine(line) ? ELISION : line);
   const changes = diffArrays(search.map(canon), replace.map(canon));
   const ops: Op[] = [];
@@ -83,7 +87,8 @@ export function splice(
   const ops = searchToReplaceOps(search, replace, elisions);
   // When the edit reaches the end of the file the line before it may become the last line,
   // whose terminator follows the file's: it belongs to the region too.
-  const regionStart = alignment.end >= file.lines.length && alignment.start > 0 ? alignment.start - 1 : alignment.start;
+  const regionStart =
+    alignment.end >= file.lines.length && alignment.start > 0 ? alignment.start - 1 : alignment.start;
   const lines: string[] = [];
   const eols: string[] = [];
   const keep = (from: number, to: number) => {
@@ -133,7 +138,8 @@ function fixTerminators(eols: string[], original: TextFile, atEnd: boolean): voi
   const hadFinalNewline = original.lines.length === 0 || original.eols[original.eols.length - 1] !== '';
   const last = atEnd ? eols.length - 1 : eols.length;
   for (let i = 0; i < last; i++) if (eols[i] === '') eols[i] = original.eol;
-  if (atEnd && eols.length > 0) eols[eols.length - 1] = hadFinalNewline ? (eols[eols.length - 1] || original.eol) : '';
+  if (atEnd && eols.length > 0)
+    eols[eols.length - 1] = hadFinalNewline ? eols[eols.length - 1] || original.eol : '';
 }
 
 /** Gives every line but the last a terminator, as a splice of the whole file would. */

@@ -18,8 +18,7 @@ export interface TextFile {
 }
 
 export type DecodeResult =
-  | { ok: true; file: TextFile }
-  | { ok: false; reason: 'binary' | 'encoding'; message: string };
+  { ok: true; file: TextFile } | { ok: false; reason: 'binary' | 'encoding'; message: string };
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 

@@ -17,7 +17,11 @@ const CASES: Array<[string, string]> = [
 test('the one-hunk diff for huge changes applies back to exactly the new text', () => {
   for (const [before, after] of CASES) {
     const diff = coarseDiff('a/f.txt', 'b/f.txt', before, after);
-    assert.equal(applyPatch(before, diff), after, `${JSON.stringify(before)} → ${JSON.stringify(after)}:\n${diff}`);
+    assert.equal(
+      applyPatch(before, diff),
+      after,
+      `${JSON.stringify(before)} → ${JSON.stringify(after)}:\n${diff}`,
+    );
   }
 });
 

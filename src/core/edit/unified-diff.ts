@@ -21,7 +21,10 @@ export function unifiedDiff(path: string, before: TextFile | null, after: TextFi
   const newName = after === null ? '/dev/null' : `b/${path}`;
   const oldText = before === null ? '' : renderText(before);
   const newText = after === null ? '' : renderText(after);
-  const patch = createTwoFilesPatch(oldName, newName, oldText, newText, undefined, undefined, { context: CONTEXT, maxEditLength: MAX_EDIT_LENGTH });
+  const patch = createTwoFilesPatch(oldName, newName, oldText, newText, undefined, undefined, {
+    context: CONTEXT,
+    maxEditLength: MAX_EDIT_LENGTH,
+  });
   if (patch === undefined) return coarseDiff(oldName, newName, oldText, newText);
   // jsdiff starts with an "Index:" line and a "====" rule; git's format starts at "---".
   const lines = patch.split('\n');
@@ -42,14 +45,24 @@ export function coarseDiff(oldName: string, newName: string, oldText: string, ne
   let prefix = 0;
   while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
   let suffix = 0;
-  while (suffix < a.length - prefix && suffix < b.length - prefix && a[a.length - 1 - suffix] === b[b.length - 1 - suffix]) suffix++;
+  while (
+    suffix < a.length - prefix &&
+    suffix < b.length - prefix &&
+    a[a.length - 1 - suffix] === b[b.length - 1 - suffix]
+  )
+    suffix++;
   const from = Math.max(0, prefix - CONTEXT);
   const after = Math.min(suffix, CONTEXT);
   const out = [`--- ${oldName}`, `+++ ${newName}`];
   const oldCount = a.length - suffix + after - from;
   const newCount = b.length - suffix + after - from;
-  out.push(`@@ -${oldCount === 0 ? from : from + 1},${oldCount} +${newCount === 0 ? from : from + 1},${newCount} @@`);
-  const emit = (mark: string, line: string) => out.push(line.endsWith('\n') ? `${mark}${line.slice(0, -1)}` : `${mark}${line}\n\\ No newline at end of file`);
+  out.push(
+    `@@ -${oldCount === 0 ? from : from + 1},${oldCount} +${newCount === 0 ? from : from + 1},${newCount} @@`,
+  );
+  const emit = (mark: string, line: string) =>
+    out.push(
+      line.endsWith('\n') ? `${mark}${line.slice(0, -1)}` : `${mark}${line}\n\\ No newline at end of file`,
+    );
   for (const line of a.slice(from, prefix)) emit(' ', line);
   for (const line of a.slice(prefix, a.length - suffix)) emit('-', line);
   for (const line of b.slice(prefix, b.length - suffix)) emit('+', line);

@@ -3,7 +3,16 @@ import { test } from 'node:test';
 import { isWeakSearch } from './weak-search.js';
 
 test('closing punctuation, block keywords and tiny lines are weak', () => {
-  for (const search of [['}'], ['  });'], ['end'], ['fi'], ['</div>'], ['    return x;'], ['break;'], ['', '}', '']]) {
+  for (const search of [
+    ['}'],
+    ['  });'],
+    ['end'],
+    ['fi'],
+    ['</div>'],
+    ['    return x;'],
+    ['break;'],
+    ['', '}', ''],
+  ]) {
     assert.equal(isWeakSearch(search), true, JSON.stringify(search));
   }
 });

@@ -6,16 +6,37 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { AideEvent } from '../events.js';
-import type { Approval, CheckpointRecord, PendingWriteBack, SessionRecorder, WriteBackResult } from '../ports.js';
-import { comparePlanSteps, describePlanChanges, resumeFlow, type RecordedStep, type ResumeInput, type ResumeOutcome } from './act-resume.js';
+import type {
+  Approval,
+  CheckpointRecord,
+  PendingWriteBack,
+  SessionRecorder,
+  WriteBackResult,
+} from '../ports.js';
+import {
+  comparePlanSteps,
+  describePlanChanges,
+  resumeFlow,
+  type RecordedStep,
+  type ResumeInput,
+  type ResumeOutcome,
+} from './act-resume.js';
 
 const id = (c: string) => c.repeat(40);
 
 function recorded(number: number, status: RecordedStep['status'], hash = `h${number}`): RecordedStep {
-  return { number, title: `Step ${number}`, status, checkpoint: status === 'applied' ? id(String(number)) : null, hash, output: status === 'applied' ? `out ${number}` : null };
+  return {
+    number,
+    title: `Step ${number}`,
+    status,
+    checkpoint: status === 'applied' ? id(String(number)) : null,
+    hash,
+    output: status === 'applied' ? `out ${number}` : null,
+  };
 }
 
-const PATCH = 'diff --git a/a.txt b/a.txt\nindex 1..2 100644\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+b\n';
+const PATCH =
+  'diff --git a/a.txt b/a.txt\nindex 1..2 100644\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+b\n';
 
 class FakeRecorder implements SessionRecorder {
   calls: string[] = [];
@@ -64,7 +85,13 @@ async function resume(input: Partial<ResumeInput>, recorder: FakeRecorder, answe
     planChanged: false,
     ...input,
   };
-  const flow = resumeFlow(full, { recorder, approver: { confirm: (q) => (questions.push(q), Promise.resolve(answer)), reviewStep: () => Promise.reject(new Error('a resume reviews no step')) } });
+  const flow = resumeFlow(full, {
+    recorder,
+    approver: {
+      confirm: (q) => (questions.push(q), Promise.resolve(answer)),
+      reviewStep: () => Promise.reject(new Error('a resume reviews no step')),
+    },
+  });
   const events: AideEvent[] = [];
   let next = await flow.next();
   while (next.done !== true) {
@@ -76,7 +103,13 @@ async function resume(input: Partial<ResumeInput>, recorder: FakeRecorder, answe
 }
 
 test('changed, added and removed steps are found by number and hash; finished ones are said not to be redone', () => {
-  const before = [recorded(1, 'applied'), recorded(2, 'skipped'), recorded(3, 'failed'), recorded(4, 'pending'), recorded(5, 'applied')];
+  const before = [
+    recorded(1, 'applied'),
+    recorded(2, 'skipped'),
+    recorded(3, 'failed'),
+    recorded(4, 'pending'),
+    recorded(5, 'applied'),
+  ];
   const now = [
     { number: 1, hash: 'h1 edited' },
     { number: 2, hash: 'h2' },
@@ -102,9 +135,14 @@ test('changed, added and removed steps are found by number and hash; finished on
 
 test('an unchanged plan: the finished steps and the head carry over, nothing is asked', async () => {
   const { events, outcome, questions } = await resume({}, new FakeRecorder());
-  assert.deepEqual(events, [{ type: 'session_resumed', session: 'act-1', done: [1], writeBack: null, planChanges: null }]);
+  assert.deepEqual(events, [
+    { type: 'session_resumed', session: 'act-1', done: [1], writeBack: null, planChanges: null },
+  ]);
   assert.deepEqual(questions, []);
-  assert.deepEqual(outcome, { kind: 'carry_on', resume: { head: id('1'), done: [{ number: 1, status: 'applied', checkpoint: id('1'), output: 'out 1' }] } });
+  assert.deepEqual(outcome, {
+    kind: 'carry_on',
+    resume: { head: id('1'), done: [{ number: 1, status: 'applied', checkpoint: id('1'), output: 'out 1' }] },
+  });
 });
 
 test('a changed plan is asked about; no means the session does not go on', async () => {
@@ -113,15 +151,28 @@ test('a changed plan is asked about; no means the session does not go on', async
     { number: 2, title: 'Step 2', hash: 'h2 edited' },
   ];
   const { events, outcome, questions } = await resume({ planChanged: true, steps }, new FakeRecorder(), 'no');
-  assert.deepEqual(questions, ['The plan changed since the session stopped (step 2 changed). Carry on with the plan as it is now?']);
-  assert.deepEqual(events.map((e) => e.type), ['session_resumed', 'approval_requested', 'approval_decided']);
+  assert.deepEqual(questions, [
+    'The plan changed since the session stopped (step 2 changed). Carry on with the plan as it is now?',
+  ]);
+  assert.deepEqual(
+    events.map((e) => e.type),
+    ['session_resumed', 'approval_requested', 'approval_decided'],
+  );
   assert.deepEqual(outcome, { kind: 'declined' });
   const dry = await resume({ planChanged: true, steps, dryRun: true }, new FakeRecorder(), 'no');
   assert.deepEqual(dry.questions, [], 'a dry run writes nothing, so it does not ask');
   assert.equal(dry.outcome.kind, 'carry_on');
 });
 
-const PENDING: PendingWriteBack = { step: 2, checkpoint: id('2'), from: id('1'), output: 'out 2', pid: 1, startedAt: '2026-01-01T00:00:00.000Z', changes: [] };
+const PENDING: PendingWriteBack = {
+  step: 2,
+  checkpoint: id('2'),
+  from: id('1'),
+  output: 'out 2',
+  pid: 1,
+  startedAt: '2026-01-01T00:00:00.000Z',
+  changes: [],
+};
 
 test('a write-back killed half way is finished first: the step is applied, and it is the new head', async () => {
   const recorder = new FakeRecorder(PENDING);
@@ -132,7 +183,17 @@ test('a write-back killed half way is finished first: the step is applied, and i
   ];
   const { events, outcome } = await resume({ planChanged: true, steps }, recorder);
   assert.deepEqual(recorder.calls, ['finish 2', 'diff 1 2']);
-  assert.deepEqual(events.map((e) => (e.type === 'step_finished' ? `${e.type} ${e.report.status}` : e.type)), ['session_resumed', 'step_started', 'patch_applied', 'step_finished applied', 'approval_requested', 'approval_decided']);
+  assert.deepEqual(
+    events.map((e) => (e.type === 'step_finished' ? `${e.type} ${e.report.status}` : e.type)),
+    [
+      'session_resumed',
+      'step_started',
+      'patch_applied',
+      'step_finished applied',
+      'approval_requested',
+      'approval_decided',
+    ],
+  );
   const resumed = events[0];
   assert.ok(resumed?.type === 'session_resumed');
   assert.deepEqual(resumed.writeBack, { step: 2, files: 0 });
@@ -150,7 +211,10 @@ test('a write-back killed half way is finished first: the step is applied, and i
 });
 
 test('a write-back that cannot be finished (a file changed meanwhile) is a conflict: the verified patch is saved', async () => {
-  const recorder = new FakeRecorder(PENDING, { written: 0, conflicts: [{ path: 'a.txt', reason: 'changed' }] });
+  const recorder = new FakeRecorder(PENDING, {
+    written: 0,
+    conflicts: [{ path: 'a.txt', reason: 'changed' }],
+  });
   const { events, outcome } = await resume({}, recorder);
   assert.deepEqual(recorder.calls, ['finish 2', 'diff 1 2', 'save step-2.patch']);
   assert.equal(events.at(-1)?.type, 'step_finished');
@@ -161,8 +225,17 @@ test('a write-back that cannot be finished (a file changed meanwhile) is a confl
 });
 
 test('a journal left after state.json recorded its step (killed in between) is finished again, and the step listed once', async () => {
-  const { outcome } = await resume({ recorded: [recorded(1, 'applied'), { ...recorded(2, 'applied'), checkpoint: id('2'), output: 'out 2' }], head: id('2') }, new FakeRecorder(PENDING));
+  const { outcome } = await resume(
+    {
+      recorded: [recorded(1, 'applied'), { ...recorded(2, 'applied'), checkpoint: id('2'), output: 'out 2' }],
+      head: id('2'),
+    },
+    new FakeRecorder(PENDING),
+  );
   assert.ok(outcome.kind === 'carry_on');
-  assert.deepEqual(outcome.resume.done.map((d) => d.number), [1, 2]);
+  assert.deepEqual(
+    outcome.resume.done.map((d) => d.number),
+    [1, 2],
+  );
   assert.equal(outcome.resume.head, id('2'));
 });

@@ -57,16 +57,21 @@ function finished(status: RecordedStep['status']): status is DoneStep['status'] 
 }
 
 /** Which steps changed, appeared or went, by number and content hash; in step order. */
-export function comparePlanSteps(recorded: readonly RecordedStep[], current: ReadonlyArray<{ number: number; hash: string }>): PlanChange[] {
+export function comparePlanSteps(
+  recorded: readonly RecordedStep[],
+  current: ReadonlyArray<{ number: number; hash: string }>,
+): PlanChange[] {
   const before = new Map(recorded.map((s) => [s.number, s]));
   const now = new Set(current.map((s) => s.number));
   const changes: PlanChange[] = [];
   for (const step of current) {
     const old = before.get(step.number);
     if (old === undefined) changes.push({ step: step.number, kind: 'added', done: false });
-    else if (old.hash !== step.hash) changes.push({ step: step.number, kind: 'changed', done: finished(old.status) });
+    else if (old.hash !== step.hash)
+      changes.push({ step: step.number, kind: 'changed', done: finished(old.status) });
   }
-  for (const old of recorded) if (!now.has(old.number)) changes.push({ step: old.number, kind: 'removed', done: finished(old.status) });
+  for (const old of recorded)
+    if (!now.has(old.number)) changes.push({ step: old.number, kind: 'removed', done: finished(old.status) });
   return changes.sort((a, b) => a.step - b.step);
 }
 
@@ -77,9 +82,13 @@ export function describePlanChanges(changes: readonly PlanChange[]): string[] {
       case 'added':
         return `step ${step} is new`;
       case 'changed':
-        return done ? `step ${step} changed, but it was done before the interruption: not redone` : `step ${step} changed: it runs as the plan has it now`;
+        return done
+          ? `step ${step} changed, but it was done before the interruption: not redone`
+          : `step ${step} changed: it runs as the plan has it now`;
       case 'removed':
-        return done ? `step ${step} was removed from the plan; it was done before the interruption, so its changes stay` : `step ${step} was removed from the plan: it will not run`;
+        return done
+          ? `step ${step} was removed from the plan; it was done before the interruption, so its changes stay`
+          : `step ${step} was removed from the plan: it will not run`;
     }
   });
 }
@@ -90,7 +99,8 @@ function listed(steps: readonly number[]): string {
 
 /** The question when the plan changed: what will run differently, in a few words. */
 function planQuestion(changes: readonly PlanChange[]): string {
-  const of = (kind: PlanChange['kind']) => changes.filter((c) => c.kind === kind && !c.done).map((c) => c.step);
+  const of = (kind: PlanChange['kind']) =>
+    changes.filter((c) => c.kind === kind && !c.done).map((c) => c.step);
   const parts = [
     ...(of('changed').length > 0 ? [`${listed(of('changed'))} changed`] : []),
     ...(of('added').length > 0 ? [`${listed(of('added'))} new`] : []),
@@ -100,13 +110,28 @@ function planQuestion(changes: readonly PlanChange[]): string {
 }
 
 /** Rolls an interrupted write-back forward: the step's events, and the step as it ended. */
-async function* finishWriteBack(pending: PendingWriteBack, input: ResumeInput, recorder: SessionRecorder): AsyncGenerator<AideEvent, StepReport> {
-  const title = input.recorded.find((s) => s.number === pending.step)?.title ?? input.steps.find((s) => s.number === pending.step)?.title ?? '';
+async function* finishWriteBack(
+  pending: PendingWriteBack,
+  input: ResumeInput,
+  recorder: SessionRecorder,
+): AsyncGenerator<AideEvent, StepReport> {
+  const title =
+    input.recorded.find((s) => s.number === pending.step)?.title ??
+    input.steps.find((s) => s.number === pending.step)?.title ??
+    '';
   yield { type: 'step_started', step: pending.step, title };
   const written = await recorder.finishWriteBack(pending);
   const patch = await recorder.diff(pending.from, pending.checkpoint);
   const files = changedFiles(patch);
-  const base = { number: pending.step, title, files, protectedFiles: [], verify: null, checkpoint: pending.checkpoint, output: pending.output };
+  const base = {
+    number: pending.step,
+    title,
+    files,
+    protectedFiles: [],
+    verify: null,
+    checkpoint: pending.checkpoint,
+    output: pending.output,
+  };
   if (written.conflicts.length > 0) {
     const patchFile = await recorder.saveFile(`step-${pending.step}.patch`, patch);
     const paths = written.conflicts.map((c) => `${c.path} (${c.reason})`).join(', ');
@@ -122,14 +147,21 @@ async function* finishWriteBack(pending: PendingWriteBack, input: ResumeInput, r
  * write-back, asks about a changed plan (a dry run writes nothing, so it does not ask), and
  * returns where to carry on.
  */
-export async function* resumeFlow(input: ResumeInput, deps: ResumeDeps): AsyncGenerator<AideEvent, ResumeOutcome> {
+export async function* resumeFlow(
+  input: ResumeInput,
+  deps: ResumeDeps,
+): AsyncGenerator<AideEvent, ResumeOutcome> {
   const pending = await deps.recorder.pendingWriteBack();
   // The step being written counts as done: it was approved and checkpointed.
-  const recorded = input.recorded.map((s) => (s.number === pending?.step ? { ...s, status: 'applied' as const } : s));
+  const recorded = input.recorded.map((s) =>
+    s.number === pending?.step ? { ...s, status: 'applied' as const } : s,
+  );
   const changes = input.planChanged ? comparePlanSteps(recorded, input.steps) : null;
   const inPlan = new Set(input.steps.map((s) => s.number));
   const done: DoneStep[] = input.recorded.flatMap((s) =>
-    finished(s.status) && inPlan.has(s.number) ? [{ number: s.number, status: s.status, checkpoint: s.checkpoint, output: s.output }] : [],
+    finished(s.status) && inPlan.has(s.number)
+      ? [{ number: s.number, status: s.status, checkpoint: s.checkpoint, output: s.output }]
+      : [],
   );
   yield {
     type: 'session_resumed',
@@ -145,7 +177,13 @@ export async function* resumeFlow(input: ResumeInput, deps: ResumeDeps): AsyncGe
     if (rolled.status === 'conflict') return { kind: 'conflict', report: rolled };
     head = rolled.checkpoint ?? head;
     // A kill after state.json recorded the step but before the journal went: it is listed already.
-    if (inPlan.has(rolled.number) && !done.some((d) => d.number === rolled.number)) done.push({ number: rolled.number, status: 'applied', checkpoint: rolled.checkpoint, output: rolled.output });
+    if (inPlan.has(rolled.number) && !done.some((d) => d.number === rolled.number))
+      done.push({
+        number: rolled.number,
+        status: 'applied',
+        checkpoint: rolled.checkpoint,
+        output: rolled.output,
+      });
   }
   if (changes !== null && changes.length > 0 && !input.dryRun) {
     const question = planQuestion(changes);

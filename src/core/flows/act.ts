@@ -6,7 +6,16 @@
  * the run; a skipped step leaves the scratch as it was before it.
  */
 import type { AideEvent, ChangedFile } from '../events.js';
-import type { Approver, CommandRunner, FileSystem, ProtectedChange, Scratch, ScratchCapture, SessionRecorder, StepDecision } from '../ports.js';
+import type {
+  Approver,
+  CommandRunner,
+  FileSystem,
+  ProtectedChange,
+  Scratch,
+  ScratchCapture,
+  SessionRecorder,
+  StepDecision,
+} from '../ports.js';
 import { describeFailures } from '../edit/report-text.js';
 import { diffStat } from '../edit/unified-diff.js';
 import { aloneTemplateProblem, resolveTemplates } from '../plan/templates.js';
@@ -32,7 +41,16 @@ export interface ActStep {
  * refused: verified, but the approver could not approve it (--yes and a protected file);
  * aborted: the user stopped the session at this step.
  */
-export type StepStatus = 'applied' | 'verified' | 'skipped' | 'failed' | 'conflict' | 'refused' | 'aborted' | 'not_run' | 'cancelled';
+export type StepStatus =
+  | 'applied'
+  | 'verified'
+  | 'skipped'
+  | 'failed'
+  | 'conflict'
+  | 'refused'
+  | 'aborted'
+  | 'not_run'
+  | 'cancelled';
 
 export interface StepReport {
   number: number;
@@ -117,8 +135,25 @@ export function commandText(run: string | readonly string[]): string {
   return typeof run === 'string' ? run : JSON.stringify(run);
 }
 
-function report(step: ActStep, status: StepStatus, reason: string | null, extra: Partial<StepReport> = {}): StepReport {
-  return { number: step.number, title: step.title, status, reason, files: [], protectedFiles: [], verify: null, checkpoint: null, patchFile: null, output: null, ...extra };
+function report(
+  step: ActStep,
+  status: StepStatus,
+  reason: string | null,
+  extra: Partial<StepReport> = {},
+): StepReport {
+  return {
+    number: step.number,
+    title: step.title,
+    status,
+    reason,
+    files: [],
+    protectedFiles: [],
+    verify: null,
+    checkpoint: null,
+    patchFile: null,
+    output: null,
+    ...extra,
+  };
 }
 
 interface Context {
@@ -151,7 +186,10 @@ async function runCommands(step: ActStep, ctx: Context): Promise<Outcome<string>
   for (const [index, run] of step.run.entries()) {
     const text = commandText(run);
     if (!input.allowedCommands.includes(text)) {
-      return { ok: false, reason: `Run: ${text} is not allowed; add it, exactly as written, to "allowed_commands" in .aide/sandbox.json` };
+      return {
+        ok: false,
+        reason: `Run: ${text} is not allowed; add it, exactly as written, to "allowed_commands" in .aide/sandbox.json`,
+      };
     }
     const resolved = resolveRun(run, ctx, step.number);
     if (!resolved.ok) return resolved;
@@ -169,8 +207,13 @@ async function runCommands(step: ActStep, ctx: Context): Promise<Outcome<string>
     });
     if (result.cancelled) return { ok: false, reason: 'interrupted' };
     if (result.exitCode !== 0 || result.timedOut) {
-      const why = result.startError ?? (result.timedOut ? 'timed out' : `exited ${result.exitCode ?? result.signal ?? '?'}`);
-      return { ok: false, reason: `Run: ${text} ${why}${result.tail.trim() === '' ? '' : `:\n${result.tail.trimEnd()}`}` };
+      const why =
+        result.startError ??
+        (result.timedOut ? 'timed out' : `exited ${result.exitCode ?? result.signal ?? '?'}`);
+      return {
+        ok: false,
+        reason: `Run: ${text} ${why}${result.tail.trim() === '' ? '' : `:\n${result.tail.trimEnd()}`}`,
+      };
     }
     outputs.push(result.tail.trim());
   }
@@ -184,23 +227,42 @@ const RUN_OUTPUT_BYTES = 64 * 1024;
  * The step's edits, templates resolved, applied in the scratch (all or nothing). The value says
  * whether every block was already in the files (a step re-run after an earlier session wrote it).
  */
-async function applyEdits(step: ActStep, ctx: Context): Promise<Outcome<{ alreadyApplied: boolean; written: string[] }>> {
+async function applyEdits(
+  step: ActStep,
+  ctx: Context,
+): Promise<Outcome<{ alreadyApplied: boolean; written: string[] }>> {
   if (step.edits.trim() === '') return { ok: true, value: { alreadyApplied: false, written: [] } };
   const resolved = resolveTemplates(step.edits, ctx.outputs, step.number);
   if (!resolved.ok) return { ok: false, reason: resolved.message };
   // The apply flow's own events describe writes into the scratch; the step's events say what matters.
-  const flow = applyFlow({ response: resolved.text, root: ctx.deps.scratch.path, dryRun: false }, { fs: ctx.deps.fs });
+  const flow = applyFlow(
+    { response: resolved.text, root: ctx.deps.scratch.path, dryRun: false },
+    { fs: ctx.deps.fs },
+  );
   let next = await flow.next();
   while (next.done !== true) next = await flow.next();
   const applied = next.value;
   if (!applied.ok) {
     // For the person reading the step (forModel is what a model would be told).
-    if (applied.blockCount === 0 && applied.problems.length === 0) return { ok: false, reason: 'the edits did not apply: the Edits section holds no SEARCH/REPLACE block or diff' };
+    if (applied.blockCount === 0 && applied.problems.length === 0)
+      return {
+        ok: false,
+        reason: 'the edits did not apply: the Edits section holds no SEARCH/REPLACE block or diff',
+      };
     const failed = applied.blocks.filter((b) => !b.ok).length + applied.problems.length;
     const head = `the edits did not apply (${failed} of ${plural(applied.blockCount + applied.problems.length, 'edit')} failed; none is written):`;
-    return { ok: false, reason: [head, ...describeFailures(applied.blocks, applied.problems, "the step's edits")].join('\n') };
+    return {
+      ok: false,
+      reason: [head, ...describeFailures(applied.blocks, applied.problems, "the step's edits")].join('\n'),
+    };
   }
-  return { ok: true, value: { alreadyApplied: applied.blocks.every((b) => b.ok && b.action === 'already-applied'), written: applied.files.map((f) => f.path) } };
+  return {
+    ok: true,
+    value: {
+      alreadyApplied: applied.blocks.every((b) => b.ok && b.action === 'already-applied'),
+      written: applied.files.map((f) => f.path),
+    },
+  };
 }
 
 /**
@@ -210,20 +272,36 @@ async function applyEdits(step: ActStep, ctx: Context): Promise<Outcome<{ alread
  * done (or as "changes no file") would drop a written edit without a word; a failure says so
  * and stops the session before later steps build on files that are not there.
  */
-async function droppedEdits(written: readonly string[], capture: ScratchCapture, ctx: Context): Promise<string | null> {
+async function droppedEdits(
+  written: readonly string[],
+  capture: ScratchCapture,
+  ctx: Context,
+): Promise<string | null> {
   const captured = new Set(capture.changes.map((c) => c.path));
   const ignored = await ctx.deps.scratch.ignoredPaths(written.filter((path) => !captured.has(path)));
   if (ignored.length === 0) return null;
   const lines = ignored.map((i) => `  ${i.path} (ignored by ${i.rule})`);
-  return [`the step wrote ${plural(ignored.length, 'file')} that git ignores, so ${ignored.length === 1 ? 'it' : 'they'} would never reach the workspace:`, ...lines, 'Write them yourself, or change the ignore rules in an earlier step (the capture leaves ignored files out).'].join('\n');
+  return [
+    `the step wrote ${plural(ignored.length, 'file')} that git ignores, so ${ignored.length === 1 ? 'it' : 'they'} would never reach the workspace:`,
+    ...lines,
+    'Write them yourself, or change the ignore rules in an earlier step (the capture leaves ignored files out).',
+  ].join('\n');
 }
 
 /** One ChangedFile per file of a `git diff` (the scratch's capture against its base). */
 export function changedFiles(diff: string): ChangedFile[] {
   const parts = diff.split(/^(?=diff --git )/m).filter((part) => part.startsWith('diff --git '));
   return parts.map((part) => {
-    const path = /^\+\+\+ b\/(.+)$/m.exec(part)?.[1] ?? /^--- a\/(.+)$/m.exec(part)?.[1] ?? /^diff --git a\/(.+?) b\//.exec(part)?.[1] ?? '';
-    const action = /^new file mode/m.test(part) ? 'created' : /^deleted file mode/m.test(part) ? 'deleted' : 'modified';
+    const path =
+      /^\+\+\+ b\/(.+)$/m.exec(part)?.[1] ??
+      /^--- a\/(.+)$/m.exec(part)?.[1] ??
+      /^diff --git a\/(.+?) b\//.exec(part)?.[1] ??
+      '';
+    const action = /^new file mode/m.test(part)
+      ? 'created'
+      : /^deleted file mode/m.test(part)
+        ? 'deleted'
+        : 'modified';
     return { path, action, ...diffStat(part), diff: part };
   });
 }
@@ -238,55 +316,103 @@ interface Verified {
 /** The changed files protected_paths covers; a `#/pointer` rule reads the file's content on both sides. */
 function protectedChanges(capture: ScratchCapture, ctx: Context): Promise<ProtectedChange[]> {
   const { recorder } = ctx.deps;
-  const read = (blob: string | null) => () => (blob === null ? Promise.resolve(null) : recorder.readBlob(blob));
+  const read = (blob: string | null) => () =>
+    blob === null ? Promise.resolve(null) : recorder.readBlob(blob);
   return findProtected(
     ctx.input.protectedPaths,
-    capture.changes.map((change) => ({ path: change.path, before: read(change.oldBlob), after: read(change.newBlob) })),
+    capture.changes.map((change) => ({
+      path: change.path,
+      before: read(change.oldBlob),
+      after: read(change.newBlob),
+    })),
     { caseInsensitive: ctx.input.protectedCaseInsensitive === true },
   );
 }
 
 /** Verified and approved: recorded, then written (or, in a dry run, only recorded). */
-async function* record(step: ActStep, ctx: Context, capture: ScratchCapture, verified: Verified): AsyncGenerator<AideEvent, StepReport> {
+async function* record(
+  step: ActStep,
+  ctx: Context,
+  capture: ScratchCapture,
+  verified: Verified,
+): AsyncGenerator<AideEvent, StepReport> {
   const { recorder } = ctx.deps;
   const { verify } = verified;
-  const checkpoint = await recorder.checkpointTree(capture.tree, { step: String(step.number), verdict: verify.summary, message: `step ${step.number}: ${step.title}` });
+  const checkpoint = await recorder.checkpointTree(capture.tree, {
+    step: String(step.number),
+    verdict: verify.summary,
+    message: `step ${step.number}: ${step.title}`,
+  });
   yield { type: 'checkpoint_created', result: { checkpoint, created: true, skipped: [] } };
   ctx.head = checkpoint.id;
   if (ctx.input.dryRun) return report(step, 'verified', null, { ...verified, checkpoint: checkpoint.id });
-  const written = await recorder.writeBack(capture.changes, { step: step.number, checkpoint: checkpoint.id, from: capture.base, output: ctx.outputs.get(step.number) ?? null });
+  const written = await recorder.writeBack(capture.changes, {
+    step: step.number,
+    checkpoint: checkpoint.id,
+    from: capture.base,
+    output: ctx.outputs.get(step.number) ?? null,
+  });
   if (written.conflicts.length > 0) {
-    const patchFile = await recorder.saveFile(`step-${step.number}.patch`, await recorder.diff(capture.base, capture.tree));
+    const patchFile = await recorder.saveFile(
+      `step-${step.number}.patch`,
+      await recorder.diff(capture.base, capture.tree),
+    );
     const paths = written.conflicts.map((c) => `${c.path} (${c.reason})`).join(', ');
-    return report(step, 'conflict', `files changed under aide since the step started: ${paths}`, { ...verified, checkpoint: checkpoint.id, patchFile });
+    return report(step, 'conflict', `files changed under aide since the step started: ${paths}`, {
+      ...verified,
+      checkpoint: checkpoint.id,
+      patchFile,
+    });
   }
   yield { type: 'patch_applied', files: verified.files, written: true };
   return report(step, 'applied', null, { ...verified, checkpoint: checkpoint.id });
 }
 
 /** Asks whether to write a verified step; dry runs write nothing, so they never ask. */
-async function* approve(step: ActStep, ctx: Context, verified: Verified): AsyncGenerator<AideEvent, StepDecision> {
+async function* approve(
+  step: ActStep,
+  ctx: Context,
+  verified: Verified,
+): AsyncGenerator<AideEvent, StepDecision> {
   if (ctx.input.dryRun) return { kind: 'approve' };
   const { files, protectedFiles, verify } = verified;
   const question = `Write step ${step.number} (${step.title}) into your files?`;
   const details = [
     verify.summary,
-    ...files.map((f) => `${f.action === 'created' ? 'A' : f.action === 'deleted' ? 'D' : 'M'} ${f.path} +${f.added} -${f.removed}`),
+    ...files.map(
+      (f) =>
+        `${f.action === 'created' ? 'A' : f.action === 'deleted' ? 'D' : 'M'} ${f.path} +${f.added} -${f.removed}`,
+    ),
     ...protectedFiles.map((p) => `protected: ${p.path} (${p.rule})`),
   ];
   yield { type: 'approval_requested', question, details };
-  const decision = await ctx.deps.approver.reviewStep({ step: step.number, title: step.title, verdict: verify.summary, files, protectedFiles });
+  const decision = await ctx.deps.approver.reviewStep({
+    step: step.number,
+    title: step.title,
+    verdict: verify.summary,
+    files,
+    protectedFiles,
+  });
   yield { type: 'approval_decided', approved: decision.kind === 'approve', decision: decision.kind };
   return decision;
 }
 
 /** The step's report for a decision other than approve. */
-function declined(step: ActStep, decision: Exclude<StepDecision, { kind: 'approve' }>, verified: Verified): StepReport {
+function declined(
+  step: ActStep,
+  decision: Exclude<StepDecision, { kind: 'approve' }>,
+  verified: Verified,
+): StepReport {
   switch (decision.kind) {
     case 'skip':
       return report(step, 'skipped', decision.reason ?? 'not approved', verified);
     case 'abort':
-      return report(step, 'aborted', 'you stopped the session here; nothing of this step was written', verified);
+      return report(
+        step,
+        'aborted',
+        'you stopped the session here; nothing of this step was written',
+        verified,
+      );
     case 'refuse':
       return report(step, 'refused', decision.reason, verified);
   }
@@ -295,7 +421,8 @@ function declined(step: ActStep, decision: Exclude<StepDecision, { kind: 'approv
 /** One step, start to end; never throws for a step that fails (the report says why). */
 async function* actStep(step: ActStep, ctx: Context): AsyncGenerator<AideEvent, StepReport> {
   const { deps, input } = ctx;
-  const alone = input.alone === true ? aloneTemplateProblem([...step.run.flat(), step.edits], step.number) : undefined;
+  const alone =
+    input.alone === true ? aloneTemplateProblem([...step.run.flat(), step.edits], step.number) : undefined;
   if (alone !== undefined) return report(step, 'failed', alone);
   // Back to the session head: whatever a failed or skipped step left in the scratch is dropped.
   await deps.scratch.moveTo(ctx.head);
@@ -309,12 +436,36 @@ async function* actStep(step: ActStep, ctx: Context): AsyncGenerator<AideEvent, 
   const dropped = await droppedEdits(edited.value.written, capture, ctx);
   if (dropped !== null) return report(step, 'failed', dropped);
   if (capture.changes.length === 0) {
-    return report(step, 'skipped', edited.value.alreadyApplied ? 'already applied: its edits are already in the files' : 'the step changes no file');
+    return report(
+      step,
+      'skipped',
+      edited.value.alreadyApplied
+        ? 'already applied: its edits are already in the files'
+        : 'the step changes no file',
+    );
   }
   const files = changedFiles(await deps.scratch.diff(capture));
-  yield { type: 'step_edited', step: step.number, files: files.map((f) => ({ path: f.path, action: f.action, added: f.added, removed: f.removed })) };
-  const verify: VerifyReport = yield* verifyFlow({ cwd: deps.scratch.path, commands: stepCommands(input.commands, step.verify ?? []), policy: input.policy, userEnv: input.userEnv, logDir: input.logDir(step.number), ...(input.signal === undefined ? {} : { signal: input.signal }) }, { runner: deps.runner, now: deps.now });
-  if (verify.verdict !== 'passed') return report(step, verify.verdict === 'cancelled' ? 'cancelled' : 'failed', verify.summary, { files, verify });
+  yield {
+    type: 'step_edited',
+    step: step.number,
+    files: files.map((f) => ({ path: f.path, action: f.action, added: f.added, removed: f.removed })),
+  };
+  const verify: VerifyReport = yield* verifyFlow(
+    {
+      cwd: deps.scratch.path,
+      commands: stepCommands(input.commands, step.verify ?? []),
+      policy: input.policy,
+      userEnv: input.userEnv,
+      logDir: input.logDir(step.number),
+      ...(input.signal === undefined ? {} : { signal: input.signal }),
+    },
+    { runner: deps.runner, now: deps.now },
+  );
+  if (verify.verdict !== 'passed')
+    return report(step, verify.verdict === 'cancelled' ? 'cancelled' : 'failed', verify.summary, {
+      files,
+      verify,
+    });
   const verified: Verified = { files, protectedFiles: await protectedChanges(capture, ctx), verify };
   const decision = yield* approve(step, ctx, verified);
   if (decision.kind !== 'approve') return declined(step, decision, verified);
@@ -332,14 +483,23 @@ export function stopsSession(status: StepStatus): boolean {
 export async function* actFlow(input: ActInput, deps: ActDeps): AsyncGenerator<AideEvent, ActReport> {
   const earlier = new Map((input.resume?.done ?? []).map((d) => [d.number, d]));
   // A resumed session's templates see the outputs its finished steps recorded.
-  const outputs = new Map([...earlier.values()].flatMap((d) => (d.output === null ? [] : [[d.number, d.output] as const])));
+  const outputs = new Map(
+    [...earlier.values()].flatMap((d) => (d.output === null ? [] : [[d.number, d.output] as const])),
+  );
   const ctx: Context = { input, deps, outputs, head: input.resume?.head ?? input.base };
   const steps: StepReport[] = [];
   let stopped = false;
   for (const step of input.steps) {
     const before = earlier.get(step.number);
     if (before !== undefined) {
-      steps.push(report(step, before.status, before.status === 'skipped' ? 'skipped before the session was resumed' : null, { checkpoint: before.checkpoint, output: before.output }));
+      steps.push(
+        report(
+          step,
+          before.status,
+          before.status === 'skipped' ? 'skipped before the session was resumed' : null,
+          { checkpoint: before.checkpoint, output: before.output },
+        ),
+      );
       continue;
     }
     if (stopped || input.signal?.aborted === true) {
@@ -353,7 +513,14 @@ export async function* actFlow(input: ActInput, deps: ActDeps): AsyncGenerator<A
     stopped = STOPS.has(done.status);
   }
   const patch = ctx.head === input.base ? '' : await deps.recorder.diff(input.base, ctx.head);
-  const result: ActReport = { session: input.session, dryRun: input.dryRun, steps, base: input.base, head: ctx.head, patch };
+  const result: ActReport = {
+    session: input.session,
+    dryRun: input.dryRun,
+    steps,
+    base: input.base,
+    head: ctx.head,
+    patch,
+  };
   yield { type: 'session_finished', report: result };
   return result;
 }

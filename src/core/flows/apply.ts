@@ -11,7 +11,14 @@ import { decodeTextFile, encodeTextFile } from '../edit/text-file.js';
 import type { EditBlock, ParseProblem } from '../edit/types.js';
 import { diffStat, unifiedDiff } from '../edit/unified-diff.js';
 import type { AideEvent, ChangedFile } from '../events.js';
-import type { Checkpointer, CheckpointResult, FileSystem, FileWrite, ProtectedChange, ProtectedDecision } from '../ports.js';
+import type {
+  Checkpointer,
+  CheckpointResult,
+  FileSystem,
+  FileWrite,
+  ProtectedChange,
+  ProtectedDecision,
+} from '../ports.js';
 import { jailPath, type JailResult } from '../security/path-jail.js';
 import type { ProtectedCandidate } from '../security/protected-paths.js';
 import { checkProtectedWrite, mayWrite, type ProtectedGuard } from '../security/protected-writes.js';
@@ -70,7 +77,9 @@ async function readInput(fs: FileSystem, target: string): Promise<FileInput> {
   const bytes = await fs.readFile(target);
   if (bytes === null) return { state: 'missing' };
   const decoded = decodeTextFile(bytes);
-  return decoded.ok ? { state: 'text', file: decoded.file } : { state: 'unreadable', reason: decoded.message };
+  return decoded.ok
+    ? { state: 'text', file: decoded.file }
+    : { state: 'unreadable', reason: decoded.message };
 }
 
 function rejection(block: EditBlock, message: string, hint: string): BlockOutcome {
@@ -88,14 +97,22 @@ async function resolvePaths(blocks: readonly EditBlock[], root: string, fs: File
     const jail = jailed.get(block.path) ?? (await jailPath(root, block.path, fs));
     jailed.set(block.path, jail);
     if (!jail.ok) {
-      resolved.rejected.push(rejection(block, `aide refuses to edit ${block.path}: ${jail.reason}`, jail.hint));
+      resolved.rejected.push(
+        rejection(block, `aide refuses to edit ${block.path}: ${jail.reason}`, jail.hint),
+      );
       continue;
     }
     // Two names for one file (a symlink and its target): planning them separately would let
     // the second write silently undo the first.
     const alias = claimed.get(jail.target);
     if (alias !== undefined && alias !== jail.path) {
-      resolved.rejected.push(rejection(block, `${block.path} is the same file as ${alias} (through a symlink)`, `Edit it under one name only: ${alias}.`));
+      resolved.rejected.push(
+        rejection(
+          block,
+          `${block.path} is the same file as ${alias} (through a symlink)`,
+          `Edit it under one name only: ${alias}.`,
+        ),
+      );
       continue;
     }
     resolved.blocks.push({ ...block, path: jail.path });
@@ -127,7 +144,11 @@ function toWrite(change: FileChange, target: string): FileWrite {
 }
 
 /** Each change under its written name and, when a symlink leads elsewhere, under its target's name too. */
-function protectedCandidates(changes: readonly FileChange[], targets: ReadonlyMap<string, string>, root: string): ProtectedCandidate[] {
+function protectedCandidates(
+  changes: readonly FileChange[],
+  targets: ReadonlyMap<string, string>,
+  root: string,
+): ProtectedCandidate[] {
   return changes.flatMap((change) => {
     const candidate = {
       before: () => Promise.resolve(change.before === null ? null : encodeTextFile(change.before)),
@@ -135,13 +156,26 @@ function protectedCandidates(changes: readonly FileChange[], targets: ReadonlyMa
     };
     const target = targets.get(change.path);
     const real = target === undefined ? change.path : relative(root, target).split(sep).join('/');
-    return real === change.path ? [{ path: change.path, ...candidate }] : [{ path: change.path, ...candidate }, { path: real, ...candidate }];
+    return real === change.path
+      ? [{ path: change.path, ...candidate }]
+      : [
+          { path: change.path, ...candidate },
+          { path: real, ...candidate },
+        ];
   });
 }
 
-export async function* applyFlow(request: ApplyRequest, deps: ApplyDeps): AsyncGenerator<AideEvent, ApplyReport> {
+export async function* applyFlow(
+  request: ApplyRequest,
+  deps: ApplyDeps,
+): AsyncGenerator<AideEvent, ApplyReport> {
   const parsed = parseResponse(request.response);
-  yield { type: 'edits_parsed', blocks: parsed.blocks.length, files: [...new Set(parsed.blocks.map((b) => b.path))], problems: parsed.problems };
+  yield {
+    type: 'edits_parsed',
+    blocks: parsed.blocks.length,
+    files: [...new Set(parsed.blocks.map((b) => b.path))],
+    problems: parsed.problems,
+  };
   const resolved = await resolvePaths(parsed.blocks, request.root, deps.fs);
   const plan = planEdits(resolved.blocks, resolved.inputs);
   const outcomes = [...plan.outcomes, ...resolved.rejected].sort((a, b) => a.index - b.index);
@@ -153,15 +187,32 @@ export async function* applyFlow(request: ApplyRequest, deps: ApplyDeps): AsyncG
   // Before the checkpoint and any write: a protected file takes an explicit yes, or nothing is written.
   const guarded =
     ok && deps.protect !== undefined
-      ? await checkProtectedWrite({ command: 'aide apply', candidates: protectedCandidates(plan.changes, resolved.targets, request.root), files, dryRun: request.dryRun }, deps.protect)
+      ? await checkProtectedWrite(
+          {
+            command: 'aide apply',
+            candidates: protectedCandidates(plan.changes, resolved.targets, request.root),
+            files,
+            dryRun: request.dryRun,
+          },
+          deps.protect,
+        )
       : { protectedFiles: [], decision: null };
   if (ok && !request.dryRun && plan.changes.length > 0 && mayWrite(guarded)) {
     // Before any write, so the apply can be undone; if it cannot be taken, nothing is written.
     if (deps.checkpoints !== undefined) {
       // Every path about to change, by its name and (through a symlink) the file behind it:
       // the checkpoint holds them even when git ignores them, so the apply can be undone.
-      const paths = plan.changes.flatMap((c) => [c.path, relative(request.root, resolved.targets.get(c.path) ?? c.path).split(sep).join('/')]);
-      checkpoint = await deps.checkpoints.checkpoint({ reason: 'apply', message: `before aide apply to ${pathList(files.map((f) => f.path))}`, paths });
+      const paths = plan.changes.flatMap((c) => [
+        c.path,
+        relative(request.root, resolved.targets.get(c.path) ?? c.path)
+          .split(sep)
+          .join('/'),
+      ]);
+      checkpoint = await deps.checkpoints.checkpoint({
+        reason: 'apply',
+        message: `before aide apply to ${pathList(files.map((f) => f.path))}`,
+        paths,
+      });
       yield { type: 'checkpoint_created', result: checkpoint };
     }
     await deps.fs.commit(plan.changes.map((c) => toWrite(c, resolved.targets.get(c.path) ?? c.path)));

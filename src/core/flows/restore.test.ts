@@ -1,11 +1,31 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { AideEvent } from '../events.js';
-import type { Approval, CheckpointRecord, CheckpointRequest, CheckpointResult, PendingRestore, RestoreOutcome, RestorePlan, Restorer } from '../ports.js';
+import type {
+  Approval,
+  CheckpointRecord,
+  CheckpointRequest,
+  CheckpointResult,
+  PendingRestore,
+  RestoreOutcome,
+  RestorePlan,
+  Restorer,
+} from '../ports.js';
 import { restoreFlow, type RestoreReport } from './restore.js';
 
 function record(id: string, reason = 'manual'): CheckpointRecord {
-  return { id: id.padEnd(40, '0'), short: id, time: '2026-01-01T00:00:00.000Z', session: 's', reason, message: 'm', step: null, verdict: null, skipped: [], filesChanged: 1 };
+  return {
+    id: id.padEnd(40, '0'),
+    short: id,
+    time: '2026-01-01T00:00:00.000Z',
+    session: 's',
+    reason,
+    message: 'm',
+    step: null,
+    verdict: null,
+    skipped: [],
+    filesChanged: 1,
+  };
 }
 
 const TARGET = record('aaaa');
@@ -33,7 +53,11 @@ class FakeRestorer implements Restorer {
     this.calls.push(`plan ${target}`);
     return Promise.resolve(this.next);
   }
-  applyRestore(_plan: RestorePlan, safety: CheckpointRecord, pending: PendingRestore | null): Promise<RestoreOutcome> {
+  applyRestore(
+    _plan: RestorePlan,
+    safety: CheckpointRecord,
+    pending: PendingRestore | null,
+  ): Promise<RestoreOutcome> {
     this.calls.push(`apply after ${safety.short}${pending === null ? '' : ' resuming'}`);
     return Promise.resolve({ written: 1, removed: 1, foldersRemoved: ['gone'] });
   }
@@ -62,8 +86,15 @@ function approver(answer: Approval, calls: string[]) {
   };
 }
 
-async function run(restorer: FakeRestorer, answer: Approval, dryRun = false): Promise<{ events: AideEvent[]; report: RestoreReport }> {
-  const flow = restoreFlow({ target: 'aaaa', dryRun }, { restorer, checkpointer: checkpointer(restorer.calls), approver: approver(answer, restorer.calls) });
+async function run(
+  restorer: FakeRestorer,
+  answer: Approval,
+  dryRun = false,
+): Promise<{ events: AideEvent[]; report: RestoreReport }> {
+  const flow = restoreFlow(
+    { target: 'aaaa', dryRun },
+    { restorer, checkpointer: checkpointer(restorer.calls), approver: approver(answer, restorer.calls) },
+  );
   const events: AideEvent[] = [];
   let step = await flow.next();
   while (step.done !== true) {
@@ -81,10 +112,23 @@ const TWO_CHANGES: RestorePlan['changes'] = [
 test('restore: plan, ask, safety checkpoint, then write; the safety checkpoint undoes it', async () => {
   const restorer = new FakeRestorer(plan(TWO_CHANGES));
   const { events, report } = await run(restorer, 'yes');
-  assert.deepEqual(restorer.calls, ['pending', 'plan aaaa', 'ask: Restore checkpoint aaaa: write 1 file and remove 1 file?', 'checkpoint restore-safety', 'apply after safe']);
+  assert.deepEqual(restorer.calls, [
+    'pending',
+    'plan aaaa',
+    'ask: Restore checkpoint aaaa: write 1 file and remove 1 file?',
+    'checkpoint restore-safety',
+    'apply after safe',
+  ]);
   assert.deepEqual(
     events.map((e) => e.type),
-    ['restore_planned', 'approval_requested', 'approval_decided', 'checkpoint_created', 'files_restored', 'restore_finished'],
+    [
+      'restore_planned',
+      'approval_requested',
+      'approval_decided',
+      'checkpoint_created',
+      'files_restored',
+      'restore_finished',
+    ],
   );
   assert.equal(report.result, 'restored');
   assert.equal(report.undo?.short, 'safe');
@@ -99,7 +143,13 @@ test('restore: a no writes nothing and takes no checkpoint', async () => {
 });
 
 test('restore: a dry run neither asks nor writes nor recovers', async () => {
-  const pending: PendingRestore = { target: TARGET, safety: record('safe'), undo: record('orig'), startedAt: 'then', pid: 1 };
+  const pending: PendingRestore = {
+    target: TARGET,
+    safety: record('safe'),
+    undo: record('orig'),
+    startedAt: 'then',
+    pid: 1,
+  };
   const restorer = new FakeRestorer(plan(TWO_CHANGES), pending);
   const { report } = await run(restorer, 'yes', true);
   assert.deepEqual(restorer.calls, ['pending', 'plan aaaa']);
@@ -115,7 +165,13 @@ test('restore: nothing differs, nothing asked', async () => {
 });
 
 test('restore: finishing an interrupted restore to the same checkpoint undoes to the state before the first run', async () => {
-  const pending: PendingRestore = { target: TARGET, safety: record('safe1'), undo: record('orig'), startedAt: 'then', pid: 1 };
+  const pending: PendingRestore = {
+    target: TARGET,
+    safety: record('safe1'),
+    undo: record('orig'),
+    startedAt: 'then',
+    pid: 1,
+  };
   const restorer = new FakeRestorer(plan(TWO_CHANGES), pending);
   const { events, report } = await run(restorer, 'yes');
   assert.deepEqual(restorer.calls.slice(0, 3), ['pending', 'recover', 'plan aaaa']);
@@ -125,7 +181,13 @@ test('restore: finishing an interrupted restore to the same checkpoint undoes to
 });
 
 test('restore: an interrupted restore with every file already written only finishes up', async () => {
-  const pending: PendingRestore = { target: TARGET, safety: record('safe1'), undo: record('orig'), startedAt: 'then', pid: 1 };
+  const pending: PendingRestore = {
+    target: TARGET,
+    safety: record('safe1'),
+    undo: record('orig'),
+    startedAt: 'then',
+    pid: 1,
+  };
   const restorer = new FakeRestorer(plan([]), pending);
   const { report } = await run(restorer, 'no');
   assert.deepEqual(restorer.calls, ['pending', 'recover', 'plan aaaa', 'finish']);
@@ -134,8 +196,14 @@ test('restore: an interrupted restore with every file already written only finis
   assert.equal(report.undo?.short, 'orig');
 });
 
-test('restore: restoring elsewhere while one is pending undoes to this run\'s safety checkpoint', async () => {
-  const pending: PendingRestore = { target: record('bbbb'), safety: record('safe1'), undo: record('orig'), startedAt: 'then', pid: 1 };
+test("restore: restoring elsewhere while one is pending undoes to this run's safety checkpoint", async () => {
+  const pending: PendingRestore = {
+    target: record('bbbb'),
+    safety: record('safe1'),
+    undo: record('orig'),
+    startedAt: 'then',
+    pid: 1,
+  };
   const restorer = new FakeRestorer(plan(TWO_CHANGES), pending);
   const { report } = await run(restorer, 'yes');
   assert.equal(report.undo?.short, 'safe');

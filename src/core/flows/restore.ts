@@ -65,7 +65,10 @@ function approvalText(plan: RestorePlan): { question: string; details: string[] 
   };
 }
 
-export async function* restoreFlow(request: RestoreRequest, deps: RestoreDeps): AsyncGenerator<AideEvent, RestoreReport> {
+export async function* restoreFlow(
+  request: RestoreRequest,
+  deps: RestoreDeps,
+): AsyncGenerator<AideEvent, RestoreReport> {
   const { restorer } = deps;
   const pending = await restorer.pendingRestore();
   if (pending !== null) {
@@ -75,7 +78,12 @@ export async function* restoreFlow(request: RestoreRequest, deps: RestoreDeps): 
   }
   const plan = await restorer.planRestore(request.target);
   yield { type: 'restore_planned', plan, dryRun: request.dryRun };
-  const report = (result: RestoreResult, outcome: RestoreOutcome, safety: CheckpointRecord | null, undo: CheckpointRef | null): RestoreReport => ({
+  const report = (
+    result: RestoreResult,
+    outcome: RestoreOutcome,
+    safety: CheckpointRecord | null,
+    undo: CheckpointRef | null,
+  ): RestoreReport => ({
     result,
     dryRun: request.dryRun,
     target: plan.target,
@@ -115,11 +123,16 @@ export async function* restoreFlow(request: RestoreRequest, deps: RestoreDeps): 
   // The paths the restore writes or removes: the safety checkpoint (and every later one) holds
   // them even when ignored, so restoring it undoes this restore exactly.
   const paths = plan.changes.map((c) => c.path);
-  const safety = await deps.checkpointer.checkpoint({ reason: 'restore-safety', message: `before aide restore ${plan.target.short}`, paths });
+  const safety = await deps.checkpointer.checkpoint({
+    reason: 'restore-safety',
+    message: `before aide restore ${plan.target.short}`,
+    paths,
+  });
   yield { type: 'checkpoint_created', result: safety };
   const outcome = await restorer.applyRestore(plan, safety.checkpoint, pending);
   yield { type: 'files_restored', ...outcome };
   yield { type: 'restore_finished', outcome: 'restored' };
-  const undo = pending !== null && pending.target.id === plan.target.id ? pending.undo : ref(safety.checkpoint);
+  const undo =
+    pending !== null && pending.target.id === plan.target.id ? pending.undo : ref(safety.checkpoint);
   return report('restored', outcome, safety.checkpoint, undo);
 }

@@ -7,7 +7,13 @@
 import type { AideEvent } from '../events.js';
 import type { CommandResult, CommandRunner } from '../ports.js';
 import { childEnvironment } from '../security/secret-env.js';
-import type { CommandReport, CommandRunRecord, CommandStatus, Verdict, VerifyReport } from '../verify/report.js';
+import type {
+  CommandReport,
+  CommandRunRecord,
+  CommandStatus,
+  Verdict,
+  VerifyReport,
+} from '../verify/report.js';
 import { summarize } from '../verify/summary.js';
 import { createTestCounter } from '../verify/test-count.js';
 
@@ -61,9 +67,27 @@ function passed(result: CommandResult): boolean {
   return result.exitCode === 0 && !result.timedOut && !result.cancelled;
 }
 
-function record(attempt: number, timeoutMs: number, logPath: string, result: CommandResult, tests: CommandRunRecord['tests']): CommandRunRecord {
+function record(
+  attempt: number,
+  timeoutMs: number,
+  logPath: string,
+  result: CommandResult,
+  tests: CommandRunRecord['tests'],
+): CommandRunRecord {
   const { exitCode, signal, timedOut, cancelled, truncated, durationMs, startError } = result;
-  return { attempt, exitCode, signal, timedOut, cancelled, truncated, durationMs, timeoutMs, logPath, tests, startError };
+  return {
+    attempt,
+    exitCode,
+    signal,
+    timedOut,
+    cancelled,
+    truncated,
+    durationMs,
+    timeoutMs,
+    logPath,
+    tests,
+    startError,
+  };
 }
 
 function statusOf(runs: readonly CommandRunRecord[]): CommandStatus {
@@ -75,7 +99,19 @@ function statusOf(runs: readonly CommandRunRecord[]): CommandStatus {
 }
 
 function notRun(command: VerifyCommand): CommandReport {
-  return { name: command.name, run: command.run, status: 'not_run', exitCode: null, signal: null, durationMs: 0, tests: null, flaky: false, logPath: null, tail: '', runs: [] };
+  return {
+    name: command.name,
+    run: command.run,
+    status: 'not_run',
+    exitCode: null,
+    signal: null,
+    durationMs: 0,
+    tests: null,
+    flaky: false,
+    logPath: null,
+    tail: '',
+    runs: [],
+  };
 }
 
 function report(command: VerifyCommand, runs: CommandRunRecord[], tail: string): CommandReport {
@@ -97,7 +133,13 @@ function report(command: VerifyCommand, runs: CommandRunRecord[], tail: string):
 }
 
 /** Runs one command, with flake-guard reruns, within the time left. */
-async function* runCommand(input: VerifyInput, deps: VerifyDeps, index: number, command: VerifyCommand, deadline: number): AsyncGenerator<AideEvent, CommandReport> {
+async function* runCommand(
+  input: VerifyInput,
+  deps: VerifyDeps,
+  index: number,
+  command: VerifyCommand,
+  deadline: number,
+): AsyncGenerator<AideEvent, CommandReport> {
   const { policy } = input;
   const env = commandEnvironment(input.userEnv, policy.envAllow, deps.runner, command.env);
   const runs: CommandRunRecord[] = [];
@@ -137,18 +179,32 @@ async function* runCommand(input: VerifyInput, deps: VerifyDeps, index: number, 
  * What a command run in the sandbox gets: the user's environment without credentials, the
  * command's own variables, and AIDE_SANDBOX_NETWORK_DISABLED=1 when its network is off.
  */
-export function commandEnvironment(userEnv: VerifyInput['userEnv'], envAllow: readonly string[], runner: CommandRunner, own: Readonly<Record<string, string>> = {}): Record<string, string> {
-  const network: Record<string, string> = runner.isolation.network === 'off' ? { AIDE_SANDBOX_NETWORK_DISABLED: '1' } : {};
+export function commandEnvironment(
+  userEnv: VerifyInput['userEnv'],
+  envAllow: readonly string[],
+  runner: CommandRunner,
+  own: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  const network: Record<string, string> =
+    runner.isolation.network === 'off' ? { AIDE_SANDBOX_NETWORK_DISABLED: '1' } : {};
   return childEnvironment(userEnv, { allow: envAllow, set: { ...own, ...network } }).env;
 }
 
 /** Runs the commands; yields verify_started, command_started/finished per run, verify_finished. */
-export async function* verifyFlow(input: VerifyInput, deps: VerifyDeps): AsyncGenerator<AideEvent, VerifyReport> {
+export async function* verifyFlow(
+  input: VerifyInput,
+  deps: VerifyDeps,
+): AsyncGenerator<AideEvent, VerifyReport> {
   const started = deps.now();
   const deadline = started + input.policy.totalTimeoutMs;
   const { withheld } = childEnvironment(input.userEnv, { allow: input.policy.envAllow });
   const isolation = deps.runner.isolation;
-  yield { type: 'verify_started', commands: input.commands.map((c) => ({ name: c.name, run: c.run })), isolation, withheldEnv: withheld };
+  yield {
+    type: 'verify_started',
+    commands: input.commands.map((c) => ({ name: c.name, run: c.run })),
+    isolation,
+    withheldEnv: withheld,
+  };
   const reports: CommandReport[] = [];
   let stopped = false;
   for (const [index, command] of input.commands.entries()) {
@@ -160,10 +216,27 @@ export async function* verifyFlow(input: VerifyInput, deps: VerifyDeps): AsyncGe
     reports.push(done);
     stopped = done.status !== 'passed' && done.status !== 'flaky';
   }
-  const verdict: Verdict = reports.some((r) => r.status === 'cancelled') || input.signal?.aborted === true ? 'cancelled' : stopped || reports.some((r) => r.status === 'not_run') ? 'failed' : 'passed';
-  const ranOut = verdict === 'failed' && !reports.some((r) => r.status === 'failed' || r.status === 'timed_out');
-  const summary = summarize({ verdict, commands: reports, totalTimeoutMs: ranOut ? input.policy.totalTimeoutMs : null });
-  const result: VerifyReport = { verdict, summary, commands: reports, isolation, durationMs: Math.round(deps.now() - started), withheldEnv: withheld };
+  const verdict: Verdict =
+    reports.some((r) => r.status === 'cancelled') || input.signal?.aborted === true
+      ? 'cancelled'
+      : stopped || reports.some((r) => r.status === 'not_run')
+        ? 'failed'
+        : 'passed';
+  const ranOut =
+    verdict === 'failed' && !reports.some((r) => r.status === 'failed' || r.status === 'timed_out');
+  const summary = summarize({
+    verdict,
+    commands: reports,
+    totalTimeoutMs: ranOut ? input.policy.totalTimeoutMs : null,
+  });
+  const result: VerifyReport = {
+    verdict,
+    summary,
+    commands: reports,
+    isolation,
+    durationMs: Math.round(deps.now() - started),
+    withheldEnv: withheld,
+  };
   yield { type: 'verify_finished', report: result };
   return result;
 }

@@ -11,9 +11,23 @@
 import { hasTarget, makeTargets } from './detect-make.js';
 import { nodeCommands } from './detect-node.js';
 import { pythonCommands, virtualenvNote } from './detect-python.js';
-import type { Candidate, DetectedCommand, Detection, ProjectFiles, WorkspacePackage } from './detect-types.js';
+import type {
+  Candidate,
+  DetectedCommand,
+  Detection,
+  ProjectFiles,
+  WorkspacePackage,
+} from './detect-types.js';
 
-export { PROBED_FILES, type DetectedCommand, type Detection, type PackageManager, type ProbedFile, type ProjectFiles, type WorkspacePackage } from './detect-types.js';
+export {
+  PROBED_FILES,
+  type DetectedCommand,
+  type Detection,
+  type PackageManager,
+  type ProbedFile,
+  type ProjectFiles,
+  type WorkspacePackage,
+} from './detect-types.js';
 export { workspacePatterns } from './detect-node.js';
 
 const STAGES: readonly Candidate['stage'][] = ['check', 'test', 'extra'];
@@ -31,10 +45,18 @@ function rustCommands(files: ProjectFiles): Candidate[] {
   if (manifest === undefined) return [];
   const workspace = cargoWorkspaceFlag(manifest);
   return [
-    { stage: 'test', command: { name: 'cargo-test', run: ['cargo', 'test', ...workspace], because: 'Cargo.toml' } },
+    {
+      stage: 'test',
+      command: { name: 'cargo-test', run: ['cargo', 'test', ...workspace], because: 'Cargo.toml' },
+    },
     {
       stage: 'extra',
-      command: { name: 'clippy', run: ['cargo', 'clippy', ...workspace, '--all-targets', '--', '-D', 'warnings'], because: 'Cargo.toml (clippy: a rustup component)', optional: true },
+      command: {
+        name: 'clippy',
+        run: ['cargo', 'clippy', ...workspace, '--all-targets', '--', '-D', 'warnings'],
+        because: 'Cargo.toml (clippy: a rustup component)',
+        optional: true,
+      },
     },
   ];
 }
@@ -53,10 +75,18 @@ function makeCommands(files: ProjectFiles): Candidate[] {
   const targets = makeTargets(files[file] ?? '');
   const test = hasTarget(targets, 'test');
   const found: Candidate[] = [];
-  if (test) found.push({ stage: 'test', command: { name: 'make-test', run: ['make', 'test'], because: `${file} target "test"` } });
+  if (test)
+    found.push({
+      stage: 'test',
+      command: { name: 'make-test', run: ['make', 'test'], because: `${file} target "test"` },
+    });
   if (hasTarget(targets, 'check')) {
     // `check` usually runs `test` and more; with both, running both would run the tests twice.
-    const command: DetectedCommand = { name: 'make-check', run: ['make', 'check'], because: `${file} target "check"` };
+    const command: DetectedCommand = {
+      name: 'make-check',
+      run: ['make', 'check'],
+      because: `${file} target "check"`,
+    };
     found.push({ stage: 'test', command: test ? { ...command, optional: true } : command });
   }
   return found;
@@ -72,8 +102,14 @@ function preCommitCommands(files: ProjectFiles): Candidate[] {
   if (text === undefined) return [];
   const hooks = preCommitHooks(text);
   const shown = hooks.length > 4 ? `${hooks.slice(0, 4).join(', ')}, …` : hooks.join(', ');
-  const because = hooks.length === 0 ? '.pre-commit-config.yaml' : `.pre-commit-config.yaml (hooks: ${shown})`;
-  return [{ stage: 'extra', command: { name: 'pre-commit', run: ['pre-commit', 'run', '--all-files'], because, optional: true } }];
+  const because =
+    hooks.length === 0 ? '.pre-commit-config.yaml' : `.pre-commit-config.yaml (hooks: ${shown})`;
+  return [
+    {
+      stage: 'extra',
+      command: { name: 'pre-commit', run: ['pre-commit', 'run', '--all-files'], because, optional: true },
+    },
+  ];
 }
 
 /**
@@ -81,12 +117,17 @@ function preCommitCommands(files: ProjectFiles): Candidate[] {
  * `go test` / `cargo test` / pytest itself: those stay, optional, so the tests do not run twice.
  */
 function preferMake(candidates: Candidate[], notes: string[]): Candidate[] {
-  const make = candidates.find((c) => c.command.name === 'make-test' || (c.command.name === 'make-check' && c.command.optional !== true));
+  const make = candidates.find(
+    (c) => c.command.name === 'make-test' || (c.command.name === 'make-check' && c.command.optional !== true),
+  );
   if (make === undefined) return candidates;
   return candidates.map((candidate) => {
     const { command } = candidate;
-    if (command.name === make.command.name || !TEST_TOOLS.has(command.name) || command.optional === true) return candidate;
-    notes.push(`${command.name} (${command.run.join(' ')}) is optional: \`${make.command.run.join(' ')}\` most likely runs it already.`);
+    if (command.name === make.command.name || !TEST_TOOLS.has(command.name) || command.optional === true)
+      return candidate;
+    notes.push(
+      `${command.name} (${command.run.join(' ')}) is optional: \`${make.command.run.join(' ')}\` most likely runs it already.`,
+    );
     return { ...candidate, command: { ...command, optional: true } };
   });
 }
@@ -98,10 +139,22 @@ function nameTest(commands: DetectedCommand[]): DetectedCommand[] {
   return commands.map((c, i) => (i === first ? { ...c, name: 'test' } : c));
 }
 
-export function detectCommands(files: ProjectFiles, workspacePackages: readonly WorkspacePackage[] = []): Detection {
+export function detectCommands(
+  files: ProjectFiles,
+  workspacePackages: readonly WorkspacePackage[] = [],
+): Detection {
   const detection: Detection = { packageManager: null, commands: [], notes: [] };
   const node = nodeCommands(files, workspacePackages, detection);
-  const tools = preferMake([...makeCommands(files), ...goCommands(files), ...rustCommands(files), ...pythonCommands(files), ...preCommitCommands(files)], detection.notes);
+  const tools = preferMake(
+    [
+      ...makeCommands(files),
+      ...goCommands(files),
+      ...rustCommands(files),
+      ...pythonCommands(files),
+      ...preCommitCommands(files),
+    ],
+    detection.notes,
+  );
   const ordered = STAGES.flatMap((stage) => tools.filter((c) => c.stage === stage));
   detection.commands = nameTest([...node, ...ordered].map((c) => c.command));
   const venv = virtualenvNote(files, detection.commands);

@@ -3,7 +3,14 @@
  * package.json scripts worth verifying with, and in a monorepo the scripts its workspace
  * packages have that the root does not, run across all of them.
  */
-import type { Candidate, Detection, PackageManager, ProbedFile, ProjectFiles, WorkspacePackage } from './detect-types.js';
+import type {
+  Candidate,
+  Detection,
+  PackageManager,
+  ProbedFile,
+  ProjectFiles,
+  WorkspacePackage,
+} from './detect-types.js';
 
 const LOCKFILES: readonly [ProbedFile, PackageManager][] = [
   ['package-lock.json', 'npm'],
@@ -18,7 +25,12 @@ const LOCKFILES: readonly [ProbedFile, PackageManager][] = [
  * typecheck script goes by several names in real projects (changesets: "types:check"); the
  * first one present is used.
  */
-const SCRIPT_ORDER: readonly (readonly string[])[] = [['typecheck', 'type-check', 'types:check', 'check-types', 'check:types', 'tsc'], ['lint'], ['build'], ['test']];
+const SCRIPT_ORDER: readonly (readonly string[])[] = [
+  ['typecheck', 'type-check', 'types:check', 'check-types', 'check:types', 'tsc'],
+  ['lint'],
+  ['build'],
+  ['test'],
+];
 
 /** What `npm init` puts in "test": it always fails, so it verifies nothing. */
 const NPM_PLACEHOLDER_TEST = /no test specified/;
@@ -28,7 +40,9 @@ type Manifest = Record<string, unknown>;
 function parseManifest(text: string): Manifest | null {
   try {
     const parsed = JSON.parse(text) as unknown;
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Manifest) : null;
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Manifest)
+      : null;
   } catch {
     return null;
   }
@@ -42,7 +56,9 @@ function scriptsOf(manifest: Manifest | null): Record<string, unknown> {
 /** A script that would verify something: present, not empty, not npm init's placeholder. */
 function usable(scripts: Record<string, unknown>, script: string): boolean {
   const body = scripts[script];
-  return typeof body === 'string' && body.trim() !== '' && !(script === 'test' && NPM_PLACEHOLDER_TEST.test(body));
+  return (
+    typeof body === 'string' && body.trim() !== '' && !(script === 'test' && NPM_PLACEHOLDER_TEST.test(body))
+  );
 }
 
 /** package.json's "packageManager" field (corepack), e.g. "pnpm@9.1.0"; '' when absent. */
@@ -52,11 +68,18 @@ function declaredManager(manifest: Manifest | null): string {
 }
 
 /** The lockfile decides; without one, package.json's "packageManager" (corepack) or a pnpm workspace file. */
-function packageManagerOf(files: ProjectFiles, manifest: Manifest | null, notes: string[]): NonNullable<Detection['packageManager']> {
+function packageManagerOf(
+  files: ProjectFiles,
+  manifest: Manifest | null,
+  notes: string[],
+): NonNullable<Detection['packageManager']> {
   const found = LOCKFILES.filter(([file]) => files[file] !== undefined);
   const first = found[0];
   if (first !== undefined) {
-    if (new Set(found.map(([, manager]) => manager)).size > 1) notes.push(`Several lockfiles (${found.map(([f]) => f).join(', ')}); used ${first[1]} from ${first[0]}.`);
+    if (new Set(found.map(([, manager]) => manager)).size > 1)
+      notes.push(
+        `Several lockfiles (${found.map(([f]) => f).join(', ')}); used ${first[1]} from ${first[0]}.`,
+      );
     return { name: first[1], because: first[0] };
   }
   const declared = /^(npm|pnpm|yarn|bun)@/.exec(declaredManager(manifest))?.[1] as PackageManager | undefined;
@@ -89,10 +112,17 @@ function scriptCommand(manager: PackageManager, script: string): string[] {
  * Yarn 1's `yarn workspaces run` fails in a package without the script (its docs), so it is
  * proposed only when every package has it (null otherwise).
  */
-function workspaceCommand(manager: PackageManager, classicYarn: boolean, script: string, everyPackage: boolean): string[] | null {
+function workspaceCommand(
+  manager: PackageManager,
+  classicYarn: boolean,
+  script: string,
+  everyPackage: boolean,
+): string[] | null {
   switch (manager) {
     case 'npm':
-      return script === 'test' ? ['npm', 'test', '--workspaces', '--if-present'] : ['npm', 'run', script, '--workspaces', '--if-present'];
+      return script === 'test'
+        ? ['npm', 'test', '--workspaces', '--if-present']
+        : ['npm', 'run', script, '--workspaces', '--if-present'];
     case 'pnpm':
       return ['pnpm', '-r', 'run', '--if-present', script];
     case 'yarn':
@@ -107,8 +137,14 @@ function workspaceCommand(manager: PackageManager, classicYarn: boolean, script:
 export function workspacePatterns(files: ProjectFiles): { patterns: string[]; because: string } | null {
   const manifest = files['package.json'] === undefined ? null : parseManifest(files['package.json']);
   const declared = manifest?.['workspaces'];
-  const list = Array.isArray(declared) ? declared : (declared as { packages?: unknown } | undefined)?.packages;
-  if (Array.isArray(list)) return { patterns: list.filter((p): p is string => typeof p === 'string'), because: 'package.json "workspaces"' };
+  const list = Array.isArray(declared)
+    ? declared
+    : (declared as { packages?: unknown } | undefined)?.packages;
+  if (Array.isArray(list))
+    return {
+      patterns: list.filter((p): p is string => typeof p === 'string'),
+      because: 'package.json "workspaces"',
+    };
   const pnpm = files['pnpm-workspace.yaml'];
   return pnpm === undefined ? null : { patterns: pnpmPackages(pnpm), because: 'pnpm-workspace.yaml' };
 }
@@ -117,7 +153,11 @@ export function workspacePatterns(files: ProjectFiles): { patterns: string[]; be
 function pnpmPackages(text: string): string[] {
   const unquote = (value: string) => value.trim().replace(/^(['"])(.*)\1$/, '$2');
   const flow = /^packages\s*:\s*\[(.*)\]\s*(?:#.*)?$/m.exec(text)?.[1];
-  if (flow !== undefined) return flow.split(',').map(unquote).filter((p) => p !== '');
+  if (flow !== undefined)
+    return flow
+      .split(',')
+      .map(unquote)
+      .filter((p) => p !== '');
   const patterns: string[] = [];
   let inPackages = false;
   for (const line of text.split(/\r?\n/)) {
@@ -145,13 +185,26 @@ function workspaceCandidate(project: NodeProject, script: string, notes: string[
   const all = project.packages.length;
   const run = workspaceCommand(project.manager.name, project.classicYarn, script, having === all);
   if (run === null) {
-    notes.push(`Only ${having} of ${all} workspace packages have a "${script}" script, and yarn 1's \`yarn workspaces run ${script}\` fails in the others; add a root "${script}" script to verify with it.`);
+    notes.push(
+      `Only ${having} of ${all} workspace packages have a "${script}" script, and yarn 1's \`yarn workspaces run ${script}\` fails in the others; add a root "${script}" script to verify with it.`,
+    );
     return null;
   }
-  return { stage: 'check', command: { name: script, run, because: `script "${script}" in ${having} of ${all} workspace packages (${project.workspaces})` } };
+  return {
+    stage: 'check',
+    command: {
+      name: script,
+      run,
+      because: `script "${script}" in ${having} of ${all} workspace packages (${project.workspaces})`,
+    },
+  };
 }
 
-export function nodeCommands(files: ProjectFiles, packages: readonly WorkspacePackage[], detection: Detection): Candidate[] {
+export function nodeCommands(
+  files: ProjectFiles,
+  packages: readonly WorkspacePackage[],
+  detection: Detection,
+): Candidate[] {
   const text = files['package.json'];
   if (text === undefined) return [];
   const manifest = parseManifest(text);
@@ -168,13 +221,26 @@ export function nodeCommands(files: ProjectFiles, packages: readonly WorkspacePa
   };
   const found: Candidate[] = [];
   for (const names of SCRIPT_ORDER) {
-    const script = names.find((name) => usable(root, name)) ?? names.find((name) => project.packages.some((p) => usable(p, name))) ?? names[0] ?? '';
+    const script =
+      names.find((name) => usable(root, name)) ??
+      names.find((name) => project.packages.some((p) => usable(p, name))) ??
+      names[0] ??
+      '';
     if (usable(root, script)) {
-      found.push({ stage: 'check', command: { name: script, run: scriptCommand(manager.name, script), because: `package.json script "${script}"` } });
+      found.push({
+        stage: 'check',
+        command: {
+          name: script,
+          run: scriptCommand(manager.name, script),
+          because: `package.json script "${script}"`,
+        },
+      });
       continue;
     }
     if (script === 'test' && typeof root[script] === 'string' && NPM_PLACEHOLDER_TEST.test(root[script])) {
-      detection.notes.push('Skipped the "test" script: it is the placeholder `npm init` writes, which always fails.');
+      detection.notes.push(
+        'Skipped the "test" script: it is the placeholder `npm init` writes, which always fails.',
+      );
     }
     const across = workspaceCandidate(project, script, detection.notes);
     if (across) found.push(across);

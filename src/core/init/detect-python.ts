@@ -37,13 +37,18 @@ function ruffConfig(files: ProjectFiles, pyproject: ReadonlyMap<string, string>)
  * `packages` or `modules`, a bare `mypy` stops with "Missing target module, package, files, or
  * command", so `mypy .` is proposed instead.
  */
-function mypyConfig(files: ProjectFiles, pyproject: ReadonlyMap<string, string>): { where: string; targets: boolean } | undefined {
-  const named = (body: string | undefined) => body !== undefined && /^\s*(?:files|packages|modules)\s*=/m.test(body);
+function mypyConfig(
+  files: ProjectFiles,
+  pyproject: ReadonlyMap<string, string>,
+): { where: string; targets: boolean } | undefined {
+  const named = (body: string | undefined) =>
+    body !== undefined && /^\s*(?:files|packages|modules)\s*=/m.test(body);
   for (const file of ['mypy.ini', '.mypy.ini'] as const) {
     const text = files[file];
     if (text !== undefined) return { where: file, targets: named(sections(text).get('mypy')) };
   }
-  if (pyproject.has('tool.mypy')) return { where: 'pyproject.toml [tool.mypy]', targets: named(pyproject.get('tool.mypy')) };
+  if (pyproject.has('tool.mypy'))
+    return { where: 'pyproject.toml [tool.mypy]', targets: named(pyproject.get('tool.mypy')) };
   const setup = files['setup.cfg'] === undefined ? undefined : sections(files['setup.cfg']);
   if (setup?.has('mypy')) return { where: 'setup.cfg [mypy]', targets: named(setup.get('mypy')) };
   return undefined;
@@ -54,9 +59,12 @@ function pytestConfig(files: ProjectFiles, pyproject: ReadonlyMap<string, string
   if (files['pytest.ini'] !== undefined) return 'pytest.ini';
   if (pyproject.has('tool.pytest.ini_options')) return 'pyproject.toml [tool.pytest.ini_options]';
   if (files['tox.ini'] !== undefined && sections(files['tox.ini']).has('pytest')) return 'tox.ini [pytest]';
-  if (files['setup.cfg'] !== undefined && sections(files['setup.cfg']).has('tool:pytest')) return 'setup.cfg [tool:pytest]';
-  if (files['pyproject.toml'] !== undefined && /["'\s]pytest\b/.test(files['pyproject.toml'])) return 'pyproject.toml (a pytest dependency)';
-  if (files['setup.cfg'] !== undefined && /\bpytest\b/.test(files['setup.cfg'])) return 'setup.cfg (a pytest dependency)';
+  if (files['setup.cfg'] !== undefined && sections(files['setup.cfg']).has('tool:pytest'))
+    return 'setup.cfg [tool:pytest]';
+  if (files['pyproject.toml'] !== undefined && /["'\s]pytest\b/.test(files['pyproject.toml']))
+    return 'pyproject.toml (a pytest dependency)';
+  if (files['setup.cfg'] !== undefined && /\bpytest\b/.test(files['setup.cfg']))
+    return 'setup.cfg (a pytest dependency)';
   // tox runs pytest (its testenv names it in deps or commands) but tox itself is optional: it
   // builds environments, which needs the network. Seen on cachetools: only tox.ini knew of pytest.
   if (files['tox.ini'] !== undefined && toxRunsPytest(files['tox.ini'])) return 'tox.ini (tox runs pytest)';
@@ -74,7 +82,8 @@ function toxRunsPytest(tox: string): boolean {
 function toxConfig(files: ProjectFiles, pyproject: ReadonlyMap<string, string>): string | undefined {
   if (files['tox.ini'] !== undefined && sections(files['tox.ini']).has('tox')) return 'tox.ini';
   if (hasSection(pyproject, 'tool.tox')) return 'pyproject.toml [tool.tox]';
-  if (files['setup.cfg'] !== undefined && sections(files['setup.cfg']).has('tox:tox')) return 'setup.cfg [tox:tox]';
+  if (files['setup.cfg'] !== undefined && sections(files['setup.cfg']).has('tox:tox'))
+    return 'setup.cfg [tox:tox]';
   // A tox.ini with only tool sections ([pytest], [flake8]) configures those tools, not tox.
   if (files['tox.ini'] !== undefined && /^\s*\[testenv/m.test(files['tox.ini'])) return 'tox.ini';
   return undefined;
@@ -87,20 +96,31 @@ function toxConfig(files: ProjectFiles, pyproject: ReadonlyMap<string, string>):
  * installed packages, and pytest puts the project folder on sys.path.
  */
 export function pythonCommands(files: ProjectFiles): Candidate[] {
-  const pyproject = files['pyproject.toml'] === undefined ? new Map<string, string>() : sections(files['pyproject.toml']);
+  const pyproject =
+    files['pyproject.toml'] === undefined ? new Map<string, string>() : sections(files['pyproject.toml']);
   const found: Candidate[] = [];
   const ruff = ruffConfig(files, pyproject);
-  if (ruff !== undefined) found.push({ stage: 'check', command: { name: 'ruff', run: ['ruff', 'check', '.'], because: ruff } });
+  if (ruff !== undefined)
+    found.push({ stage: 'check', command: { name: 'ruff', run: ['ruff', 'check', '.'], because: ruff } });
   const mypy = mypyConfig(files, pyproject);
   if (mypy !== undefined) {
     const run = mypy.targets ? ['python', '-m', 'mypy'] : ['python', '-m', 'mypy', '.'];
     found.push({ stage: 'check', command: { name: 'mypy', run, because: mypy.where } });
   }
   const pytest = pytestConfig(files, pyproject);
-  if (pytest !== undefined) found.push({ stage: 'test', command: { name: 'pytest', run: ['python', '-m', 'pytest'], because: pytest } });
+  if (pytest !== undefined)
+    found.push({
+      stage: 'test',
+      command: { name: 'pytest', run: ['python', '-m', 'pytest'], because: pytest },
+    });
   const tox = toxConfig(files, pyproject);
-  if (tox !== undefined) found.push({ stage: 'extra', command: { name: 'tox', run: ['tox'], because: tox, optional: true } });
-  if (files['noxfile.py'] !== undefined) found.push({ stage: 'extra', command: { name: 'nox', run: ['nox'], because: 'noxfile.py', optional: true } });
+  if (tox !== undefined)
+    found.push({ stage: 'extra', command: { name: 'tox', run: ['tox'], because: tox, optional: true } });
+  if (files['noxfile.py'] !== undefined)
+    found.push({
+      stage: 'extra',
+      command: { name: 'nox', run: ['nox'], because: 'noxfile.py', optional: true },
+    });
   return found;
 }
 
@@ -110,9 +130,17 @@ export function pythonCommands(files: ProjectFiles): Candidate[] {
  * activated they run the system's Python and the project does not import (seen on cachetools:
  * 13 collection errors). Said once, where a python command was proposed.
  */
-export function virtualenvNote(files: ProjectFiles, commands: readonly { run: readonly string[] }[]): string | null {
+export function virtualenvNote(
+  files: ProjectFiles,
+  commands: readonly { run: readonly string[] }[],
+): string | null {
   if (!commands.some((c) => c.run[0] === 'python')) return null;
-  const dir = files['.venv/pyvenv.cfg'] !== undefined ? '.venv' : files['venv/pyvenv.cfg'] !== undefined ? 'venv' : null;
+  const dir =
+    files['.venv/pyvenv.cfg'] !== undefined
+      ? '.venv'
+      : files['venv/pyvenv.cfg'] !== undefined
+        ? 'venv'
+        : null;
   if (dir === null) return null;
   return `a virtualenv is in ${dir}/: run aide with it activated (\`source ${dir}/bin/activate\`), or the python commands run the system's Python, without the project's packages; if git does not ignore ${dir}/, add it to .gitignore, or aide copies it into every scratch.`;
 }

@@ -8,11 +8,25 @@
  * watch, and the report is the whole story.
  */
 import { join } from 'node:path';
-import { AIDE_DIR, CONFIG_FILE, CONFIG_SCHEMA_FILE, GITIGNORE_FILE, INSTALLED_SCHEMA_DIR, SANDBOX_FILE } from '../../config/files.js';
+import {
+  AIDE_DIR,
+  CONFIG_FILE,
+  CONFIG_SCHEMA_FILE,
+  GITIGNORE_FILE,
+  INSTALLED_SCHEMA_DIR,
+  SANDBOX_FILE,
+} from '../../config/files.js';
 import { gitignoreWithState, initialConfigText, initialSandboxText } from '../../config/init-files.js';
 import { AideError } from '../../shared/errors.js';
 import type { FileSystem, FileWrite } from '../ports.js';
-import { detectCommands, PROBED_FILES, workspacePatterns, type Detection, type ProjectFiles, type WorkspacePackage } from './detect-commands.js';
+import {
+  detectCommands,
+  PROBED_FILES,
+  workspacePatterns,
+  type Detection,
+  type ProjectFiles,
+  type WorkspacePackage,
+} from './detect-commands.js';
 import { expandWorkspaces, type DirectoryLister } from './workspace-dirs.js';
 
 export interface InitRequest {
@@ -54,17 +68,23 @@ export async function readProject(fs: FileSystem, root: string): Promise<Project
 async function existingConfigFiles(fs: FileSystem, root: string): Promise<string[]> {
   const dir = await fs.lstat(join(root, AIDE_DIR));
   if (dir !== null && dir.kind !== 'directory') {
-    throw new AideError('workspace_invalid', `${AIDE_DIR} exists but is not a folder; aide keeps its files in a folder of that name`, {
-      hint: `Move ${AIDE_DIR} aside, then run \`aide init\` again.`,
-    });
+    throw new AideError(
+      'workspace_invalid',
+      `${AIDE_DIR} exists but is not a folder; aide keeps its files in a folder of that name`,
+      {
+        hint: `Move ${AIDE_DIR} aside, then run \`aide init\` again.`,
+      },
+    );
   }
   const existing: string[] = [];
-  for (const file of [CONFIG_FILE, SANDBOX_FILE]) if ((await fs.lstat(join(root, file))) !== null) existing.push(file);
+  for (const file of [CONFIG_FILE, SANDBOX_FILE])
+    if ((await fs.lstat(join(root, file))) !== null) existing.push(file);
   return existing;
 }
 
 function refuse(existing: readonly string[]): AideError {
-  const what = existing.length === 1 ? `${existing[0] ?? ''} already exists` : `${existing.join(' and ')} already exist`;
+  const what =
+    existing.length === 1 ? `${existing[0] ?? ''} already exists` : `${existing.join(' and ')} already exist`;
   return new AideError('config_exists', `${what}; nothing written`, {
     hint: 'Check the current settings with `aide config`, or run `aide init --force` to replace the file(s) with fresh ones.',
   });
@@ -106,7 +126,12 @@ async function planGitignore(fs: FileSystem, root: string): Promise<Planned> {
  * The package.json of each workspace package a monorepo declares (none without a lister or
  * workspaces); a package.json that is missing or not a file is left out.
  */
-export async function readWorkspacePackages(fs: FileSystem, lister: DirectoryLister | undefined, root: string, files: ProjectFiles): Promise<WorkspacePackage[]> {
+export async function readWorkspacePackages(
+  fs: FileSystem,
+  lister: DirectoryLister | undefined,
+  root: string,
+  files: ProjectFiles,
+): Promise<WorkspacePackage[]> {
   const declared = workspacePatterns(files);
   if (lister === undefined || declared === null) return [];
   const packages: WorkspacePackage[] = [];
@@ -120,7 +145,11 @@ export async function readWorkspacePackages(fs: FileSystem, lister: DirectoryLis
 }
 
 /** What `aide init` detects in a workspace (and `aide verify` runs when sandbox.json lists no commands). */
-export async function detectProject(fs: FileSystem, lister: DirectoryLister | undefined, root: string): Promise<Detection> {
+export async function detectProject(
+  fs: FileSystem,
+  lister: DirectoryLister | undefined,
+  root: string,
+): Promise<Detection> {
   const files = await readProject(fs, root);
   return detectCommands(files, await readWorkspacePackages(fs, lister, root, files));
 }

@@ -23,14 +23,35 @@ const TREE = {
 };
 
 test('literal folders, * within a segment, ** at any depth, and ! exclusions', async () => {
-  assert.deepEqual(await expandWorkspaces(lister(TREE), '/repo', ['packages/*']), ['packages/cli', 'packages/core', 'packages/core-test']);
-  assert.deepEqual(await expandWorkspaces(lister(TREE), '/repo', ['./packages/core*', 'tools/cli/']), ['packages/core', 'packages/core-test', 'tools/cli']);
-  assert.deepEqual(await expandWorkspaces(lister(TREE), '/repo', ['apps/**']), ['apps', 'apps/web', 'apps/web/e2e']);
-  assert.deepEqual(await expandWorkspaces(lister(TREE), '/repo', ['packages/*', '!packages/*-test', '!**/test']), ['packages/cli', 'packages/core']);
+  assert.deepEqual(await expandWorkspaces(lister(TREE), '/repo', ['packages/*']), [
+    'packages/cli',
+    'packages/core',
+    'packages/core-test',
+  ]);
+  assert.deepEqual(await expandWorkspaces(lister(TREE), '/repo', ['./packages/core*', 'tools/cli/']), [
+    'packages/core',
+    'packages/core-test',
+    'tools/cli',
+  ]);
+  assert.deepEqual(await expandWorkspaces(lister(TREE), '/repo', ['apps/**']), [
+    'apps',
+    'apps/web',
+    'apps/web/e2e',
+  ]);
+  assert.deepEqual(
+    await expandWorkspaces(lister(TREE), '/repo', ['packages/*', '!packages/*-test', '!**/test']),
+    ['packages/cli', 'packages/core'],
+  );
 });
 
 test('node_modules, dot-folders, .. and absolute patterns are never entered', async () => {
   const fake = lister(TREE);
-  assert.deepEqual(await expandWorkspaces(fake, '/repo', ['*', '../elsewhere/*', '/etc/*']), ['apps', 'packages']);
-  assert.ok(fake.asked.every((path) => !path.includes('node_modules') && !path.includes('/.')), fake.asked.join(' '));
+  assert.deepEqual(await expandWorkspaces(fake, '/repo', ['*', '../elsewhere/*', '/etc/*']), [
+    'apps',
+    'packages',
+  ]);
+  assert.ok(
+    fake.asked.every((path) => !path.includes('node_modules') && !path.includes('/.')),
+    fake.asked.join(' '),
+  );
 });

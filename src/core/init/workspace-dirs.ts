@@ -22,7 +22,14 @@ function enterable(name: string): boolean {
   return name !== 'node_modules' && !name.startsWith('.');
 }
 
-async function expandOne(lister: DirectoryLister, root: string, segments: readonly string[], at: string, depth: number, out: Set<string>): Promise<void> {
+async function expandOne(
+  lister: DirectoryLister,
+  root: string,
+  segments: readonly string[],
+  at: string,
+  depth: number,
+  out: Set<string>,
+): Promise<void> {
   if (out.size >= MAX_PACKAGES) return;
   const [segment, ...rest] = segments;
   if (segment === undefined) {
@@ -43,11 +50,16 @@ async function expandOne(lister: DirectoryLister, root: string, segments: readon
     return;
   }
   const pattern = segmentPattern(segment);
-  for (const name of names) if (pattern.test(name)) await expandOne(lister, root, rest, join(name), depth + 1, out);
+  for (const name of names)
+    if (pattern.test(name)) await expandOne(lister, root, rest, join(name), depth + 1, out);
 }
 
 /** Folders relative to `root`, sorted, excluding those a `!pattern` names. */
-export async function expandWorkspaces(lister: DirectoryLister, root: string, patterns: readonly string[]): Promise<string[]> {
+export async function expandWorkspaces(
+  lister: DirectoryLister,
+  root: string,
+  patterns: readonly string[],
+): Promise<string[]> {
   const included = new Set<string>();
   const excluded = new Set<string>();
   for (const raw of patterns) {

@@ -3,9 +3,23 @@
  * Parsed with `yaml`'s document API for the positions of keys and values, then checked with the
  * zod schema, so every problem names its line.
  */
-import { Document, isAlias, isMap, isScalar, parseDocument, type Node, type Pair, type YAMLError } from 'yaml';
+import {
+  Document,
+  isAlias,
+  isMap,
+  isScalar,
+  parseDocument,
+  type Node,
+  type Pair,
+  type YAMLError,
+} from 'yaml';
 import { didYouMean, lineColumnAt } from '../../shared/text.js';
-import { FRONT_MATTER_EXAMPLES, planFrontMatterSchema, type FrontMatterKey, type PlanFrontMatter } from './schema.js';
+import {
+  FRONT_MATTER_EXAMPLES,
+  planFrontMatterSchema,
+  type FrontMatterKey,
+  type PlanFrontMatter,
+} from './schema.js';
 import type { LineProblem } from './sections.js';
 
 const DELIMITER = /^---[ \t]*$/;
@@ -29,7 +43,12 @@ function valueOf(key: string, node: unknown): unknown {
   if (isAlias(node)) return {};
   if (!isScalar(node)) return isMap(node) ? {} : [];
   const value = node.value;
-  if (key !== 'aide_plan' && node.type === 'PLAIN' && (typeof value === 'number' || typeof value === 'boolean')) return node.source;
+  if (
+    key !== 'aide_plan' &&
+    node.type === 'PLAIN' &&
+    (typeof value === 'number' || typeof value === 'boolean')
+  )
+    return node.source;
   return value;
 }
 
@@ -61,11 +80,21 @@ function yamlProblem(error: YAMLError, yamlText: string, firstLine: number): Lin
   const index = firstLine + line - 1;
   if (error.code === 'BLOCK_AS_IMPLICIT_KEY' && pair !== null) {
     const value = (pair[2] ?? '').replace(/[ \t]+#.*$/, '');
-    return { index, column, message: `the value of "${pair[1]}" holds ": ", which YAML reads as another key`, hint: `Put the value in double quotes: ${pair[1]}: ${JSON.stringify(value)}` };
+    return {
+      index,
+      column,
+      message: `the value of "${pair[1]}" holds ": ", which YAML reads as another key`,
+      hint: `Put the value in double quotes: ${pair[1]}: ${JSON.stringify(value)}`,
+    };
   }
   if (error.code === 'DUPLICATE_KEY') {
     const key = /^([^:]*)/.exec(source)?.[1]?.trim() ?? '';
-    return { index, column, message: `"${key}" appears twice in the front matter`, hint: 'Keep one of the two lines.' };
+    return {
+      index,
+      column,
+      message: `"${key}" appears twice in the front matter`,
+      hint: 'Keep one of the two lines.',
+    };
   }
   return {
     index,
@@ -78,10 +107,20 @@ function yamlProblem(error: YAMLError, yamlText: string, firstLine: number): Lin
 function unknownKey(key: string, index: number, column: number): LineProblem {
   const near = didYouMean(key, KEYS);
   const keys = `The front-matter keys are ${KEYS.join(', ')}.`;
-  return { index, column, message: `unknown key "${key}" in the front matter`, hint: near === undefined ? `Remove it. ${keys}` : `Did you mean "${near}"? ${keys}` };
+  return {
+    index,
+    column,
+    message: `unknown key "${key}" in the front matter`,
+    hint: near === undefined ? `Remove it. ${keys}` : `Did you mean "${near}"? ${keys}`,
+  };
 }
 
-function schemaProblems(located: Located, yamlText: string, firstLine: number, open: number): { value: PlanFrontMatter | null; problems: LineProblem[] } {
+function schemaProblems(
+  located: Located,
+  yamlText: string,
+  firstLine: number,
+  open: number,
+): { value: PlanFrontMatter | null; problems: LineProblem[] } {
   const parsed = planFrontMatterSchema.safeParse(located.record);
   if (parsed.success) return { value: parsed.data, problems: [] };
   const where = (offset: number) => {
@@ -98,21 +137,40 @@ function schemaProblems(located: Located, yamlText: string, firstLine: number, o
     const key = String(issue.path[0] ?? '') as FrontMatterKey;
     const example = FRONT_MATTER_EXAMPLES[key] ?? `${key}: …`;
     const position = located.at.get(key);
-    if (position === undefined) return [{ index: open, message: `the front matter has no "${key}"`, hint: `Add a line such as: ${example}` }];
-    return [{ ...where(position.value), message: `"${key}": ${issue.message}`, hint: `For example: ${example}` }];
+    if (position === undefined)
+      return [
+        { index: open, message: `the front matter has no "${key}"`, hint: `Add a line such as: ${example}` },
+      ];
+    return [
+      { ...where(position.value), message: `"${key}": ${issue.message}`, hint: `For example: ${example}` },
+    ];
   });
   return { value: null, problems };
 }
 
-function parseYaml(lines: readonly string[], open: number, close: number): { value: PlanFrontMatter | null; problems: LineProblem[] } {
+function parseYaml(
+  lines: readonly string[],
+  open: number,
+  close: number,
+): { value: PlanFrontMatter | null; problems: LineProblem[] } {
   const yamlText = lines.slice(open + 1, close).join('\n');
   const firstLine = open + 1;
   const doc = parseDocument(yamlText, { prettyErrors: false, uniqueKeys: true });
   const errors = [...doc.errors, ...doc.warnings];
-  if (errors.length > 0) return { value: null, problems: errors.map((e) => yamlProblem(e, yamlText, firstLine)) };
+  if (errors.length > 0)
+    return { value: null, problems: errors.map((e) => yamlProblem(e, yamlText, firstLine)) };
   const contents = doc.contents;
   if (contents !== null && !isMap(contents)) {
-    return { value: null, problems: [{ index: firstLine, message: 'the front matter is not a list of "key: value" lines', hint: TEMPLATE_HINT }] };
+    return {
+      value: null,
+      problems: [
+        {
+          index: firstLine,
+          message: 'the front matter is not a list of "key: value" lines',
+          hint: TEMPLATE_HINT,
+        },
+      ],
+    };
   }
   return schemaProblems(locate(contents?.items ?? []), yamlText, firstLine, open);
 }
@@ -122,12 +180,34 @@ export function readFrontMatter(lines: readonly string[]): FrontMatterRead {
   if (!DELIMITER.test(lines[0] ?? '')) {
     const later = lines.findIndex((l) => !/^\s*$/.test(l));
     const misplaced = later > 0 && DELIMITER.test(lines[later] ?? '');
-    const message = misplaced ? 'the front matter must start on the first line' : 'the plan has no front matter';
-    return { frontMatter: null, bodyStart: 0, problems: [{ index: misplaced ? later : 0, message, hint: misplaced ? 'Remove the lines before the first ---.' : TEMPLATE_HINT }] };
+    const message = misplaced
+      ? 'the front matter must start on the first line'
+      : 'the plan has no front matter';
+    return {
+      frontMatter: null,
+      bodyStart: 0,
+      problems: [
+        {
+          index: misplaced ? later : 0,
+          message,
+          hint: misplaced ? 'Remove the lines before the first ---.' : TEMPLATE_HINT,
+        },
+      ],
+    };
   }
   const close = lines.findIndex((l, i) => i > 0 && DELIMITER.test(l));
   if (close === -1) {
-    return { frontMatter: null, bodyStart: null, problems: [{ index: 0, message: 'the front matter is never closed', hint: 'End it with a line --- before the summary.' }] };
+    return {
+      frontMatter: null,
+      bodyStart: null,
+      problems: [
+        {
+          index: 0,
+          message: 'the front matter is never closed',
+          hint: 'End it with a line --- before the summary.',
+        },
+      ],
+    };
   }
   const { value, problems } = parseYaml(lines, 0, close);
   return { frontMatter: value, bodyStart: close + 1, problems };
@@ -135,7 +215,11 @@ export function readFrontMatter(lines: readonly string[]): FrontMatterRead {
 
 /** The front matter block, `---` lines included; yaml quotes what needs quoting. */
 export function renderFrontMatter(frontMatter: PlanFrontMatter): string {
-  const fields: Record<string, unknown> = { aide_plan: frontMatter.aide_plan, title: frontMatter.title, created: frontMatter.created };
+  const fields: Record<string, unknown> = {
+    aide_plan: frontMatter.aide_plan,
+    title: frontMatter.title,
+    created: frontMatter.created,
+  };
   if (frontMatter.base !== null && frontMatter.base !== undefined) fields['base'] = frontMatter.base;
   if (frontMatter.model !== null && frontMatter.model !== undefined) fields['model'] = frontMatter.model;
   return `---\n${new Document(fields).toString({ lineWidth: 0 })}---`;

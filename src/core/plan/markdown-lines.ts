@@ -108,7 +108,12 @@ function fenceOpening(line: string, index: number): Fence | undefined {
   const info = (match?.[2] ?? '').trim();
   // CommonMark: a backtick fence's info string holds no backtick (```x``` is inline code).
   if (marker.startsWith('`') && info.includes('`')) return undefined;
-  return { char: marker[0] ?? '`', length: marker.length, diff: /^(?:diff|patch|udiff)\b/i.test(info), open: index };
+  return {
+    char: marker[0] ?? '`',
+    length: marker.length,
+    diff: /^(?:diff|patch|udiff)\b/i.test(info),
+    open: index,
+  };
 }
 
 function closesFence(line: string, fence: Fence): boolean {

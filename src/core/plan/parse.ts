@@ -38,7 +38,8 @@ export interface PlanLines {
   steps: ReadonlyMap<number, StepLines>;
 }
 
-export type ParsePlanResult = { ok: true; plan: Plan; lines: PlanLines } | { ok: false; problems: PlanProblem[] };
+export type ParsePlanResult =
+  { ok: true; plan: Plan; lines: PlanLines } | { ok: false; problems: PlanProblem[] };
 
 interface StepDraft {
   heading: number;
@@ -49,30 +50,54 @@ interface StepDraft {
   keys: StepKeys;
 }
 
-function readStep(lines: readonly string[], heading: number, end: number, digits: string, title: string): { draft: StepDraft; problems: LineProblem[] } {
+function readStep(
+  lines: readonly string[],
+  heading: number,
+  end: number,
+  digits: string,
+  title: string,
+): { draft: StepDraft; problems: LineProblem[] } {
   const problems: LineProblem[] = [];
   let number = Number(digits);
   if (number < 1 || !Number.isSafeInteger(number)) {
-    problems.push({ index: heading, message: `step number ${digits} is not usable: steps are numbered from 1`, hint: `Write "## Step 1: ${title === '' ? '<title>' : title}" (or the next number in order).` });
+    problems.push({
+      index: heading,
+      message: `step number ${digits} is not usable: steps are numbered from 1`,
+      hint: `Write "## Step 1: ${title === '' ? '<title>' : title}" (or the next number in order).`,
+    });
     number = Number.NaN;
   }
-  if (title === '') problems.push({ index: heading, message: `step ${digits} has no title`, hint: `Say what the step does after the colon: "## Step ${digits}: <what this step does>".` });
+  if (title === '')
+    problems.push({
+      index: heading,
+      message: `step ${digits} has no title`,
+      hint: `Say what the step does after the colon: "## Step ${digits}: <what this step does>".`,
+    });
   const section = readSection(lines, heading + 1, end, 'step');
   const keys = readStepKeys(section.keys);
   problems.push(...section.problems, ...keys.problems);
   return { draft: { heading, number, title, section, keys: keys.keys }, problems };
 }
 
-function readSteps(lines: readonly string[], bodyStart: number): { summary: SectionRead; steps: StepDraft[]; problems: LineProblem[] } {
+function readSteps(
+  lines: readonly string[],
+  bodyStart: number,
+): { summary: SectionRead; steps: StepDraft[]; problems: LineProblem[] } {
   const scan = scanLines(lines, bodyStart);
   const headings = scan.structural.flatMap((structural, offset) => {
     const kind = structural ? classifyLine(lines[bodyStart + offset] ?? '') : undefined;
-    return kind?.kind === 'step' ? [{ index: bodyStart + offset, digits: kind.digits, title: kind.title }] : [];
+    return kind?.kind === 'step'
+      ? [{ index: bodyStart + offset, digits: kind.digits, title: kind.title }]
+      : [];
   });
   const summary = readSection(lines, bodyStart, headings[0]?.index ?? lines.length, 'summary');
   const problems = [...summary.problems];
   if (headings.length === 0) {
-    problems.push({ index: Math.min(bodyStart, lines.length - 1), message: 'the plan has no steps', hint: 'Add a step: a heading "## Step 1: <title>" and, under it, what to do.' });
+    problems.push({
+      index: Math.min(bodyStart, lines.length - 1),
+      message: 'the plan has no steps',
+      hint: 'Add a step: a heading "## Step 1: <title>" and, under it, what to do.',
+    });
   }
   const steps = headings.map((h, i) => {
     const step = readStep(lines, h.index, headings[i + 1]?.index ?? lines.length, h.digits, h.title);
@@ -115,13 +140,17 @@ function templateProblems(steps: readonly StepDraft[]): LineProblem[] {
   steps.forEach((step, i) => {
     if (Number.isNaN(step.number)) return;
     const context: TemplateContext = { current: step.number, first: i === 0, steps: numbers };
-    const places = step.section.keys.filter((k) => k.key === 'Run').map((k) => ({ index: k.index, column: k.column, text: k.value }));
+    const places = step.section.keys
+      .filter((k) => k.key === 'Run')
+      .map((k) => ({ index: k.index, column: k.column, text: k.value }));
     const edits = step.section.edits;
-    if (edits !== null) splitLines(edits.text).forEach((text, k) => places.push({ index: edits.index + k, column: 1, text }));
+    if (edits !== null)
+      splitLines(edits.text).forEach((text, k) => places.push({ index: edits.index + k, column: 1, text }));
     for (const place of places) {
       for (const use of findTemplates(place.text)) {
         const problem = checkTemplate(use, context);
-        if (problem !== undefined) problems.push({ index: place.index, column: place.column + use.index, ...problem });
+        if (problem !== undefined)
+          problems.push({ index: place.index, column: place.column + use.index, ...problem });
       }
     }
   });
@@ -173,9 +202,16 @@ export function parsePlan(text: string, file: string): ParsePlanResult {
   // A byte-order mark is invisible in an editor; it must not hide the front matter's first ---.
   const lines = splitLines(text.replace(/^\uFEFF/, ''));
   const front = readFrontMatter(lines);
-  const body = front.bodyStart === null ? { summary: null, steps: [], problems: [] } : readSteps(lines, front.bodyStart);
-  const problems = [...front.problems, ...body.problems, ...numberProblems(body.steps), ...templateProblems(body.steps)];
-  if (problems.length > 0 || front.frontMatter === null || body.summary === null) return { ok: false, problems: toPlanProblems(problems, file) };
+  const body =
+    front.bodyStart === null ? { summary: null, steps: [], problems: [] } : readSteps(lines, front.bodyStart);
+  const problems = [
+    ...front.problems,
+    ...body.problems,
+    ...numberProblems(body.steps),
+    ...templateProblems(body.steps),
+  ];
+  if (problems.length > 0 || front.frontMatter === null || body.summary === null)
+    return { ok: false, problems: toPlanProblems(problems, file) };
   const fm = front.frontMatter;
   const plan: Plan = {
     version: PLAN_FORMAT_VERSION,
@@ -189,7 +225,11 @@ export function parsePlan(text: string, file: string): ParsePlanResult {
   const steps = new Map<number, StepLines>(
     body.steps.map((d) => [
       d.number,
-      { heading: d.heading + 1, edits: d.section.edits === null || d.section.edits.text === '' ? null : d.section.edits.index + 1, verify: verifyPlaces(d.section) },
+      {
+        heading: d.heading + 1,
+        edits: d.section.edits === null || d.section.edits.text === '' ? null : d.section.edits.index + 1,
+        verify: verifyPlaces(d.section),
+      },
     ]),
   );
   return { ok: true, plan, lines: { steps } };

@@ -2,14 +2,35 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { EXAMPLE_PLAN } from './example.js';
 import { parsePlan } from './parse.js';
-import { EXAMPLE_PLAN_FILE, PLAN_REFERENCE_END, PLAN_REFERENCE_START, planFormatReference, withPlanReference } from './reference.js';
+import {
+  EXAMPLE_PLAN_FILE,
+  PLAN_REFERENCE_END,
+  PLAN_REFERENCE_START,
+  planFormatReference,
+  withPlanReference,
+} from './reference.js';
 
 test('the reference lists every front-matter key, step key and template', () => {
   const reference = planFormatReference(EXAMPLE_PLAN);
-  for (const key of ['`aide_plan`', '`title`', '`created`', '`base`', '`model`', '`Files:`', '`Run:`', '`Verify:`', '`### Edits`', '`{{ steps.N.output }}`', '`{{ last.output }}`']) {
+  for (const key of [
+    '`aide_plan`',
+    '`title`',
+    '`created`',
+    '`base`',
+    '`model`',
+    '`Files:`',
+    '`Run:`',
+    '`Verify:`',
+    '`### Edits`',
+    '`{{ steps.N.output }}`',
+    '`{{ last.output }}`',
+  ]) {
     assert.ok(reference.includes(key), key);
   }
-  assert.match(reference, /\| `base` \| optional \| `base: 3f2a9c1b0d` \| The checkpoint or commit the plan was written against\. \|/);
+  assert.match(
+    reference,
+    /\| `base` \| optional \| `base: 3f2a9c1b0d` \| The checkpoint or commit the plan was written against\. \|/,
+  );
   assert.match(reference, /\| `title` \| required \|/);
 });
 

@@ -5,7 +5,12 @@
  * core reads no files), so the README shows a plan that runs.
  */
 import type { z } from 'zod';
-import { FRONT_MATTER_EXAMPLES, planFrontMatterSchema, planStepSchema, type FrontMatterKey } from './schema.js';
+import {
+  FRONT_MATTER_EXAMPLES,
+  planFrontMatterSchema,
+  planStepSchema,
+  type FrontMatterKey,
+} from './schema.js';
 
 export const PLAN_REFERENCE_START = '<!-- plan-format:start -->';
 export const PLAN_REFERENCE_END = '<!-- plan-format:end -->';
@@ -29,7 +34,11 @@ function stepRows(): string[] {
   const fields = planStepSchema.shape;
   const rows: Array<[string, string, string]> = [
     ['`Files:`', 'paths, comma-separated', fields.files.description ?? ''],
-    ['`Run:`', 'a shell command line, or a JSON array of strings (argv, no shell)', `${fields.run.description ?? ''} One command per line.`],
+    [
+      '`Run:`',
+      'a shell command line, or a JSON array of strings (argv, no shell)',
+      `${fields.run.description ?? ''} One command per line.`,
+    ],
     ['`Verify:`', 'command names, comma-separated', fields.verify.description ?? ''],
     ['`### Edits`', 'everything after it, to the next step', fields.edits.description ?? ''],
   ];

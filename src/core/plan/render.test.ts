@@ -90,10 +90,19 @@ test('a hand-written plan renders canonically and reads back the same', () => {
 
 test('editing the intent in the rendered document changes only the intent', () => {
   const plan = planOf(EXAMPLE_PLAN);
-  const edited = renderPlan(plan).replace('Sort by name\nwith `localeCompare`.', 'Sort by name with `localeCompare`,\n\nignoring case.');
+  const edited = renderPlan(plan).replace(
+    'Sort by name\nwith `localeCompare`.',
+    'Sort by name with `localeCompare`,\n\nignoring case.',
+  );
   const reread = planOf(edited);
-  assert.equal(reread.steps[1]?.intent.split('```')[0], 'Reports list items in insertion order today, which makes them hard to compare. Sort by name with `localeCompare`,\n\nignoring case. The version printed by the Run line is used by step 3:\n\n');
-  assert.deepEqual({ ...reread, steps: reread.steps.map((s) => ({ ...s, intent: '' })) }, { ...plan, steps: plan.steps.map((s) => ({ ...s, intent: '' })) });
+  assert.equal(
+    reread.steps[1]?.intent.split('```')[0],
+    'Reports list items in insertion order today, which makes them hard to compare. Sort by name with `localeCompare`,\n\nignoring case. The version printed by the Run line is used by step 3:\n\n',
+  );
+  assert.deepEqual(
+    { ...reread, steps: reread.steps.map((s) => ({ ...s, intent: '' })) },
+    { ...plan, steps: plan.steps.map((s) => ({ ...s, intent: '' })) },
+  );
 });
 
 test('front matter values are quoted only when YAML needs it; absent ones are left out', () => {
@@ -107,6 +116,9 @@ test('front matter values are quoted only when YAML needs it; absent ones are le
     steps: [{ number: 1, title: 'a', intent: '', files: [], run: [], verify: [], edits: '' }],
   };
   const text = renderPlan(plan);
-  assert.equal(text, `---\naide_plan: 1\ntitle: 'Fix: #12 - "quotes"'\ncreated: 2026-11-30T10:00:00.000Z\nbase: "1e34567"\n---\n\n## Step 1: a\n`);
+  assert.equal(
+    text,
+    `---\naide_plan: 1\ntitle: 'Fix: #12 - "quotes"'\ncreated: 2026-11-30T10:00:00.000Z\nbase: "1e34567"\n---\n\n## Step 1: a\n`,
+  );
   assert.deepEqual(planOf(text), plan);
 });

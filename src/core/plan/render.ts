@@ -23,7 +23,13 @@ function renderStep(step: PlanStep): string {
 
 /** The plan as Markdown: front matter, summary, then one section per step; ends with a newline. */
 export function renderPlan(plan: Plan): string {
-  const frontMatter = renderFrontMatter({ aide_plan: plan.version, title: plan.title, created: plan.created, base: plan.base, model: plan.model });
+  const frontMatter = renderFrontMatter({
+    aide_plan: plan.version,
+    title: plan.title,
+    created: plan.created,
+    base: plan.base,
+    model: plan.model,
+  });
   const parts = [frontMatter];
   if (plan.summary !== '') parts.push(plan.summary);
   parts.push(...plan.steps.map(renderStep));

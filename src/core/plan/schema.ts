@@ -28,11 +28,16 @@ function singleLine(what: string) {
   return z
     .string({ error })
     .min(1, { error })
-    .refine((s) => !/[\r\n]/.test(s) && s === s.trim(), { error: `expected ${what} on one line, without surrounding spaces` });
+    .refine((s) => !/[\r\n]/.test(s) && s === s.trim(), {
+      error: `expected ${what} on one line, without surrounding spaces`,
+    });
 }
 
 function isoDateTime() {
-  return z.iso.datetime({ offset: true, error: 'expected an ISO 8601 date and time, e.g. 2026-11-30T10:00:00.000Z' });
+  return z.iso.datetime({
+    offset: true,
+    error: 'expected an ISO 8601 date and time, e.g. 2026-11-30T10:00:00.000Z',
+  });
 }
 
 /** Text that reads back unchanged from its place in the document (see sections.ts). */
@@ -42,9 +47,13 @@ function freeText(where: SectionKind, what: string) {
     const lines = splitLines(text);
     const read = readSection(lines, 0, lines.length, where);
     const problem = read.problems[0];
-    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: `${what}, line ${problem.index + 1}: ${problem.message}` });
+    if (problem !== undefined)
+      ctx.addIssue({ code: 'custom', message: `${what}, line ${problem.index + 1}: ${problem.message}` });
     else if (read.keys.length > 0 || read.edits !== null || read.text !== text) {
-      ctx.addIssue({ code: 'custom', message: `${what} must be trimmed free text, without Files:/Run:/Verify: lines or an ### Edits heading` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `${what} must be trimmed free text, without Files:/Run:/Verify: lines or an ### Edits heading`,
+      });
     }
   });
 }
@@ -59,26 +68,35 @@ function editsText() {
       // Lines of the edits themselves, not of the heading put before them to read them.
       const message = problem.message.replaceAll(`at line ${problem.index + 1}`, `at line ${problem.index}`);
       ctx.addIssue({ code: 'custom', message: `edits, line ${problem.index}: ${message}` });
-    }
-    else if (read.edits?.text !== text) ctx.addIssue({ code: 'custom', message: 'edits must not start or end with a blank line' });
+    } else if (read.edits?.text !== text)
+      ctx.addIssue({ code: 'custom', message: 'edits must not start or end with a blank line' });
   });
 }
 
 const filePath = z
   .string({ error: 'expected a file path' })
   .regex(RELATIVE_PATH, { error: 'expected a path relative to the repository root, without ".."' })
-  .refine((s) => !/[\r\n,]/.test(s) && s === s.trim(), { error: 'expected a path without commas, line breaks or surrounding spaces' })
-  .refine((s) => findTemplates(s).length === 0, { error: 'templates work only in Run: lines and edits, not in Files:' });
+  .refine((s) => !/[\r\n,]/.test(s) && s === s.trim(), {
+    error: 'expected a path without commas, line breaks or surrounding spaces',
+  })
+  .refine((s) => findTemplates(s).length === 0, {
+    error: 'templates work only in Run: lines and edits, not in Files:',
+  });
 
 const verifyName = z.string().regex(VERIFY_NAME, {
-  error: 'expected the name of a command in .aide/sandbox.json: letters, digits and . _ : - (e.g. test, lint:types)',
+  error:
+    'expected the name of a command in .aide/sandbox.json: letters, digits and . _ : - (e.g. test, lint:types)',
 });
 
 const shellCommand = singleLine('a shell command')
-  .refine((s) => !ARGV_START.test(s), { error: 'a shell command may not start like a JSON array; write it as an argv array instead' })
+  .refine((s) => !ARGV_START.test(s), {
+    error: 'a shell command may not start like a JSON array; write it as an argv array instead',
+  })
   .describe('A command line run by /bin/sh -c.');
 const argvCommand = z
-  .array(z.string().min(1, { error: 'expected non-empty arguments' }), { error: 'expected an argv array of strings' })
+  .array(z.string().min(1, { error: 'expected non-empty arguments' }), {
+    error: 'expected an argv array of strings',
+  })
   .min(1, { error: 'expected at least the program name' })
   .describe('Program and arguments, run without a shell.');
 
@@ -86,15 +104,28 @@ export const runCommandSchema = z.union([shellCommand, argvCommand]);
 export type RunCommand = z.infer<typeof runCommandSchema>;
 
 export const planStepSchema = z.strictObject({
-  number: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).describe('The step number from its heading; numbers ascend through the plan, gaps allowed.'),
+  number: z
+    .number()
+    .int()
+    .positive()
+    .max(Number.MAX_SAFE_INTEGER)
+    .describe('The step number from its heading; numbers ascend through the plan, gaps allowed.'),
   title: singleLine("the step's title").describe('What the step does, from its heading.'),
-  intent: freeText('step', 'intent').describe("The step's text: what to change and why, for the person reviewing and for the model acting."),
+  intent: freeText('step', 'intent').describe(
+    "The step's text: what to change and why, for the person reviewing and for the model acting.",
+  ),
   files: z.array(filePath).describe('Files the step is expected to touch, relative to the repository root.'),
-  run: z.array(runCommandSchema).describe("Commands to run, in order, after the step's edits and before its verify commands."),
+  run: z
+    .array(runCommandSchema)
+    .describe("Commands to run, in order, after the step's edits and before its verify commands."),
   verify: z
     .array(verifyName)
-    .describe('Names of commands in .aide/sandbox.json to run for this step as well: its optional ones (the others run for every step). aide act stops before any work when a name is not there.'),
-  edits: editsText().describe('The text under ### Edits, read by the edit parser as it is; empty when the step has none.'),
+    .describe(
+      'Names of commands in .aide/sandbox.json to run for this step as well: its optional ones (the others run for every step). aide act stops before any work when a name is not there.',
+    ),
+  edits: editsText().describe(
+    'The text under ### Edits, read by the edit parser as it is; empty when the step has none.',
+  ),
 });
 export type PlanStep = z.infer<typeof planStepSchema>;
 
@@ -106,7 +137,8 @@ function checkStepTemplates(steps: readonly PlanStep[], ctx: z.core.$RefinementC
     const texts = [...step.run.flat(), step.edits];
     for (const use of texts.flatMap((t) => findTemplates(t))) {
       const problem = checkTemplate(use, context);
-      if (problem !== undefined) ctx.addIssue({ code: 'custom', path: [i], message: `step ${step.number}: ${problem.message}` });
+      if (problem !== undefined)
+        ctx.addIssue({ code: 'custom', path: [i], message: `step ${step.number}: ${problem.message}` });
     }
   });
 }
@@ -115,14 +147,20 @@ function checkStepNumbers(steps: readonly PlanStep[], ctx: z.core.$RefinementCtx
   steps.forEach((step, i) => {
     const before = steps[i - 1];
     if (before !== undefined && step.number <= before.number) {
-      ctx.addIssue({ code: 'custom', path: [i, 'number'], message: `step ${step.number} follows step ${before.number}: numbers must ascend` });
+      ctx.addIssue({
+        code: 'custom',
+        path: [i, 'number'],
+        message: `step ${step.number} follows step ${before.number}: numbers must ascend`,
+      });
     }
   });
 }
 
 const title = singleLine("the plan's title").describe('What the plan achieves, in one line.');
 const created = isoDateTime().describe('When the plan was written: an ISO 8601 date and time.');
-const base = singleLine('a checkpoint id or commit').describe('The checkpoint or commit the plan was written against.');
+const base = singleLine('a checkpoint id or commit').describe(
+  'The checkpoint or commit the plan was written against.',
+);
 const model = singleLine('a model name').describe('The model that wrote the plan, as configured.');
 
 export const planSchema = z.strictObject({
@@ -131,7 +169,9 @@ export const planSchema = z.strictObject({
   created,
   base: base.nullable(),
   model: model.nullable(),
-  summary: freeText('summary', 'summary').describe('The text between the front matter and the first step: the why and the approach.'),
+  summary: freeText('summary', 'summary').describe(
+    'The text between the front matter and the first step: the why and the approach.',
+  ),
   steps: z
     .array(planStepSchema)
     .min(1, { error: 'a plan has at least one step' })
@@ -144,7 +184,9 @@ export type Plan = z.infer<typeof planSchema>;
 /** The front matter as the file writes it: YAML between `---` lines at the top. */
 export const planFrontMatterSchema = z.strictObject({
   aide_plan: z
-    .literal(PLAN_FORMAT_VERSION, { error: `expected ${PLAN_FORMAT_VERSION}, the plan format this aide reads` })
+    .literal(PLAN_FORMAT_VERSION, {
+      error: `expected ${PLAN_FORMAT_VERSION}, the plan format this aide reads`,
+    })
     .describe(`The plan format version; must be ${PLAN_FORMAT_VERSION}.`),
   title,
   created,

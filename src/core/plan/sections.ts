@@ -37,23 +37,37 @@ export interface SectionRead {
 export type SectionKind = 'summary' | 'step';
 
 const MOVE_BLOCK: Record<SectionKind, string> = {
-  summary: 'Move it under the ### Edits heading of the step it belongs to; edit blocks anywhere else are never applied.',
+  summary:
+    'Move it under the ### Edits heading of the step it belongs to; edit blocks anywhere else are never applied.',
   step: "Move it under this step's ### Edits heading (after the Files:, Run: and Verify: lines); edit blocks anywhere else are never applied.",
 };
 
-function headingProblem(kind: LineKind, line: string, where: SectionKind): Omit<LineProblem, 'index'> | undefined {
+function headingProblem(
+  kind: LineKind,
+  line: string,
+  where: SectionKind,
+): Omit<LineProblem, 'index'> | undefined {
   switch (kind.kind) {
     case 'step':
-      return { message: `"${line}" starts a new step inside the ${where === 'summary' ? 'summary' : "step's text"}`, hint: 'Remove the heading, or reword it.' };
+      return {
+        message: `"${line}" starts a new step inside the ${where === 'summary' ? 'summary' : "step's text"}`,
+        hint: 'Remove the heading, or reword it.',
+      };
     case 'step-like':
-      return { message: `"${line}" is not a step heading`, hint: `To start a step, write "${kind.suggestion}": two #, the word Step, its number, a colon and a title.` };
+      return {
+        message: `"${line}" is not a step heading`,
+        hint: `To start a step, write "${kind.suggestion}": two #, the word Step, its number, a colon and a title.`,
+      };
     case 'heading-2':
       return {
         message: `"${line}" is a level-2 heading, and in a plan only steps are`,
         hint: `Start a step with "## Step N: <title>", or make it a sub-heading of the ${where === 'summary' ? 'summary' : 'step'}: "### ${kind.text === '' ? '<title>' : kind.text}".`,
       };
     case 'edits-like':
-      return { message: `"${line}" is not the Edits heading`, hint: 'Write "### Edits" (three #, capital E) above the edit blocks of a step.' };
+      return {
+        message: `"${line}" is not the Edits heading`,
+        hint: 'Write "### Edits" (three #, capital E) above the edit blocks of a step.',
+      };
     default:
       return undefined;
   }
@@ -75,7 +89,11 @@ class SectionReader {
   read(): SectionRead {
     const scan = scanLines(this.lines, this.start, this.end);
     for (const open of scan.unclosedFences) {
-      this.problems.push({ index: open, message: 'this code fence is never closed, so the rest of the document reads as code', hint: 'Close it with a line of the same fence (e.g. ```).' });
+      this.problems.push({
+        index: open,
+        message: 'this code fence is never closed, so the rest of the document reads as code',
+        hint: 'Close it with a line of the same fence (e.g. ```).',
+      });
     }
     scan.structural.forEach((structural, offset) => {
       if (structural) this.visit(this.start + offset);
@@ -106,16 +124,28 @@ class SectionReader {
 
   private visitEditsHeading(index: number): void {
     if (this.where === 'summary') {
-      this.problems.push({ index, message: 'the summary has an ### Edits heading, but edits belong to a step', hint: 'Move the heading and its edit blocks under the "## Step N: <title>" heading of their step.' });
+      this.problems.push({
+        index,
+        message: 'the summary has an ### Edits heading, but edits belong to a step',
+        hint: 'Move the heading and its edit blocks under the "## Step N: <title>" heading of their step.',
+      });
     } else if (this.editsHeading === undefined) this.editsHeading = index;
     // A second heading lies inside the edit text: the edit parser reads it as prose.
   }
 
   private visitKey(index: number, kind: Extract<LineKind, { kind: 'key' }>): void {
     if (this.where === 'summary') {
-      this.problems.push({ index, message: `a ${kind.key}: line in the summary, where it does nothing`, hint: `Move it under the "## Step N: <title>" heading of the step it belongs to.` });
+      this.problems.push({
+        index,
+        message: `a ${kind.key}: line in the summary, where it does nothing`,
+        hint: `Move it under the "## Step N: <title>" heading of the step it belongs to.`,
+      });
     } else if (this.editsHeading !== undefined) {
-      this.problems.push({ index, message: `a ${kind.key}: line after ### Edits, where it is read as edit text`, hint: `Move it above the step's ### Edits heading.` });
+      this.problems.push({
+        index,
+        message: `a ${kind.key}: line after ### Edits, where it is read as edit text`,
+        hint: `Move it above the step's ### Edits heading.`,
+      });
     } else {
       this.keys.push({ index, key: kind.key, value: kind.value, column: kind.column });
       this.keyLines.add(index);
@@ -148,7 +178,11 @@ class SectionReader {
     const reported = new Set(this.problems.map((p) => p.index));
     for (const line of [...lines].sort((a, b) => a - b)) {
       if (reported.has(this.start + line - 1)) continue;
-      this.problems.push({ index: this.start + line - 1, message: `an edit block outside ### Edits`, hint: MOVE_BLOCK[this.where] });
+      this.problems.push({
+        index: this.start + line - 1,
+        message: `an edit block outside ### Edits`,
+        hint: MOVE_BLOCK[this.where],
+      });
     }
   }
 
@@ -184,6 +218,11 @@ class SectionReader {
 }
 
 /** Reads `lines[start, end)` as a summary or as the body of a step. */
-export function readSection(lines: readonly string[], start: number, end: number, where: SectionKind): SectionRead {
+export function readSection(
+  lines: readonly string[],
+  start: number,
+  end: number,
+  where: SectionKind,
+): SectionRead {
   return new SectionReader(lines, start, end, where).read();
 }

@@ -9,7 +9,11 @@ import { createHash } from 'node:crypto';
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical((value as Record<string, unknown>)[key])]));
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+    );
   }
   return value;
 }
@@ -18,7 +22,9 @@ function canonical(value: unknown): unknown {
 export function stepHash(step: { readonly number: number }): string {
   const content: Record<string, unknown> = { ...step };
   delete content['number'];
-  return createHash('sha256').update(JSON.stringify(canonical(content))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(content)))
+    .digest('hex');
 }
 
 /** sha256 (hex) of a plan file's text, as read. */

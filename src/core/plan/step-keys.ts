@@ -23,13 +23,27 @@ function problemAt(entry: KeyEntry, message: string, hint: string): LineProblem 
   return { index: entry.index, column: entry.column, message, hint };
 }
 
-function listItems(entry: KeyEntry, item: z.ZodType<string>, hint: string): { items: string[]; problems: LineProblem[] } {
+function listItems(
+  entry: KeyEntry,
+  item: z.ZodType<string>,
+  hint: string,
+): { items: string[]; problems: LineProblem[] } {
   const items = entry.value.split(',').map((s) => s.trim());
   const problems: LineProblem[] = [];
-  if (items.some((s) => s === '')) problems.push(problemAt(entry, `${entry.key}: has an empty entry`, `Separate entries with single commas, e.g. ${EXAMPLES[entry.key]}`));
+  if (items.some((s) => s === ''))
+    problems.push(
+      problemAt(
+        entry,
+        `${entry.key}: has an empty entry`,
+        `Separate entries with single commas, e.g. ${EXAMPLES[entry.key]}`,
+      ),
+    );
   for (const value of items.filter((s) => s !== '')) {
     const checked = item.safeParse(value);
-    if (!checked.success) problems.push(problemAt(entry, `${entry.key}: "${value}": ${checked.error.issues[0]?.message ?? 'invalid'}`, hint));
+    if (!checked.success)
+      problems.push(
+        problemAt(entry, `${entry.key}: "${value}": ${checked.error.issues[0]?.message ?? 'invalid'}`, hint),
+      );
   }
   return { items, problems };
 }
@@ -41,12 +55,20 @@ function runCommand(entry: KeyEntry): { command: RunCommand } | { problem: LineP
       value = JSON.parse(entry.value);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      return { problem: problemAt(entry, `Run: starts like a JSON array but is not one (${reason})`, `Write an argv array of strings, e.g. ["node", "scripts/gen.js", "--out", "dist"]`) };
+      return {
+        problem: problemAt(
+          entry,
+          `Run: starts like a JSON array but is not one (${reason})`,
+          `Write an argv array of strings, e.g. ["node", "scripts/gen.js", "--out", "dist"]`,
+        ),
+      };
     }
   }
   const checked = runCommandSchema.safeParse(value);
   if (checked.success) return { command: checked.data };
-  const message = Array.isArray(value) ? 'expected an array of non-empty strings' : (checked.error.issues[0]?.message ?? 'invalid command');
+  const message = Array.isArray(value)
+    ? 'expected an array of non-empty strings'
+    : (checked.error.issues[0]?.message ?? 'invalid command');
   return { problem: problemAt(entry, `Run: ${message}`, `For example: ${EXAMPLES.Run}`) };
 }
 
@@ -56,7 +78,13 @@ export function readStepKeys(entries: readonly KeyEntry[]): { keys: StepKeys; pr
   const problems: LineProblem[] = [];
   for (const entry of entries) {
     if (entry.value === '') {
-      problems.push(problemAt(entry, `${entry.key}: has no value`, `Write the value after the colon, e.g. ${EXAMPLES[entry.key]}, or remove the line.`));
+      problems.push(
+        problemAt(
+          entry,
+          `${entry.key}: has no value`,
+          `Write the value after the colon, e.g. ${EXAMPLES[entry.key]}, or remove the line.`,
+        ),
+      );
       continue;
     }
     if (entry.key === 'Run') {
@@ -65,7 +93,8 @@ export function readStepKeys(entries: readonly KeyEntry[]): { keys: StepKeys; pr
       else keys.run.push({ command: run.command, entry });
       continue;
     }
-    const item = entry.key === 'Files' ? planStepSchema.shape.files.element : planStepSchema.shape.verify.element;
+    const item =
+      entry.key === 'Files' ? planStepSchema.shape.files.element : planStepSchema.shape.verify.element;
     const hint =
       entry.key === 'Files'
         ? `List paths relative to the repository root, e.g. ${EXAMPLES.Files}`

@@ -19,7 +19,10 @@ function failure(result: ResolveResult): string {
 
 describe('resolveTemplates', () => {
   test('fills in earlier steps, with or without spaces inside the braces', () => {
-    assert.equal(resolved(resolveTemplates('gen --out {{ steps.1.output }} --v={{steps.3.output}}', outputs, 4)), 'gen --out dist/gen --v=1.4.0');
+    assert.equal(
+      resolved(resolveTemplates('gen --out {{ steps.1.output }} --v={{steps.3.output}}', outputs, 4)),
+      'gen --out dist/gen --v=1.4.0',
+    );
   });
 
   test('last is the nearest earlier step that has an output', () => {
@@ -28,29 +31,48 @@ describe('resolveTemplates', () => {
   });
 
   test('an output is inserted as given, even when it looks like a template', () => {
-    assert.equal(resolved(resolveTemplates('{{ steps.1.output }}', new Map([[1, '{{ last.output }} $x']]), 2)), '{{ last.output }} $x');
+    assert.equal(
+      resolved(resolveTemplates('{{ steps.1.output }}', new Map([[1, '{{ last.output }} $x']]), 2)),
+      '{{ last.output }} $x',
+    );
   });
 
   test('text without references, and other {{ }} text, is unchanged', () => {
-    const text = "docker inspect -f '{{ .State.Running }}' {{ user.name }} ${{ steps.build.outputs.tag }} {{{ raw }}}";
+    const text =
+      "docker inspect -f '{{ .State.Running }}' {{ user.name }} ${{ steps.build.outputs.tag }} {{{ raw }}}";
     assert.equal(resolved(resolveTemplates(text, outputs, 2)), text);
   });
 
   test('a later step', () => {
-    assert.equal(failure(resolveTemplates('{{ steps.3.output }}', outputs, 2)), '{{ steps.3.output }} refers to step 3, which runs after step 2; a step can use only the output of an earlier step');
+    assert.equal(
+      failure(resolveTemplates('{{ steps.3.output }}', outputs, 2)),
+      '{{ steps.3.output }} refers to step 3, which runs after step 2; a step can use only the output of an earlier step',
+    );
   });
 
   test('the current step', () => {
-    assert.equal(failure(resolveTemplates('{{ steps.3.output }}', outputs, 3)), '{{ steps.3.output }} refers to step 3 itself; a step can use only the output of an earlier step');
+    assert.equal(
+      failure(resolveTemplates('{{ steps.3.output }}', outputs, 3)),
+      '{{ steps.3.output }} refers to step 3 itself; a step can use only the output of an earlier step',
+    );
   });
 
   test('an earlier step without output, or one that does not exist', () => {
-    assert.equal(failure(resolveTemplates('{{ steps.2.output }}', outputs, 4)), '{{ steps.2.output }} in step 4: step 2 has no output (steps with an output: 1, 3)');
-    assert.equal(failure(resolveTemplates('x {{ steps.1.output }}', new Map(), 2)), '{{ steps.1.output }} in step 2: step 1 has no output (no earlier step has one)');
+    assert.equal(
+      failure(resolveTemplates('{{ steps.2.output }}', outputs, 4)),
+      '{{ steps.2.output }} in step 4: step 2 has no output (steps with an output: 1, 3)',
+    );
+    assert.equal(
+      failure(resolveTemplates('x {{ steps.1.output }}', new Map(), 2)),
+      '{{ steps.1.output }} in step 2: step 1 has no output (no earlier step has one)',
+    );
   });
 
   test('last in the first step, or with no earlier output', () => {
-    assert.equal(failure(resolveTemplates('{{ last.output }}', outputs, 1)), '{{ last.output }} in step 1: no earlier step has an output');
+    assert.equal(
+      failure(resolveTemplates('{{ last.output }}', outputs, 1)),
+      '{{ last.output }} in step 1: no earlier step has an output',
+    );
   });
 
   test('a malformed reference says what to write', () => {
@@ -59,7 +81,10 @@ describe('resolveTemplates', () => {
       '{{ steps.1.stdout }} is not a template aide knows: write {{ steps.1.output }} (the output of a step) or {{ last.output }} (the output of the nearest earlier step that has one)',
     );
     assert.match(failure(resolveTemplates('{{ last }}', outputs, 2)), /write \{\{ last\.output \}\}/);
-    assert.match(failure(resolveTemplates('{{ step.1.output }}', outputs, 2)), /write \{\{ steps\.1\.output \}\}/);
+    assert.match(
+      failure(resolveTemplates('{{ step.1.output }}', outputs, 2)),
+      /write \{\{ steps\.1\.output \}\}/,
+    );
     assert.match(failure(resolveTemplates('{{ Steps[1] }}', outputs, 2)), /write \{\{ steps\.1\.output \}\}/);
   });
 });
@@ -84,7 +109,10 @@ describe('findTemplates', () => {
 
 describe('aloneTemplateProblem (aide act --step N)', () => {
   test('a step that needs no earlier output can run alone', () => {
-    assert.equal(aloneTemplateProblem(['npm run gen', 'src/a.js\n${{ steps.build.outputs.x }} {{ name }}'], 2), undefined);
+    assert.equal(
+      aloneTemplateProblem(['npm run gen', 'src/a.js\n${{ steps.build.outputs.x }} {{ name }}'], 2),
+      undefined,
+    );
   });
 
   test('a reference to an earlier step says which step does not run, and what to do', () => {
@@ -95,6 +123,9 @@ describe('aloneTemplateProblem (aide act --step N)', () => {
   });
 
   test('last.output needs some earlier step', () => {
-    assert.match(aloneTemplateProblem(['{{ last.output }}'], 2) ?? '', /^step 2 runs alone \(--step 2\), so \{\{ last\.output \}\} cannot be filled in: it needs the output of an earlier step, and none runs\./);
+    assert.match(
+      aloneTemplateProblem(['{{ last.output }}'], 2) ?? '',
+      /^step 2 runs alone \(--step 2\), so \{\{ last\.output \}\} cannot be filled in: it needs the output of an earlier step, and none runs\./,
+    );
   });
 });

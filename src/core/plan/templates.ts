@@ -63,18 +63,30 @@ function outputOf(use: TemplateUse, outputs: ReadonlyMap<number, string>, curren
   if (ref.kind === 'malformed') return { ok: false, message: unknownForm(use, ref.suggestion) };
   if (ref.kind === 'last') {
     const earlier = [...outputs.keys()].filter((n) => n < current);
-    if (earlier.length === 0) return { ok: false, message: `${use.text} in step ${current}: no earlier step has an output` };
+    if (earlier.length === 0)
+      return { ok: false, message: `${use.text} in step ${current}: no earlier step has an output` };
     return { ok: true, text: outputs.get(Math.max(...earlier)) ?? '' };
   }
-  if (ref.step === current) return { ok: false, message: `${use.text} refers to step ${current} itself; a step can use only the output of an earlier step` };
+  if (ref.step === current)
+    return {
+      ok: false,
+      message: `${use.text} refers to step ${current} itself; a step can use only the output of an earlier step`,
+    };
   if (ref.step > current) {
-    return { ok: false, message: `${use.text} refers to step ${ref.step}, which runs after step ${current}; a step can use only the output of an earlier step` };
+    return {
+      ok: false,
+      message: `${use.text} refers to step ${ref.step}, which runs after step ${current}; a step can use only the output of an earlier step`,
+    };
   }
   const output = outputs.get(ref.step);
   if (output === undefined) {
     const known = [...outputs.keys()].filter((n) => n < current).sort((a, b) => a - b);
-    const which = known.length === 0 ? 'no earlier step has one' : `steps with an output: ${known.join(', ')}`;
-    return { ok: false, message: `${use.text} in step ${current}: step ${ref.step} has no output (${which})` };
+    const which =
+      known.length === 0 ? 'no earlier step has one' : `steps with an output: ${known.join(', ')}`;
+    return {
+      ok: false,
+      message: `${use.text} in step ${current}: step ${ref.step} has no output (${which})`,
+    };
   }
   return { ok: true, text: output };
 }
@@ -85,7 +97,11 @@ function outputOf(use: TemplateUse, outputs: ReadonlyMap<number, string>, curren
  * it becomes part of the command line: prefer the argv form when an output may hold spaces or
  * shell characters). Fails, naming the template, when a reference cannot be resolved.
  */
-export function resolveTemplates(text: string, outputs: ReadonlyMap<number, string>, current: number): ResolveResult {
+export function resolveTemplates(
+  text: string,
+  outputs: ReadonlyMap<number, string>,
+  current: number,
+): ResolveResult {
   let out = '';
   let from = 0;
   for (const use of findTemplates(text)) {
@@ -110,19 +126,46 @@ export interface TemplateContext {
  * The static check of a reference, at parse time: it must name an existing, earlier step. (Whether
  * that step will have an output is known only when the plan runs.)
  */
-export function checkTemplate(use: TemplateUse, context: TemplateContext): { message: string; hint: string } | undefined {
+export function checkTemplate(
+  use: TemplateUse,
+  context: TemplateContext,
+): { message: string; hint: string } | undefined {
   const ref = use.ref;
-  const earlierExample = [...context.steps].filter((n) => n < context.current).sort((a, b) => a - b).at(-1);
-  const useEarlier = earlierExample === undefined ? 'Refer only to earlier steps.' : `Refer to an earlier step, e.g. {{ steps.${earlierExample}.output }}.`;
-  if (ref.kind === 'malformed') return { message: `${use.text} is not a template aide knows`, hint: `Write ${ref.suggestion}; other {{ … }} text is left as written.` };
+  const earlierExample = [...context.steps]
+    .filter((n) => n < context.current)
+    .sort((a, b) => a - b)
+    .at(-1);
+  const useEarlier =
+    earlierExample === undefined
+      ? 'Refer only to earlier steps.'
+      : `Refer to an earlier step, e.g. {{ steps.${earlierExample}.output }}.`;
+  if (ref.kind === 'malformed')
+    return {
+      message: `${use.text} is not a template aide knows`,
+      hint: `Write ${ref.suggestion}; other {{ … }} text is left as written.`,
+    };
   if (ref.kind === 'last') {
     if (!context.first) return undefined;
-    return { message: `${use.text} is in the first step, so no step runs before it`, hint: 'Move this step after the step whose output it needs, or write the value itself.' };
+    return {
+      message: `${use.text} is in the first step, so no step runs before it`,
+      hint: 'Move this step after the step whose output it needs, or write the value itself.',
+    };
   }
-  if (!context.steps.has(ref.step)) return { message: `${use.text} refers to step ${ref.step}, but the plan has no step ${ref.step}`, hint: useEarlier };
-  if (ref.step === context.current) return { message: `${use.text} refers to step ${ref.step} itself`, hint: `A step can use only the output of an earlier step. ${useEarlier}` };
+  if (!context.steps.has(ref.step))
+    return {
+      message: `${use.text} refers to step ${ref.step}, but the plan has no step ${ref.step}`,
+      hint: useEarlier,
+    };
+  if (ref.step === context.current)
+    return {
+      message: `${use.text} refers to step ${ref.step} itself`,
+      hint: `A step can use only the output of an earlier step. ${useEarlier}`,
+    };
   if (ref.step > context.current) {
-    return { message: `${use.text} refers to step ${ref.step}, which runs after step ${context.current}`, hint: `A step can use only the output of an earlier step. ${useEarlier}` };
+    return {
+      message: `${use.text} refers to step ${ref.step}, which runs after step ${context.current}`,
+      hint: `A step can use only the output of an earlier step. ${useEarlier}`,
+    };
   }
   return undefined;
 }
@@ -135,6 +178,9 @@ export function checkTemplate(use: TemplateUse, context: TemplateContext): { mes
 export function aloneTemplateProblem(texts: readonly string[], current: number): string | undefined {
   const use = texts.flatMap((text) => findTemplates(text)).find((u) => u.ref.kind !== 'malformed');
   if (use === undefined) return undefined;
-  const needs = use.ref.kind === 'step' ? `step ${use.ref.step}'s output, and step ${use.ref.step} does not run` : 'the output of an earlier step, and none runs';
+  const needs =
+    use.ref.kind === 'step'
+      ? `step ${use.ref.step}'s output, and step ${use.ref.step} does not run`
+      : 'the output of an earlier step, and none runs';
   return `step ${current} runs alone (--step ${current}), so ${use.text} cannot be filled in: it needs ${needs}. Run the whole plan (without --step), or write the value in place of the template.`;
 }

@@ -23,7 +23,8 @@ export interface ProtectedWriteRequest {
  * approve: write them; decline: the person said no; refuse: no one could be asked (no terminal,
  * no --allow-protected): `reason` says so, `hint` gives the command that would allow it.
  */
-export type ProtectedDecision = { kind: 'approve' } | { kind: 'decline' } | { kind: 'refuse'; reason: string; hint: string };
+export type ProtectedDecision =
+  { kind: 'approve' } | { kind: 'decline' } | { kind: 'refuse'; reason: string; hint: string };
 
 /** Gives, or withholds, the second and explicit yes a protected file takes. */
 export interface ProtectedApprover {

@@ -127,7 +127,11 @@ export interface Restorer {
    * the folders the removals emptied. Refuses (nothing written) when the safety checkpoint is
    * not the state the plan was computed from: the workspace changed in between.
    */
-  applyRestore(plan: RestorePlan, safety: CheckpointRecord, pending: PendingRestore | null): Promise<RestoreOutcome>;
+  applyRestore(
+    plan: RestorePlan,
+    safety: CheckpointRecord,
+    pending: PendingRestore | null,
+  ): Promise<RestoreOutcome>;
   /** Completes an interrupted restore that has nothing left to write: its emptied folders, its journal. */
   finishPending(pending: PendingRestore): Promise<RestoreOutcome>;
 }

@@ -41,7 +41,10 @@ export interface WriteBackResult {
 /** The shadow and workspace side of one act session. */
 export interface SessionRecorder {
   /** Records a scratch's captured tree as the session's next checkpoint (branch aide/<session>). */
-  checkpointTree(tree: string, meta: { step: string; verdict: string; message: string }): Promise<CheckpointRecord>;
+  checkpointTree(
+    tree: string,
+    meta: { step: string; verdict: string; message: string },
+  ): Promise<CheckpointRecord>;
   /**
    * Writes a step's changes into the workspace, each file atomically and only if every file is
    * still what the step started from (or already what it ends with); otherwise writes nothing

@@ -5,13 +5,17 @@ import { describeCodePoint, findInvisible } from './invisible.js';
 const codePoints = (line: string) => findInvisible(line).map((c) => c.codePoint);
 
 test('zero-width characters are found', () => {
-  for (const cp of [0x200b, 0x200c, 0x200d, 0x2060, 0x00ad, 0x034f, 0x180e, 0x2061, 0x2064, 0x3164, 0xffa0, 0x115f]) {
+  for (const cp of [
+    0x200b, 0x200c, 0x200d, 0x2060, 0x00ad, 0x034f, 0x180e, 0x2061, 0x2064, 0x3164, 0xffa0, 0x115f,
+  ]) {
     assert.deepEqual(codePoints(`ab${String.fromCodePoint(cp)}cd`), [cp], describeCodePoint(cp));
   }
 });
 
 test('bidi controls are found: marks, embeddings, overrides and isolates', () => {
-  for (const cp of [0x200e, 0x200f, 0x061c, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069]) {
+  for (const cp of [
+    0x200e, 0x200f, 0x061c, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069,
+  ]) {
     assert.deepEqual(codePoints(`if (x${String.fromCodePoint(cp)}) {`), [cp], describeCodePoint(cp));
   }
 });
@@ -24,7 +28,9 @@ test('the whole tag block is found, U+E0000 through U+E007F', () => {
 });
 
 test('a BOM in the middle of a line is found', () => {
-  assert.deepEqual(findInvisible('const a\uFEFF = 1;'), [{ column: 8, codePoint: 0xfeff, label: 'U+FEFF ZERO WIDTH NO-BREAK SPACE (BOM)' }]);
+  assert.deepEqual(findInvisible('const a\uFEFF = 1;'), [
+    { column: 8, codePoint: 0xfeff, label: 'U+FEFF ZERO WIDTH NO-BREAK SPACE (BOM)' },
+  ]);
 });
 
 test('columns count code points, not UTF-16 units', () => {
@@ -58,14 +64,25 @@ test('plain ASCII has no findings (regression: a mis-escaped astral class matche
 });
 
 test('emoji, CJK, accented and other scripts have no findings', () => {
-  for (const text of ['😀 🚀 🦀 👍🏽 ❤️', '漢字かなカナ 한국어', 'café naïve größe ñandú', 'cafe\u0301 (decomposed)', 'Ελληνικά русский עברית العربية', '→ ≠ ∑ € £ ¥ ©', 'ｆｕｌｌｗｉｄｔｈ']) {
+  for (const text of [
+    '😀 🚀 🦀 👍🏽 ❤️',
+    '漢字かなカナ 한국어',
+    'café naïve größe ñandú',
+    'cafe\u0301 (decomposed)',
+    'Ελληνικά русский עברית العربية',
+    '→ ≠ ∑ € £ ¥ ©',
+    'ｆｕｌｌｗｉｄｔｈ',
+  ]) {
     assert.deepEqual(findInvisible(text), [], text);
   }
 });
 
 test('the joiner inside an emoji sequence and the tags of a subdivision flag are visible, so not reported', () => {
   assert.deepEqual(codePoints('family: 👨\u200D👩\u200D👧, ❤️\u200D🔥'), []);
-  assert.deepEqual(codePoints('Scotland: \u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}'), []);
+  assert.deepEqual(
+    codePoints('Scotland: \u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}'),
+    [],
+  );
 });
 
 test('a joiner or tag outside an emoji sequence is still reported', () => {

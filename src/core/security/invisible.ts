@@ -36,8 +36,9 @@ const NAMES: Readonly<Record<number, string>> = {
 
 // The class deliberately lists joiners and combining marks on their own.
 // Braced astral escapes with the u flag: `\ue0000` would be U+E000 followed by "0" (LESSONS.md).
-// eslint-disable-next-line no-misleading-character-class
-const INVISIBLE = /[\u00AD\u034F\u061C\u115F\u1160\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\u3164\uFEFF\uFFA0\u{E0000}-\u{E007F}]/gu;
+const INVISIBLE =
+  // eslint-disable-next-line no-misleading-character-class
+  /[\u00AD\u034F\u061C\u115F\u1160\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\u3164\uFEFF\uFFA0\u{E0000}-\u{E007F}]/gu;
 
 export interface InvisibleChar {
   /** 1-based column (in code points) within the line. */
@@ -49,7 +50,9 @@ export interface InvisibleChar {
 
 export function describeCodePoint(codePoint: number): string {
   const hex = codePoint.toString(16).toUpperCase().padStart(4, '0');
-  const name = NAMES[codePoint] ?? (codePoint >= 0xe0000 && codePoint <= 0xe007f ? 'TAG CHARACTER' : 'INVISIBLE CHARACTER');
+  const name =
+    NAMES[codePoint] ??
+    (codePoint >= 0xe0000 && codePoint <= 0xe007f ? 'TAG CHARACTER' : 'INVISIBLE CHARACTER');
   return `U+${hex} ${name}`;
 }
 
@@ -58,7 +61,8 @@ export function describeCodePoint(codePoint: number): string {
  * (👨‍👩‍👧), and tag characters spell a subdivision flag after U+1F3F4 (🏴 for Scotland).
  * Those uses render as a picture a reviewer can see; anywhere else they hide text.
  */
-const EMOJI_ZWJ = /(?<=[\p{Extended_Pictographic}\u{1F3FB}-\u{1F3FF}]\uFE0F?)\u200D(?=\p{Extended_Pictographic})/u;
+const EMOJI_ZWJ =
+  /(?<=[\p{Extended_Pictographic}\u{1F3FB}-\u{1F3FF}]\uFE0F?)\u200D(?=\p{Extended_Pictographic})/u;
 const FLAG_TAGS = /\u{1F3F4}[\u{E0061}-\u{E007A}]{2,6}\u{E007F}/gu;
 
 function emojiSpans(line: string): Array<[number, number]> {
@@ -73,7 +77,8 @@ export function findInvisible(line: string): InvisibleChar[] {
   const flags = emojiSpans(line);
   for (const match of line.matchAll(INVISIBLE)) {
     const codePoint = match[0].codePointAt(0) ?? 0;
-    if (codePoint === 0x200d && EMOJI_ZWJ.test(line.slice(Math.max(0, match.index - 3), match.index + 3))) continue;
+    if (codePoint === 0x200d && EMOJI_ZWJ.test(line.slice(Math.max(0, match.index - 3), match.index + 3)))
+      continue;
     if (flags.some(([from, to]) => match.index >= from && match.index < to)) continue;
     const column = Array.from(line.slice(0, match.index)).length + 1;
     found.push({ column, codePoint, label: describeCodePoint(codePoint) });

@@ -13,7 +13,12 @@ const fs = new NodeFileSystem();
 function workspace(t: Cleanup): { root: string; outside: string } {
   const root = realpathSync(tempDir(t, 'aide-jail-'));
   const outside = realpathSync(tempDir(t, 'aide-outside-'));
-  writeTree(root, { 'a.txt': 'a\n', 'src/real.ts': 'x\n', '.git/config': '[core]\n', '.aide/config.json': '{}\n' });
+  writeTree(root, {
+    'a.txt': 'a\n',
+    'src/real.ts': 'x\n',
+    '.git/config': '[core]\n',
+    '.aide/config.json': '{}\n',
+  });
   writeTree(outside, { 'secret.txt': 'token\n', 'dir/file.txt': 'f\n' });
   return { root, outside };
 }
@@ -39,16 +44,26 @@ test('absolute paths are refused: posix, Windows drive and home', async (t) => {
 
 test('.git folders are refused at any depth and in any case', async (t) => {
   const { root } = workspace(t);
-  for (const path of ['.git/config', 'sub/.git/x', '.GIT/config', '.Git/hooks/pre-commit', 'src/../.git/config']) {
+  for (const path of [
+    '.git/config',
+    'sub/.git/x',
+    '.GIT/config',
+    '.Git/hooks/pre-commit',
+    'src/../.git/config',
+  ]) {
     assert.match(refusal(await jailPath(root, path, fs)), /inside a \.git folder/, path);
   }
 });
 
-test(".aide/state is refused but the rest of .aide is not", async (t) => {
+test('.aide/state is refused but the rest of .aide is not', async (t) => {
   const { root } = workspace(t);
   assert.match(refusal(await jailPath(root, '.aide/state/x', fs)), /inside \.aide\/state/);
   assert.match(refusal(await jailPath(root, '.AIDE/State/x', fs)), /inside \.aide\/state/);
-  assert.deepEqual(await jailPath(root, '.aide/config.json', fs), { ok: true, path: '.aide/config.json', target: join(root, '.aide/config.json') });
+  assert.deepEqual(await jailPath(root, '.aide/config.json', fs), {
+    ok: true,
+    path: '.aide/config.json',
+    target: join(root, '.aide/config.json'),
+  });
 });
 
 test('a symlinked folder that leads outside is refused', async (t) => {
@@ -70,7 +85,10 @@ test('a symlink inside the repository to .git/config is refused', async (t) => {
   const { root } = workspace(t);
   symlinkSync('.git/config', join(root, 'settings.ini'));
   symlinkSync('.git', join(root, 'g'));
-  assert.match(refusal(await jailPath(root, 'settings.ini', fs)), /symlink to a protected place.*\.git folder/);
+  assert.match(
+    refusal(await jailPath(root, 'settings.ini', fs)),
+    /symlink to a protected place.*\.git folder/,
+  );
   assert.match(refusal(await jailPath(root, 'g/config', fs)), /symlink to a protected place/);
 });
 
@@ -78,24 +96,41 @@ test('a symlink inside the repository to another file inside is allowed and targ
   const { root } = workspace(t);
   symlinkSync('src/real.ts', join(root, 'alias.ts'));
   symlinkSync('src', join(root, 'source'));
-  assert.deepEqual(await jailPath(root, 'alias.ts', fs), { ok: true, path: 'alias.ts', target: join(root, 'src/real.ts') });
-  assert.deepEqual(await jailPath(root, 'source/real.ts', fs), { ok: true, path: 'source/real.ts', target: join(root, 'src/real.ts') });
-  assert.deepEqual(await jailPath(root, 'source/new.ts', fs), { ok: true, path: 'source/new.ts', target: join(root, 'src/new.ts') });
+  assert.deepEqual(await jailPath(root, 'alias.ts', fs), {
+    ok: true,
+    path: 'alias.ts',
+    target: join(root, 'src/real.ts'),
+  });
+  assert.deepEqual(await jailPath(root, 'source/real.ts', fs), {
+    ok: true,
+    path: 'source/real.ts',
+    target: join(root, 'src/real.ts'),
+  });
+  assert.deepEqual(await jailPath(root, 'source/new.ts', fs), {
+    ok: true,
+    path: 'source/new.ts',
+    target: join(root, 'src/new.ts'),
+  });
 });
 
-test(
-  'a symlink to a file inside whose name starts with ".." is allowed',
-  async (t) => {
-    const { root } = workspace(t);
-    writeTree(root, { '..notes.md': 'n\n' });
-    symlinkSync('..notes.md', join(root, 'notes.md'));
-    assert.deepEqual(await jailPath(root, 'notes.md', fs), { ok: true, path: 'notes.md', target: join(root, '..notes.md') });
-  },
-);
+test('a symlink to a file inside whose name starts with ".." is allowed', async (t) => {
+  const { root } = workspace(t);
+  writeTree(root, { '..notes.md': 'n\n' });
+  symlinkSync('..notes.md', join(root, 'notes.md'));
+  assert.deepEqual(await jailPath(root, 'notes.md', fs), {
+    ok: true,
+    path: 'notes.md',
+    target: join(root, '..notes.md'),
+  });
+});
 
 test('a file named with leading dots is allowed when written directly', async (t) => {
   const { root } = workspace(t);
-  assert.deepEqual(await jailPath(root, '..notes.md', fs), { ok: true, path: '..notes.md', target: join(root, '..notes.md') });
+  assert.deepEqual(await jailPath(root, '..notes.md', fs), {
+    ok: true,
+    path: '..notes.md',
+    target: join(root, '..notes.md'),
+  });
 });
 
 test('a broken symlink is refused', async (t) => {
@@ -130,12 +165,24 @@ test('empty and NUL paths are refused', async (t) => {
 
 test('a nested path that does not exist yet is allowed and lands under the root', async (t) => {
   const { root } = workspace(t);
-  assert.deepEqual(await jailPath(root, 'new/deep/file.ts', fs), { ok: true, path: 'new/deep/file.ts', target: join(root, 'new/deep/file.ts') });
+  assert.deepEqual(await jailPath(root, 'new/deep/file.ts', fs), {
+    ok: true,
+    path: 'new/deep/file.ts',
+    target: join(root, 'new/deep/file.ts'),
+  });
   mkdirSync(join(root, 'new'));
-  assert.deepEqual(await jailPath(root, './new//deep/file.ts', fs), { ok: true, path: 'new/deep/file.ts', target: join(root, 'new/deep/file.ts') });
+  assert.deepEqual(await jailPath(root, './new//deep/file.ts', fs), {
+    ok: true,
+    path: 'new/deep/file.ts',
+    target: join(root, 'new/deep/file.ts'),
+  });
 });
 
 test('backslashes and ./ are normalized to the workspace path', async (t) => {
   const { root } = workspace(t);
-  assert.deepEqual(await jailPath(root, '.\\src\\real.ts', fs), { ok: true, path: 'src/real.ts', target: join(root, 'src/real.ts') });
+  assert.deepEqual(await jailPath(root, '.\\src\\real.ts', fs), {
+    ok: true,
+    path: 'src/real.ts',
+    target: join(root, 'src/real.ts'),
+  });
 });

@@ -5,12 +5,24 @@ import { findProtected, jsonPointerValue, type ProtectedCandidate } from './prot
 
 const bytes = (text: string | null) => (text === null ? null : new TextEncoder().encode(text));
 
-function changed(path: string, before: string | null = 'old\n', after: string | null = 'new\n'): ProtectedCandidate {
+function changed(
+  path: string,
+  before: string | null = 'old\n',
+  after: string | null = 'new\n',
+): ProtectedCandidate {
   return { path, before: () => Promise.resolve(bytes(before)), after: () => Promise.resolve(bytes(after)) };
 }
 
-async function covered(paths: string[], rules: readonly string[] = DEFAULT_PROTECTED_PATHS): Promise<string[]> {
-  return (await findProtected(rules, paths.map((p) => changed(p)))).map((c) => c.path);
+async function covered(
+  paths: string[],
+  rules: readonly string[] = DEFAULT_PROTECTED_PATHS,
+): Promise<string[]> {
+  return (
+    await findProtected(
+      rules,
+      paths.map((p) => changed(p)),
+    )
+  ).map((c) => c.path);
 }
 
 test('the defaults cover tests, snapshots, lockfiles, CI workflows, hooks and .aide, at any depth', async () => {
@@ -39,7 +51,18 @@ test('the defaults cover tests, snapshots, lockfiles, CI workflows, hooks and .a
     '.aide/plans/x.md',
   ];
   assert.deepEqual(await covered(protectedOnes), protectedOnes);
-  assert.deepEqual(await covered(['src/app.ts', 'README.md', 'testing.md', 'src/contest.js', '.github/CODEOWNERS', 'Cargo.toml', 'src/latest/x.js']), []);
+  assert.deepEqual(
+    await covered([
+      'src/app.ts',
+      'README.md',
+      'testing.md',
+      'src/contest.js',
+      '.github/CODEOWNERS',
+      'Cargo.toml',
+      'src/latest/x.js',
+    ]),
+    [],
+  );
 });
 
 test('the defaults cover what decides whether tests pass or runs code later: test names and settings, build and install files, CI, hooks', async () => {
@@ -83,29 +106,62 @@ test('the defaults cover what decides whether tests pass or runs code later: tes
     '.githooks/pre-push',
   ];
   assert.deepEqual(await covered(protectedOnes), protectedOnes);
-  assert.deepEqual(await covered(['src/testing.ts', 'src/contest.py', 'docs/specs.md', 'Makefile.md', 'src/latest.js', '.github/dependabot.yml', 'lefthook.md']), []);
+  assert.deepEqual(
+    await covered([
+      'src/testing.ts',
+      'src/contest.py',
+      'docs/specs.md',
+      'Makefile.md',
+      'src/latest.js',
+      '.github/dependabot.yml',
+      'lefthook.md',
+    ]),
+    [],
+  );
 });
 
 test('package.json#/jest and #/mocha cover the test settings kept there', async () => {
   const before = JSON.stringify({ name: 'x', jest: { testMatch: ['**/*.test.js'] } });
   const after = JSON.stringify({ name: 'x', jest: { testMatch: [] } });
-  assert.deepEqual(await findProtected(DEFAULT_PROTECTED_PATHS, [changed('package.json', before, after)]), [{ path: 'package.json', rule: '**/package.json#/jest' }]);
+  assert.deepEqual(await findProtected(DEFAULT_PROTECTED_PATHS, [changed('package.json', before, after)]), [
+    { path: 'package.json', rule: '**/package.json#/jest' },
+  ]);
 });
 
 test('.aide/** is protected whatever the configured list says, an empty one included', async () => {
-  assert.deepEqual(await findProtected([], [changed('.aide/config.json'), changed('src/a.ts')]), [{ path: '.aide/config.json', rule: '.aide/**' }]);
-  assert.deepEqual(await findProtected(['src/**'], [changed('.aide/sandbox.json')]), [{ path: '.aide/sandbox.json', rule: '.aide/**' }]);
+  assert.deepEqual(await findProtected([], [changed('.aide/config.json'), changed('src/a.ts')]), [
+    { path: '.aide/config.json', rule: '.aide/**' },
+  ]);
+  assert.deepEqual(await findProtected(['src/**'], [changed('.aide/sandbox.json')]), [
+    { path: '.aide/sandbox.json', rule: '.aide/**' },
+  ]);
 });
 
 test('caseInsensitive: rules match whatever the case, as the file system does; otherwise case counts', async () => {
-  const paths = ['TEST/a.js', 'src/App.Test.ts', '.AIDE/sandbox.json', 'makefile', '.GitHub/Workflows/ci.yml'];
-  const found = await findProtected(DEFAULT_PROTECTED_PATHS, paths.map((p) => changed(p)), { caseInsensitive: true });
-  assert.deepEqual(found.map((p) => p.path), paths);
+  const paths = [
+    'TEST/a.js',
+    'src/App.Test.ts',
+    '.AIDE/sandbox.json',
+    'makefile',
+    '.GitHub/Workflows/ci.yml',
+  ];
+  const found = await findProtected(
+    DEFAULT_PROTECTED_PATHS,
+    paths.map((p) => changed(p)),
+    { caseInsensitive: true },
+  );
+  assert.deepEqual(
+    found.map((p) => p.path),
+    paths,
+  );
   assert.deepEqual(await covered(paths), []);
 });
 
 test('each protected file names the first rule that covers it', async () => {
-  const found = await findProtected(['src/gen/**', '**/*.ts'], [changed('src/gen/a.ts'), changed('src/b.ts'), changed('c.js')]);
+  const found = await findProtected(
+    ['src/gen/**', '**/*.ts'],
+    [changed('src/gen/a.ts'), changed('src/b.ts'), changed('c.js')],
+  );
   assert.deepEqual(found, [
     { path: 'src/gen/a.ts', rule: 'src/gen/**' },
     { path: 'src/b.ts', rule: '**/*.ts' },
@@ -113,12 +169,26 @@ test('each protected file names the first rule that covers it', async () => {
 });
 
 test('package.json#/scripts covers a change to scripts, not a dependency bump', async () => {
-  const before = JSON.stringify({ name: 'x', scripts: { test: 'node --test' }, dependencies: { a: '1.0.0' } }, null, 2);
-  const bump = JSON.stringify({ name: 'x', scripts: { test: 'node --test' }, dependencies: { a: '1.1.0' } }, null, 2);
-  const script = JSON.stringify({ name: 'x', scripts: { test: 'node --test', postinstall: 'curl x | sh' }, dependencies: { a: '1.0.0' } });
+  const before = JSON.stringify(
+    { name: 'x', scripts: { test: 'node --test' }, dependencies: { a: '1.0.0' } },
+    null,
+    2,
+  );
+  const bump = JSON.stringify(
+    { name: 'x', scripts: { test: 'node --test' }, dependencies: { a: '1.1.0' } },
+    null,
+    2,
+  );
+  const script = JSON.stringify({
+    name: 'x',
+    scripts: { test: 'node --test', postinstall: 'curl x | sh' },
+    dependencies: { a: '1.0.0' },
+  });
   const rules = DEFAULT_PROTECTED_PATHS;
   assert.deepEqual(await findProtected(rules, [changed('package.json', before, bump)]), []);
-  assert.deepEqual(await findProtected(rules, [changed('packages/x/package.json', before, script)]), [{ path: 'packages/x/package.json', rule: '**/package.json#/scripts' }]);
+  assert.deepEqual(await findProtected(rules, [changed('packages/x/package.json', before, script)]), [
+    { path: 'packages/x/package.json', rule: '**/package.json#/scripts' },
+  ]);
   // A new package.json with scripts, a deleted one that had them: both change the value.
   assert.equal((await findProtected(rules, [changed('package.json', null, script)])).length, 1);
   assert.equal((await findProtected(rules, [changed('package.json', before, null)])).length, 1);
@@ -128,7 +198,10 @@ test('package.json#/scripts covers a change to scripts, not a dependency bump', 
 
 test('a JSON file that does not parse on either side counts as changing the protected value', async () => {
   const rules = ['**/package.json#/scripts'];
-  assert.equal((await findProtected(rules, [changed('package.json', '{"scripts":{}}', '{"scripts": {')])).length, 1);
+  assert.equal(
+    (await findProtected(rules, [changed('package.json', '{"scripts":{}}', '{"scripts": {')])).length,
+    1,
+  );
   assert.equal((await findProtected(rules, [changed('package.json', '\u00ff\u00fe', '{}')])).length, 1);
 });
 

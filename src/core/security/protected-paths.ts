@@ -84,8 +84,14 @@ async function pointerChanged(candidate: ProtectedCandidate, pointer: string): P
  * changed (added, removed or edited). `rules` must be the list as it was before the change: a
  * change to config.json cannot decide whether it is itself protected.
  */
-export async function findProtected(rules: readonly string[], candidates: readonly ProtectedCandidate[], options: MatchOptions = {}): Promise<ProtectedChange[]> {
-  const compiled = [...rules, ...ALWAYS_PROTECTED.filter((rule) => !rules.includes(rule))].map((rule) => compile(rule, options));
+export async function findProtected(
+  rules: readonly string[],
+  candidates: readonly ProtectedCandidate[],
+  options: MatchOptions = {},
+): Promise<ProtectedChange[]> {
+  const compiled = [...rules, ...ALWAYS_PROTECTED.filter((rule) => !rules.includes(rule))].map((rule) =>
+    compile(rule, options),
+  );
   const found: ProtectedChange[] = [];
   for (const candidate of candidates) {
     for (const rule of compiled) {

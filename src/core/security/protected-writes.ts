@@ -43,11 +43,18 @@ export function mayWrite(check: ProtectedCheck): boolean {
 }
 
 /** The protected files a write changes (one entry per file), and the approver's decision on them. */
-export async function checkProtectedWrite(write: ProtectedWrite, guard: ProtectedGuard): Promise<ProtectedCheck> {
+export async function checkProtectedWrite(
+  write: ProtectedWrite,
+  guard: ProtectedGuard,
+): Promise<ProtectedCheck> {
   const found = await findProtected(guard.policy.rules, write.candidates, guard.policy);
   const seen = new Set<string>();
   const protectedFiles = found.filter((p) => !seen.has(p.path) && seen.add(p.path));
   if (protectedFiles.length === 0 || write.dryRun) return { protectedFiles, decision: null };
-  const decision = await guard.approver.approveProtected({ command: write.command, files: write.files, protectedFiles });
+  const decision = await guard.approver.approveProtected({
+    command: write.command,
+    files: write.files,
+    protectedFiles,
+  });
   return { protectedFiles, decision };
 }

@@ -29,35 +29,102 @@ test('credentials of common providers are withheld, by name only', () => {
 });
 
 test('the defaults: shell, locale, CI switches and toolchain paths pass', () => {
-  for (const name of ['PATH', 'HOME', 'USER', 'SHELL', 'TERM', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR', 'CI', 'GITHUB_ACTIONS', 'JAVA_HOME', 'GOPATH', 'GOFLAGS', 'CARGO_HOME', 'RUSTUP_HOME', 'VIRTUAL_ENV', 'PYTHONPATH', 'LD_LIBRARY_PATH', 'NODE_ENV', 'GIT_AUTHOR_NAME', 'http_proxy', 'Path', 'SystemRoot']) {
+  for (const name of [
+    'PATH',
+    'HOME',
+    'USER',
+    'SHELL',
+    'TERM',
+    'LANG',
+    'LC_ALL',
+    'LC_CTYPE',
+    'TZ',
+    'TMPDIR',
+    'CI',
+    'GITHUB_ACTIONS',
+    'JAVA_HOME',
+    'GOPATH',
+    'GOFLAGS',
+    'CARGO_HOME',
+    'RUSTUP_HOME',
+    'VIRTUAL_ENV',
+    'PYTHONPATH',
+    'LD_LIBRARY_PATH',
+    'NODE_ENV',
+    'GIT_AUTHOR_NAME',
+    'http_proxy',
+    'Path',
+    'SystemRoot',
+  ]) {
     assert.equal(allowedByDefault(name), true, name);
   }
 });
 
 test('flag channels and registry settings are not on the default list', () => {
-  for (const name of ['NODE_OPTIONS', 'JAVA_TOOL_OPTIONS', 'npm_config_registry', 'PIP_INDEX_URL', 'BUNDLE_GITHUB__COM', 'YARN_NPM_AUTH_TOKEN', 'XDG_CONFIG_HOME', 'GIT_CONFIG_GLOBAL', 'PLAIN', 'LC']) {
+  for (const name of [
+    'NODE_OPTIONS',
+    'JAVA_TOOL_OPTIONS',
+    'npm_config_registry',
+    'PIP_INDEX_URL',
+    'BUNDLE_GITHUB__COM',
+    'YARN_NPM_AUTH_TOKEN',
+    'XDG_CONFIG_HOME',
+    'GIT_CONFIG_GLOBAL',
+    'PLAIN',
+    'LC',
+  ]) {
     assert.equal(allowedByDefault(name), false, name);
   }
 });
 
 test('a default whose value holds a password is withheld; env_allow passes it', () => {
-  const userEnv = { HTTPS_PROXY: 'http://proxyuser:pw@proxy.corp:3128', HTTP_PROXY: 'http://proxy.corp:3128' };
-  assert.deepEqual(childEnvironment(userEnv, { allow: [] }), { env: { HTTP_PROXY: 'http://proxy.corp:3128' }, withheld: ['HTTPS_PROXY'] });
+  const userEnv = {
+    HTTPS_PROXY: 'http://proxyuser:pw@proxy.corp:3128',
+    HTTP_PROXY: 'http://proxy.corp:3128',
+  };
+  assert.deepEqual(childEnvironment(userEnv, { allow: [] }), {
+    env: { HTTP_PROXY: 'http://proxy.corp:3128' },
+    withheld: ['HTTPS_PROXY'],
+  });
   assert.deepEqual(childEnvironment(userEnv, { allow: ['HTTPS_PROXY'] }).env, userEnv);
 });
 
 test('a name in allow passes through, by its exact name only', () => {
-  const { env, withheld } = childEnvironment({ NPM_TOKEN: 'a', GITHUB_TOKEN: 'b', DATABASE_URL: 'postgres://u:p@h/d' }, { allow: ['NPM_TOKEN', 'github_token', 'DATABASE_URL'] });
+  const { env, withheld } = childEnvironment(
+    { NPM_TOKEN: 'a', GITHUB_TOKEN: 'b', DATABASE_URL: 'postgres://u:p@h/d' },
+    { allow: ['NPM_TOKEN', 'github_token', 'DATABASE_URL'] },
+  );
   assert.deepEqual(env, { NPM_TOKEN: 'a', DATABASE_URL: 'postgres://u:p@h/d' });
   assert.deepEqual(withheld, ['GITHUB_TOKEN']);
 });
 
 test('set wins over the user env, over allow and over every filter', () => {
   const { env, withheld } = childEnvironment(
-    { NODE_ENV: 'development', HOME: '/home/dev', GITHUB_TOKEN: 'user-secret', AIDE_SANDBOX_NETWORK_DISABLED: '0', GIT_DIR: '/home/dev/repo/.git' },
-    { allow: [], set: { NODE_ENV: 'test', HOME: '/tmp/aide-home', GITHUB_TOKEN: 'dummy', AIDE_SANDBOX_NETWORK_DISABLED: '1', GIT_DIR: '.git' } },
+    {
+      NODE_ENV: 'development',
+      HOME: '/home/dev',
+      GITHUB_TOKEN: 'user-secret',
+      AIDE_SANDBOX_NETWORK_DISABLED: '0',
+      GIT_DIR: '/home/dev/repo/.git',
+    },
+    {
+      allow: [],
+      set: {
+        NODE_ENV: 'test',
+        HOME: '/tmp/aide-home',
+        GITHUB_TOKEN: 'dummy',
+        AIDE_SANDBOX_NETWORK_DISABLED: '1',
+        GIT_DIR: '.git',
+      },
+    },
   );
-  assert.deepEqual(env, { NODE_ENV: 'test', HOME: '/tmp/aide-home', GITHUB_TOKEN: 'dummy', AIDE_SANDBOX_NETWORK_DISABLED: '1', GIT_DIR: '.git' });
+  assert.deepEqual(env, {
+    NODE_ENV: 'test',
+    HOME: '/tmp/aide-home',
+    GITHUB_TOKEN: 'dummy',
+    AIDE_SANDBOX_NETWORK_DISABLED: '1',
+    GIT_DIR: '.git',
+  });
   // The command does get a GITHUB_TOKEN (the configured one), so it is not reported as withheld.
   assert.deepEqual(withheld, []);
 });
@@ -78,13 +145,27 @@ test("git's repository-redirecting variables are dropped, even when allowed, and
     GIT_CONFIG_VALUE_0: 'Authorization: Bearer canary',
     git_dir: '/windows/ignores/case',
   };
-  const { env, withheld } = childEnvironment({ ...git, GIT_AUTHOR_NAME: 'Dev', GIT_EDITOR: 'vi' }, { allow: [...Object.keys(git), 'GIT_EDITOR'] });
+  const { env, withheld } = childEnvironment(
+    { ...git, GIT_AUTHOR_NAME: 'Dev', GIT_EDITOR: 'vi' },
+    { allow: [...Object.keys(git), 'GIT_EDITOR'] },
+  );
   assert.deepEqual(env, { GIT_AUTHOR_NAME: 'Dev', GIT_EDITOR: 'vi' });
   assert.deepEqual(withheld, []);
 });
 
 test("aide's own AIDE_* variables and the shell's bookkeeping are dropped without a report", () => {
-  const { env, withheld } = childEnvironment({ AIDE_MODEL: 'local', AIDE_CONFIG: '/x', PATH: '/bin', PWD: '/w', OLDPWD: '/', SHLVL: '2', _: '/usr/bin/aide' }, { allow: ['AIDE_MODEL'], set: { AIDE_SANDBOX_NETWORK_DISABLED: '1' } });
+  const { env, withheld } = childEnvironment(
+    {
+      AIDE_MODEL: 'local',
+      AIDE_CONFIG: '/x',
+      PATH: '/bin',
+      PWD: '/w',
+      OLDPWD: '/',
+      SHLVL: '2',
+      _: '/usr/bin/aide',
+    },
+    { allow: ['AIDE_MODEL'], set: { AIDE_SANDBOX_NETWORK_DISABLED: '1' } },
+  );
   assert.deepEqual(env, { PATH: '/bin', AIDE_SANDBOX_NETWORK_DISABLED: '1' });
   assert.deepEqual(withheld, []);
 });

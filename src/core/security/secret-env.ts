@@ -44,33 +44,135 @@ export interface ChildEnvironment {
  */
 const DEFAULT_ALLOWED: ReadonlySet<string> = new Set([
   // The shell and the terminal.
-  'PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'TERM', 'COLORTERM', 'NO_COLOR', 'FORCE_COLOR', 'CLICOLOR', 'CLICOLOR_FORCE', 'COLUMNS', 'LINES',
-  'TMPDIR', 'TMP', 'TEMP', 'TZ', 'LANG', 'LANGUAGE',
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'TERM',
+  'COLORTERM',
+  'NO_COLOR',
+  'FORCE_COLOR',
+  'CLICOLOR',
+  'CLICOLOR_FORCE',
+  'COLUMNS',
+  'LINES',
+  'TMPDIR',
+  'TMP',
+  'TEMP',
+  'TZ',
+  'LANG',
+  'LANGUAGE',
   // Windows: without these, many programs do not start at all.
-  'SYSTEMROOT', 'SYSTEMDRIVE', 'WINDIR', 'COMSPEC', 'PATHEXT', 'OS', 'USERPROFILE', 'APPDATA', 'LOCALAPPDATA', 'PROGRAMDATA',
-  'PROGRAMFILES', 'PROGRAMFILES(X86)', 'COMMONPROGRAMFILES', 'NUMBER_OF_PROCESSORS', 'PROCESSOR_ARCHITECTURE',
+  'SYSTEMROOT',
+  'SYSTEMDRIVE',
+  'WINDIR',
+  'COMSPEC',
+  'PATHEXT',
+  'OS',
+  'USERPROFILE',
+  'APPDATA',
+  'LOCALAPPDATA',
+  'PROGRAMDATA',
+  'PROGRAMFILES',
+  'PROGRAMFILES(X86)',
+  'COMMONPROGRAMFILES',
+  'NUMBER_OF_PROCESSORS',
+  'PROCESSOR_ARCHITECTURE',
   // "Am I in CI?" switches that test runners read (not the CI's tokens, which carry other names).
-  'CI', 'GITHUB_ACTIONS', 'GITLAB_CI', 'CIRCLECI', 'BUILDKITE', 'TF_BUILD', 'TRAVIS', 'APPVEYOR', 'TEAMCITY_VERSION', 'JENKINS_URL',
+  'CI',
+  'GITHUB_ACTIONS',
+  'GITLAB_CI',
+  'CIRCLECI',
+  'BUILDKITE',
+  'TF_BUILD',
+  'TRAVIS',
+  'APPVEYOR',
+  'TEAMCITY_VERSION',
+  'JENKINS_URL',
   // Certificates and proxies (a proxy URL with a password is still withheld, see below).
-  'SSL_CERT_FILE', 'SSL_CERT_DIR', 'NODE_EXTRA_CA_CERTS', 'REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE',
-  'HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY', 'NO_PROXY',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  'NODE_EXTRA_CA_CERTS',
+  'REQUESTS_CA_BUNDLE',
+  'CURL_CA_BUNDLE',
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'ALL_PROXY',
+  'NO_PROXY',
   // git's identity, for tests that commit (a private HOME has no ~/.gitconfig).
-  'GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL',
+  'GIT_AUTHOR_NAME',
+  'GIT_AUTHOR_EMAIL',
+  'GIT_COMMITTER_NAME',
+  'GIT_COMMITTER_EMAIL',
   // Node.js and its version managers.
-  'NODE_ENV', 'NODE_PATH', 'NVM_DIR', 'NVM_BIN', 'VOLTA_HOME', 'FNM_DIR', 'PNPM_HOME', 'COREPACK_HOME', 'BUN_INSTALL', 'DENO_DIR',
+  'NODE_ENV',
+  'NODE_PATH',
+  'NVM_DIR',
+  'NVM_BIN',
+  'VOLTA_HOME',
+  'FNM_DIR',
+  'PNPM_HOME',
+  'COREPACK_HOME',
+  'BUN_INSTALL',
+  'DENO_DIR',
   // Java.
-  'JAVA_HOME', 'JDK_HOME', 'GRADLE_USER_HOME', 'MAVEN_HOME', 'M2_HOME',
+  'JAVA_HOME',
+  'JDK_HOME',
+  'GRADLE_USER_HOME',
+  'MAVEN_HOME',
+  'M2_HOME',
   // Go.
-  'GOPATH', 'GOROOT', 'GOBIN', 'GOFLAGS', 'GOCACHE', 'GOMODCACHE', 'GOPROXY', 'GOPRIVATE', 'GONOSUMDB', 'GOTOOLCHAIN', 'GOOS', 'GOARCH', 'CGO_ENABLED', 'GO111MODULE',
+  'GOPATH',
+  'GOROOT',
+  'GOBIN',
+  'GOFLAGS',
+  'GOCACHE',
+  'GOMODCACHE',
+  'GOPROXY',
+  'GOPRIVATE',
+  'GONOSUMDB',
+  'GOTOOLCHAIN',
+  'GOOS',
+  'GOARCH',
+  'CGO_ENABLED',
+  'GO111MODULE',
   // Rust.
-  'CARGO_HOME', 'RUSTUP_HOME', 'RUSTUP_TOOLCHAIN', 'RUSTFLAGS', 'CARGO_TARGET_DIR', 'RUST_BACKTRACE', 'RUST_LOG',
+  'CARGO_HOME',
+  'RUSTUP_HOME',
+  'RUSTUP_TOOLCHAIN',
+  'RUSTFLAGS',
+  'CARGO_TARGET_DIR',
+  'RUST_BACKTRACE',
+  'RUST_LOG',
   // Python (PYTHONPATH, unlike NODE_OPTIONS, is only a list of folders of the user's own code).
-  'VIRTUAL_ENV', 'PYTHONPATH', 'PYTHONDONTWRITEBYTECODE', 'PYTHONUNBUFFERED', 'PYTHONIOENCODING', 'PYENV_ROOT', 'PYENV_VERSION',
-  'CONDA_PREFIX', 'CONDA_DEFAULT_ENV', 'CONDA_EXE', 'UV_CACHE_DIR',
+  'VIRTUAL_ENV',
+  'PYTHONPATH',
+  'PYTHONDONTWRITEBYTECODE',
+  'PYTHONUNBUFFERED',
+  'PYTHONIOENCODING',
+  'PYENV_ROOT',
+  'PYENV_VERSION',
+  'CONDA_PREFIX',
+  'CONDA_DEFAULT_ENV',
+  'CONDA_EXE',
+  'UV_CACHE_DIR',
   // Ruby, .NET.
-  'GEM_HOME', 'GEM_PATH', 'RBENV_ROOT', 'RBENV_VERSION', 'DOTNET_ROOT', 'DOTNET_CLI_HOME', 'NUGET_PACKAGES', 'DOTNET_CLI_TELEMETRY_OPTOUT',
+  'GEM_HOME',
+  'GEM_PATH',
+  'RBENV_ROOT',
+  'RBENV_VERSION',
+  'DOTNET_ROOT',
+  'DOTNET_CLI_HOME',
+  'NUGET_PACKAGES',
+  'DOTNET_CLI_TELEMETRY_OPTOUT',
   // C and C++ toolchains.
-  'CC', 'CXX', 'PKG_CONFIG_PATH', 'LD_LIBRARY_PATH', 'LIBRARY_PATH', 'CPATH',
+  'CC',
+  'CXX',
+  'PKG_CONFIG_PATH',
+  'LD_LIBRARY_PATH',
+  'LIBRARY_PATH',
+  'CPATH',
 ]);
 
 /** Name prefixes passed through by default: the locale's categories (LC_ALL, LC_CTYPE, …). */
@@ -119,7 +221,12 @@ export function allowedByDefault(name: string): boolean {
 /** Dropped silently: git's redirects (a command must act on its scratch's repository), AIDE_*, shell bookkeeping. */
 function droppedQuietly(name: string): boolean {
   const upper = name.toUpperCase();
-  return GIT_REDIRECTS.has(upper) || GIT_CONFIG_PAIR.test(upper) || upper.startsWith('AIDE_') || SHELL_BOOKKEEPING.has(upper);
+  return (
+    GIT_REDIRECTS.has(upper) ||
+    GIT_CONFIG_PAIR.test(upper) ||
+    upper.startsWith('AIDE_') ||
+    SHELL_BOOKKEEPING.has(upper)
+  );
 }
 
 /**
@@ -136,7 +243,10 @@ function passes(name: string, value: string, allow: ReadonlySet<string>): boolea
  * `allow`), never git's redirecting variables nor aide's own AIDE_* (a nested aide must not
  * inherit its parent's settings), then `set` on top. Undefined values are skipped.
  */
-export function childEnvironment(userEnv: Readonly<Record<string, string | undefined>>, options: ChildEnvironmentOptions): ChildEnvironment {
+export function childEnvironment(
+  userEnv: Readonly<Record<string, string | undefined>>,
+  options: ChildEnvironmentOptions,
+): ChildEnvironment {
   const allow = new Set(options.allow);
   const set = options.set ?? {};
   const env: Record<string, string> = {};

@@ -23,28 +23,45 @@ export interface CommandSelection {
 const EXAMPLE = '{ "commands": [{ "name": "test", "run": ["npm", "test"] }] }';
 
 /** Every command there is to verify with, optional ones included; an error when there is none. */
-export function availableCommands(configured: readonly VerifyCommand[], detected: readonly VerifyCommand[], sandboxFile: string): CommandSelection {
+export function availableCommands(
+  configured: readonly VerifyCommand[],
+  detected: readonly VerifyCommand[],
+  sandboxFile: string,
+): CommandSelection {
   const source = configured.length > 0 ? 'sandbox' : 'detected';
   const available = source === 'sandbox' ? configured : detected;
   if (available.length === 0) {
-    throw new AideError('config_invalid', `no verify commands: ${sandboxFile} lists none, and none were detected in this project`, {
-      hint: `Add commands to ${sandboxFile}, e.g. ${EXAMPLE}, or run \`aide init\` to detect them.`,
-    });
+    throw new AideError(
+      'config_invalid',
+      `no verify commands: ${sandboxFile} lists none, and none were detected in this project`,
+      {
+        hint: `Add commands to ${sandboxFile}, e.g. ${EXAMPLE}, or run \`aide init\` to detect them.`,
+      },
+    );
   }
   return { commands: [...available], source, optionalNotRun: [] };
 }
 
 /** The commands `aide verify` runs: every one not optional, or exactly those `--commands` names. */
-export function selectCommands(configured: readonly VerifyCommand[], detected: readonly VerifyCommand[], only: readonly string[] | undefined, sandboxFile: string): CommandSelection {
+export function selectCommands(
+  configured: readonly VerifyCommand[],
+  detected: readonly VerifyCommand[],
+  only: readonly string[] | undefined,
+  sandboxFile: string,
+): CommandSelection {
   const { commands: available, source } = availableCommands(configured, detected, sandboxFile);
   if (only === undefined) {
     const optional = available.filter((c) => c.optional === true).map((c) => c.name);
     const commands = stepCommands(available, []);
     if (commands.length === 0) {
       const where = source === 'sandbox' ? `in ${sandboxFile}` : 'detected in this project';
-      throw new AideError('config_invalid', `no verify commands to run: every command ${where} is optional (${optional.join(', ')}), run only when asked for`, {
-        hint: `Name the ones to run, e.g. \`aide verify --commands ${optional[0] ?? 'test'}\`, or ${source === 'sandbox' ? `set "optional": false on one in ${sandboxFile}` : `add commands to ${sandboxFile} (\`aide init\` writes the detected ones)`}.`,
-      });
+      throw new AideError(
+        'config_invalid',
+        `no verify commands to run: every command ${where} is optional (${optional.join(', ')}), run only when asked for`,
+        {
+          hint: `Name the ones to run, e.g. \`aide verify --commands ${optional[0] ?? 'test'}\`, or ${source === 'sandbox' ? `set "optional": false on one in ${sandboxFile}` : `add commands to ${sandboxFile} (\`aide init\` writes the detected ones)`}.`,
+        },
+      );
     }
     return { commands, source, optionalNotRun: optional };
   }
@@ -53,9 +70,13 @@ export function selectCommands(configured: readonly VerifyCommand[], detected: r
   if (unknown.length > 0) {
     const first = unknown[0] ?? '';
     const guess = didYouMean(first, names);
-    throw new AideError('usage', `--commands: no command named ${unknown.map((n) => `"${n}"`).join(', ')}${guess === undefined ? '' : ` (did you mean "${guess}"?)`}`, {
-      hint: `The commands ${source === 'sandbox' ? `in ${sandboxFile}` : 'detected in this project'} are: ${[...names].join(', ')}.`,
-    });
+    throw new AideError(
+      'usage',
+      `--commands: no command named ${unknown.map((n) => `"${n}"`).join(', ')}${guess === undefined ? '' : ` (did you mean "${guess}"?)`}`,
+      {
+        hint: `The commands ${source === 'sandbox' ? `in ${sandboxFile}` : 'detected in this project'} are: ${[...names].join(', ')}.`,
+      },
+    );
   }
   // The configured order is kept: later commands may rely on earlier ones (build before test).
   return { commands: available.filter((c) => only.includes(c.name)), source, optionalNotRun: [] };
@@ -75,7 +96,13 @@ interface PlanSteps {
 }
 
 /** Names that are no command, and steps left with no command at all. */
-function planProblems(plan: PlanSteps, lines: PlanLines, planFile: string, selection: CommandSelection, where: string): { unknown: PlanProblem[]; unverified: PlanProblem[] } {
+function planProblems(
+  plan: PlanSteps,
+  lines: PlanLines,
+  planFile: string,
+  selection: CommandSelection,
+  where: string,
+): { unknown: PlanProblem[]; unverified: PlanProblem[] } {
   const names = new Set(selection.commands.map((c) => c.name));
   const unknown: PlanProblem[] = [];
   const unverified: PlanProblem[] = [];
@@ -87,7 +114,10 @@ function planProblems(plan: PlanSteps, lines: PlanLines, planFile: string, selec
       const message = `step ${step.number}: Verify: "${use.name}" is not a command in ${where}${guess === undefined ? '' : ` (did you mean "${guess}"?)`}`;
       unknown.push({ file: planFile, line: use.line, column: use.column, message, hint: '' });
     }
-    if (step.verify.every((name) => names.has(name)) && stepCommands(selection.commands, step.verify).length === 0) {
+    if (
+      step.verify.every((name) => names.has(name)) &&
+      stepCommands(selection.commands, step.verify).length === 0
+    ) {
       const message = `step ${step.number} has no command to verify it with: every command in ${where} is optional, and the step's Verify: names none`;
       unverified.push({ file: planFile, line: at?.heading ?? 1, message, hint: '' });
     }
@@ -100,22 +130,41 @@ function planProblems(plan: PlanSteps, lines: PlanLines, planFile: string, selec
  * every step has a command to verify it with. A usage error (exit 2) naming the plan's
  * file:line for each problem otherwise, so a typo costs no verify run.
  */
-export function checkPlanCommands(plan: PlanSteps, lines: PlanLines, planFile: string, selection: CommandSelection, sandboxFile: string): void {
+export function checkPlanCommands(
+  plan: PlanSteps,
+  lines: PlanLines,
+  planFile: string,
+  selection: CommandSelection,
+  sandboxFile: string,
+): void {
   const where = selection.source === 'sandbox' ? sandboxFile : 'the commands detected in this project';
   const { unknown, unverified } = planProblems(plan, lines, planFile, selection, where);
-  const problems = [...unknown, ...unverified].sort((a, b) => a.line - b.line || (a.column ?? 0) - (b.column ?? 0));
+  const problems = [...unknown, ...unverified].sort(
+    (a, b) => a.line - b.line || (a.column ?? 0) - (b.column ?? 0),
+  );
   const [first] = problems;
   if (first === undefined) return;
-  const known = selection.commands.map((c) => `${c.name}${c.optional === true ? ' (optional)' : ''}`).join(', ');
+  const known = selection.commands
+    .map((c) => `${c.name}${c.optional === true ? ' (optional)' : ''}`)
+    .join(', ');
   const knownLine =
     selection.source === 'sandbox'
       ? `The commands in ${sandboxFile} are: ${known}.`
       : `${sandboxFile} lists no commands, so aide uses the ones detected in this project: ${known} (\`aide init\` writes them into ${sandboxFile}).`;
   const fix = [
-    ...(unknown.length > 0 ? [`Add the command to "commands" in ${sandboxFile}, or correct the name in the plan.`] : []),
-    ...(unverified.length > 0 ? [`Name an optional command on the step's Verify: line, or set "optional": false on one in ${sandboxFile}.`] : []),
+    ...(unknown.length > 0
+      ? [`Add the command to "commands" in ${sandboxFile}, or correct the name in the plan.`]
+      : []),
+    ...(unverified.length > 0
+      ? [
+          `Name an optional command on the step's Verify: line, or set "optional": false on one in ${sandboxFile}.`,
+        ]
+      : []),
   ].join(' ');
-  const message = problems.length === 1 ? formatPlanProblem(first) : `${planFile}: ${problems.length} problems with the verify commands its steps name`;
+  const message =
+    problems.length === 1
+      ? formatPlanProblem(first)
+      : `${planFile}: ${problems.length} problems with the verify commands its steps name`;
   throw new AideError('usage', message, {
     details: problems.length === 1 ? [] : problems.map(formatPlanProblem),
     hint: `${knownLine} ${fix}`,

@@ -54,7 +54,8 @@ export function summarize(facts: SummaryFacts): string {
     return `failed: the total time limit${limit} ran out${next === undefined ? '' : ` before ${next.name}`}`;
   }
   const tests = failed.tests;
-  const counted = tests !== null && tests.failed > 0 ? ` (${tests.failed} of ${plural(tests.total, 'test')} failed)` : '';
+  const counted =
+    tests !== null && tests.failed > 0 ? ` (${tests.failed} of ${plural(tests.total, 'test')} failed)` : '';
   const runs = failed.runs.length > 1 ? `, in all ${failed.runs.length} runs` : '';
   return `failed: ${failed.name} ${failureReason(failed)}${counted}${runs}`;
 }

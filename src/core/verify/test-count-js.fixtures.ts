@@ -214,4 +214,3 @@ export const vitestReal = `
 \u001b[2m      Tests \u001b[22m \u001b[1m\u001b[31m1 failed\u001b[39m\u001b[22m\u001b[2m | \u001b[22m\u001b[1m\u001b[32m1 passed\u001b[39m\u001b[22m\u001b[2m | \u001b[22m\u001b[36m1 expected fail\u001b[39m\u001b[2m | \u001b[22m\u001b[33m1 skipped\u001b[39m\u001b[2m | \u001b[22m\u001b[90m1 todo\u001b[39m\u001b[90m (5)\u001b[39m
 \u001b[2m   Start at \u001b[22m 09:56:54
 \u001b[2m   Duration \u001b[22m 931ms\u001b[2m (transform 64ms, setup 0ms, import 89ms, tests 8ms, environment 0ms)\u001b[22m`;
-

@@ -2,7 +2,15 @@
  * One-line and short-block summaries of the JavaScript runners that are not TAP-shaped: Jest,
  * Vitest, bun test and deno test.
  */
-import { lineDetector, NONE, tallyParts, type Add, type Counts, type Detector, type Words } from './test-count-detector.js';
+import {
+  lineDetector,
+  NONE,
+  tallyParts,
+  type Add,
+  type Counts,
+  type Detector,
+  type Words,
+} from './test-count-detector.js';
 import type { TestRunnerName } from './report.js';
 
 /**
@@ -19,7 +27,13 @@ const JEST_WORDS: Words = { failed: 'failed', skipped: 'skipped', todo: 'skipped
 const VITEST_WORD = '(?:failed|passed|expected fail|skipped|todo)';
 const VITEST = new RegExp(`^ *Tests +(\\d+ ${VITEST_WORD}(?: \\| \\d+ ${VITEST_WORD})*) \\(\\d+\\)$`);
 const VITEST_NONE = /^ *Tests +no tests$/;
-const VITEST_WORDS: Words = { failed: 'failed', passed: 'passed', 'expected fail': 'passed', skipped: 'skipped', todo: 'skipped' };
+const VITEST_WORDS: Words = {
+  failed: 'failed',
+  passed: 'passed',
+  'expected fail': 'passed',
+  skipped: 'skipped',
+  todo: 'skipped',
+};
 
 /**
  * deno test (captured from deno 2.9, pretty and dot reporters):
@@ -29,7 +43,9 @@ const VITEST_WORDS: Words = { failed: 'failed', passed: 'passed', 'expected fail
  * counts.
  */
 const STEPS = '(?: \\(\\d+ steps?\\))?';
-const DENO = new RegExp(`^(?:ok|FAILED) \\| (\\d+) passed${STEPS} \\| (\\d+) failed${STEPS}(?: \\| (\\d+) ignored${STEPS})?(?: \\| \\d+ measured)?(?: \\| \\d+ filtered out)? \\([^()]*\\)$`);
+const DENO = new RegExp(
+  `^(?:ok|FAILED) \\| (\\d+) passed${STEPS} \\| (\\d+) failed${STEPS}(?: \\| (\\d+) ignored${STEPS})?(?: \\| \\d+ measured)?(?: \\| \\d+ filtered out)? \\([^()]*\\)$`,
+);
 
 function jsSummary(line: string): readonly [TestRunnerName, Counts] | null {
   const jest = JEST.exec(line)?.[1];
@@ -39,7 +55,8 @@ function jsSummary(line: string): readonly [TestRunnerName, Counts] | null {
   if (vitestCounts) return ['vitest', vitestCounts];
   if (VITEST_NONE.test(line)) return ['vitest', NONE];
   const deno = DENO.exec(line);
-  if (deno) return ['deno', { passed: Number(deno[1]), failed: Number(deno[2]), skipped: Number(deno[3] ?? 0) }];
+  if (deno)
+    return ['deno', { passed: Number(deno[1]), failed: Number(deno[2]), skipped: Number(deno[3] ?? 0) }];
   return null;
 }
 
@@ -70,7 +87,8 @@ export function bunDetector(): Detector {
       const { pass, fail, skip = 0, todo = 0 } = seen;
       seen = {};
       if (ran === undefined || pass === undefined || fail === undefined) return;
-      if (Number(ran) === pass + fail + skip + todo) add('bun', { passed: pass, failed: fail, skipped: skip + todo });
+      if (Number(ran) === pass + fail + skip + todo)
+        add('bun', { passed: pass, failed: fail, skipped: skip + todo });
     },
     flush() {
       // Only the Ran line closes a summary.

@@ -384,7 +384,6 @@ FAILED tests/test_math.py::test_subtracts - assert (2 - 1) == 2
 ERROR tests/test_math.py::test_db - RuntimeError: no database
 1 failed, 1 passed, 1 skipped, 1 xfailed, 1 error in 3.64s`;
 
-
 /** dotnet test on Microsoft.Testing.Platform, shaped as projects' READMEs and test logs quote it. */
 export const dotnetMtp = `Running tests from /home/dev/calc/tests/Calc.Tests/bin/Debug/net10.0/Calc.Tests.dll (net10.0|x64)
 failed Subtracts (4ms)

@@ -3,7 +3,16 @@
  * minitest, PHPUnit, Maven Surefire, Gradle, CTest, dotnet test (VSTest and Microsoft.Testing.Platform)
  * and zig.
  */
-import { fromTotal, lineDetector, NONE, tallyParts, type Add, type Counts, type Detector, type Words } from './test-count-detector.js';
+import {
+  fromTotal,
+  lineDetector,
+  NONE,
+  tallyParts,
+  type Add,
+  type Counts,
+  type Detector,
+  type Words,
+} from './test-count-detector.js';
 import type { TestRunnerName } from './report.js';
 
 type Found = readonly [TestRunnerName, Counts] | null;
@@ -47,7 +56,8 @@ function pytestCounts(line: string): Counts | null {
  * cargo test (libtest), one line per test binary and one for doc-tests; "measured" are
  * benchmarks and "filtered out" were not selected, so neither is a test of this run.
  */
-const CARGO = /^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; \d+ measured; \d+ filtered out(?:; finished in \d+(?:\.\d+)?s)?$/;
+const CARGO =
+  /^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; \d+ measured; \d+ filtered out(?:; finished in \d+(?:\.\d+)?s)?$/;
 
 /**
  * minitest: `5 runs, 9 assertions, 1 failures, 1 errors, 1 skips` (Minitest::SummaryReporter,
@@ -100,7 +110,8 @@ function phpunitCounts(line: string): Counts | null {
  * JUnit 5; `, Flakes: N` with reruns; no `[LEVEL]` before surefire 3). The per-class lines end in
  * ", Time elapsed: …" and are not counted, as the totals already hold them.
  */
-const SUREFIRE = /^(?:\[(?:INFO|WARNING|ERROR)\] )?Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)(?:, Flakes: \d+)?$/;
+const SUREFIRE =
+  /^(?:\[(?:INFO|WARNING|ERROR)\] )?Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)(?:, Flakes: \d+)?$/;
 
 /**
  * Gradle's TestCountLogger (gradle/gradle, testing-base-infrastructure) logs
@@ -113,7 +124,8 @@ const GRADLE = /^(\d+) tests? completed, (\d+) failed(?:, (\d+) skipped)?$/;
  * dotnet test (VSTest console logger), one line per test project:
  * `Passed!  - Failed:     0, Passed:    31, Skipped:     0, Total:    31, Duration: 369 ms - X.dll (net10.0)`.
  */
-const DOTNET = /^ *(?:Passed|Failed)! +- Failed: +(\d+), Passed: +(\d+), Skipped: +(\d+), Total: +(\d+)(?:, Duration: .*)?$/;
+const DOTNET =
+  /^ *(?:Passed|Failed)! +- Failed: +(\d+), Passed: +(\d+), Skipped: +(\d+), Total: +(\d+)(?:, Duration: .*)?$/;
 
 /**
  * zig: `zig test` prints `All 3 tests passed.` or `2 passed; 1 skipped; 1 failed.`
@@ -123,7 +135,8 @@ const DOTNET = /^ *(?:Passed|Failed)! +- Failed: +(\d+), Passed: +(\d+), Skipped
  */
 const ZIG_ALL = /^All (\d+) tests passed\.$/;
 const ZIG_SOME = /^(\d+) passed; (\d+) skipped; (\d+) failed\.$/;
-const ZIG_BUILD = /^Build Summary: \d+\/\d+ steps succeeded(?:; \d+ skipped)?(?:; \d+ failed)?; (\d+)\/(\d+) tests passed(?:; (\d+) skipped)?(?:; (\d+) failed)?(?:; \d+ leaked)?$/;
+const ZIG_BUILD =
+  /^Build Summary: \d+\/\d+ steps succeeded(?:; \d+ skipped)?(?:; \d+ failed)?; (\d+)\/(\d+) tests passed(?:; (\d+) skipped)?(?:; (\d+) failed)?(?:; \d+ leaked)?$/;
 
 function zigCounts(line: string): Counts | null {
   const all = ZIG_ALL.exec(line)?.[1];
@@ -132,29 +145,43 @@ function zigCounts(line: string): Counts | null {
   if (some) return { passed: Number(some[1]), failed: Number(some[3]), skipped: Number(some[2]) };
   const build = ZIG_BUILD.exec(line);
   if (!build) return null;
-  const [passed, total, skipped, failed] = [build[1], build[2], build[3], build[4]].map((value) => Number(value ?? 0)) as [number, number, number, number];
+  const [passed, total, skipped, failed] = [build[1], build[2], build[3], build[4]].map((value) =>
+    Number(value ?? 0),
+  ) as [number, number, number, number];
   return passed + skipped + failed === total ? { passed, failed, skipped } : null;
 }
 
 function nativeSummary(line: string): Found {
   const cargo = CARGO.exec(line);
-  if (cargo) return ['cargo', { passed: Number(cargo[1]), failed: Number(cargo[2]), skipped: Number(cargo[3]) }];
+  if (cargo)
+    return ['cargo', { passed: Number(cargo[1]), failed: Number(cargo[2]), skipped: Number(cargo[3]) }];
   const pytest = pytestCounts(line);
   if (pytest) return ['pytest', pytest];
   const minitest = MINITEST.exec(line);
-  const minitestCounts = minitest && fromTotal(Number(minitest[1]), Number(minitest[2]) + Number(minitest[3]), Number(minitest[4]));
+  const minitestCounts =
+    minitest &&
+    fromTotal(Number(minitest[1]), Number(minitest[2]) + Number(minitest[3]), Number(minitest[4]));
   if (minitestCounts) return ['minitest', minitestCounts];
   const phpunit = phpunitCounts(line);
   if (phpunit) return ['phpunit', phpunit];
   const surefire = SUREFIRE.exec(line);
-  const surefireCounts = surefire && fromTotal(Number(surefire[1]), Number(surefire[2]) + Number(surefire[3]), Number(surefire[4]));
+  const surefireCounts =
+    surefire &&
+    fromTotal(Number(surefire[1]), Number(surefire[2]) + Number(surefire[3]), Number(surefire[4]));
   if (surefireCounts) return ['maven', surefireCounts];
   const gradle = GRADLE.exec(line);
   const gradleCounts = gradle && fromTotal(Number(gradle[1]), Number(gradle[2]), Number(gradle[3] ?? 0));
   if (gradleCounts) return ['gradle', gradleCounts];
   const dotnet = DOTNET.exec(line);
   const [failed, passed, skipped, total] = (dotnet?.slice(1) ?? []).map(Number);
-  if (dotnet && passed !== undefined && failed !== undefined && skipped !== undefined && total === passed + failed + skipped) return ['dotnet', { passed, failed, skipped }];
+  if (
+    dotnet &&
+    passed !== undefined &&
+    failed !== undefined &&
+    skipped !== undefined &&
+    total === passed + failed + skipped
+  )
+    return ['dotnet', { passed, failed, skipped }];
   const zig = zigCounts(line);
   return zig && ['zig', zig];
 }
@@ -198,7 +225,8 @@ export function goDetector(): Detector {
 // ---------------------------------------------------------------------------------------------
 
 const RSPEC_FINISHED = /^Finished in \S+ (?:seconds?|minutes?)/;
-const RSPEC_TOTALS = /^(\d+) examples?, (\d+) failures?(?:, (\d+) pending)?(?:, (\d+) errors? occurred outside of examples)?$/;
+const RSPEC_TOTALS =
+  /^(\d+) examples?, (\d+) failures?(?:, (\d+) pending)?(?:, (\d+) errors? occurred outside of examples)?$/;
 
 export function rspecDetector(): Detector {
   let finished = false;
@@ -208,7 +236,12 @@ export function rspecDetector(): Detector {
       finished = RSPEC_FINISHED.test(line);
       const totals = after ? RSPEC_TOTALS.exec(line) : null;
       if (!totals) return;
-      const [examples, failures, pending, outside] = totals.slice(1).map((value) => Number(value ?? 0)) as [number, number, number, number];
+      const [examples, failures, pending, outside] = totals.slice(1).map((value) => Number(value ?? 0)) as [
+        number,
+        number,
+        number,
+        number,
+      ];
       const counts = fromTotal(examples, failures, pending);
       if (counts) add('rspec', { ...counts, failed: counts.failed + outside });
     },
@@ -253,7 +286,13 @@ export function ctestDetector(): Detector {
       const summary = CTEST.exec(line);
       if (summary) {
         emit(add);
-        block = { failed: Number(summary[1]), total: Number(summary[2]), skipped: 0, disabled: 0, listing: false };
+        block = {
+          failed: Number(summary[1]),
+          total: Number(summary[2]),
+          skipped: 0,
+          disabled: 0,
+          listing: false,
+        };
         return;
       }
       if (!block) return;
@@ -289,7 +328,13 @@ export function mtpDetector(): Detector {
   const emit = (add: Add) => {
     if (!fields) return;
     const { total, failed, succeeded, skipped = 0 } = fields;
-    if (total !== undefined && failed !== undefined && succeeded !== undefined && total === failed + succeeded + skipped) add('dotnet', { passed: succeeded, failed, skipped });
+    if (
+      total !== undefined &&
+      failed !== undefined &&
+      succeeded !== undefined &&
+      total === failed + succeeded + skipped
+    )
+      add('dotnet', { passed: succeeded, failed, skipped });
   };
   return {
     push(line, add) {

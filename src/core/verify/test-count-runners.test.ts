@@ -17,7 +17,13 @@ function count(...outputs: string[]) {
   return counter.result();
 }
 
-const counts = (runner: string, passed: number, failed: number, skipped: number) => ({ runner, passed, failed, skipped, total: passed + failed + skipped });
+const counts = (runner: string, passed: number, failed: number, skipped: number) => ({
+  runner,
+  passed,
+  failed,
+  skipped,
+  total: passed + failed + skipped,
+});
 
 test('uvu: Total, Passed and Skipped lines; failures are Total − Passed; colored or not', () => {
   assert.deepEqual(count(tap.uvu), counts('uvu', 4, 1, 1));
@@ -34,7 +40,10 @@ test('uvu: the three lines must follow one another, and Passed cannot exceed Tot
 test('AVA default reporter: counted when green; a failure hides the passed count, so nothing is counted', () => {
   assert.deepEqual(count(tap.avaPassing), counts('ava', 1, 0, 0));
   assert.equal(count(tap.ava), null);
-  assert.deepEqual(count('  ─\n\n  3 tests passed\n  1 known failure\n  2 tests skipped\n  1 test todo'), counts('ava', 4, 0, 3));
+  assert.deepEqual(
+    count('  ─\n\n  3 tests passed\n  1 known failure\n  2 tests skipped\n  1 test todo'),
+    counts('ava', 4, 0, 3),
+  );
   assert.equal(count('  3 tests passed'), null);
 });
 
@@ -62,7 +71,10 @@ test('bun test: pass, fail, skip and todo lines closed by the Ran line, colored 
   assert.deepEqual(count(js.bun), counts('bun', 2, 1, 2));
   assert.deepEqual(count(js.bunColor), counts('bun', 2, 1, 2));
   assert.deepEqual(count(js.bunPassing), counts('bun', 1, 0, 0));
-  assert.deepEqual(count(' 1 pass\n 4 filtered out\n 0 fail\n 1 expect() calls\nRan 1 test across 2 files. [6.00ms]'), counts('bun', 1, 0, 0));
+  assert.deepEqual(
+    count(' 1 pass\n 4 filtered out\n 0 fail\n 1 expect() calls\nRan 1 test across 2 files. [6.00ms]'),
+    counts('bun', 1, 0, 0),
+  );
 });
 
 test('bun test: a Ran line that does not match the outcomes, or a stray line inside, counts nothing', () => {
@@ -82,7 +94,10 @@ test('Maven Surefire: the totals under Results count, the per-class lines do not
   assert.deepEqual(count(native.maven), counts('maven', 2, 2, 1));
   assert.deepEqual(count(native.mavenPassing), counts('maven', 3, 0, 1));
   assert.deepEqual(count(native.mavenColor), counts('maven', 3, 0, 1));
-  assert.equal(count('[INFO] Tests run: 1, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.004 s -- in demo.OkTest'), null);
+  assert.equal(
+    count('[INFO] Tests run: 1, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.004 s -- in demo.OkTest'),
+    null,
+  );
   assert.equal(count('Tests run: 1, Failures: 2, Errors: 0, Skipped: 0'), null);
 });
 
@@ -101,7 +116,10 @@ test('minitest and PHPUnit: totals minus failures, errors and skips', () => {
   assert.deepEqual(count(native.minitest), counts('minitest', 3, 1, 1));
   assert.deepEqual(count(native.phpunit), counts('phpunit', 1, 2, 2));
   assert.deepEqual(count(native.phpunitPassing), counts('phpunit', 5, 0, 0));
-  assert.deepEqual(count('Tests: 3, Assertions: 3, Risky: 1, PHPUnit Deprecations: 2.'), counts('phpunit', 3, 0, 0));
+  assert.deepEqual(
+    count('Tests: 3, Assertions: 3, Risky: 1, PHPUnit Deprecations: 2.'),
+    counts('phpunit', 3, 0, 0),
+  );
 });
 
 test('PHPUnit: Warnings (an outcome before 10, an issue after) or an unknown word: no count', () => {
@@ -122,12 +140,23 @@ test('dotnet test: one line per test project, summed; a total that does not add 
 
 test('dotnet test on Microsoft.Testing.Platform: the summary block, checked against its total', () => {
   assert.deepEqual(count(native.dotnetMtp), counts('dotnet', 411, 1, 3));
-  assert.deepEqual(count('Test run summary: Passed!\n  total: 12\n  failed: 0\n  succeeded: 12\n  skipped: 0\n  duration: 2s 552ms'), counts('dotnet', 12, 0, 0));
-  assert.equal(count('Test run summary: Passed!\n  total: 12\n  failed: 0\n  succeeded: 11\n  skipped: 0'), null);
-  assert.equal(count('Test run summary: Passed!\n  total: 12\nsomething else\n  failed: 0\n  succeeded: 12'), null);
+  assert.deepEqual(
+    count(
+      'Test run summary: Passed!\n  total: 12\n  failed: 0\n  succeeded: 12\n  skipped: 0\n  duration: 2s 552ms',
+    ),
+    counts('dotnet', 12, 0, 0),
+  );
+  assert.equal(
+    count('Test run summary: Passed!\n  total: 12\n  failed: 0\n  succeeded: 11\n  skipped: 0'),
+    null,
+  );
+  assert.equal(
+    count('Test run summary: Passed!\n  total: 12\nsomething else\n  failed: 0\n  succeeded: 12'),
+    null,
+  );
 });
 
-test('zig: the Build Summary tests part, and zig test\'s own lines', () => {
+test("zig: the Build Summary tests part, and zig test's own lines", () => {
   assert.deepEqual(count(native.zigBuild), counts('zig', 10, 1, 1));
   assert.deepEqual(count(native.zigTest), counts('zig', 1, 1, 1));
   assert.deepEqual(count('All 3 tests passed.'), counts('zig', 3, 0, 0));
@@ -136,7 +165,14 @@ test('zig: the Build Summary tests part, and zig test\'s own lines', () => {
 });
 
 test('output of a runner aide does not know counts nothing, so the exit code alone decides', () => {
-  const unknown = ['Running 12 specs', 'spec/a ✓ 4 ok', 'spec/b ✗ 1 failed', 'Done: 11 ok, 1 failed', '  Passed:    4', '  Skipped:   1'];
+  const unknown = [
+    'Running 12 specs',
+    'spec/a ✓ 4 ok',
+    'spec/b ✗ 1 failed',
+    'Done: 11 ok, 1 failed',
+    '  Passed:    4',
+    '  Skipped:   1',
+  ];
   assert.equal(count(unknown.join('\n')), null);
 });
 

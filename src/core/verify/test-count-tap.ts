@@ -12,9 +12,20 @@ import type { TestRunnerName } from './report.js';
 // --tap`, through supertap) prints `# tests`, `# pass`, `# skip` when non-zero, `# fail`.
 // ---------------------------------------------------------------------------------------------
 
-const BLOCK_FIELDS = ['tests', 'suites', 'pass', 'skip', 'fail', 'cancelled', 'skipped', 'todo', 'duration_ms'] as const;
+const BLOCK_FIELDS = [
+  'tests',
+  'suites',
+  'pass',
+  'skip',
+  'fail',
+  'cancelled',
+  'skipped',
+  'todo',
+  'duration_ms',
+] as const;
 type BlockField = (typeof BLOCK_FIELDS)[number];
-const BLOCK_LINE = /^([#ℹ]) (tests|suites|pass|skip|fail|cancelled|skipped|todo|duration_ms) (\d+(?:\.\d+)?)$/u;
+const BLOCK_LINE =
+  /^([#ℹ]) (tests|suites|pass|skip|fail|cancelled|skipped|todo|duration_ms) (\d+(?:\.\d+)?)$/u;
 /** A TAP plan at column 0: the top-level test count, which supertap's summary needs. */
 const TAP_PLAN = /^1\.\.(\d+)$/;
 
@@ -123,12 +134,19 @@ export function tapBlockDetector(): Detector {
 // points, assertions included, as tap itself counts them. Child processes never print it.
 // ---------------------------------------------------------------------------------------------
 
-const NODE_TAP = /^# \{ total: (\d+), pass: (\d+)(?:, fail: (\d+))?(?:, todo: (\d+))?(?:, skip: (\d+))?(?:, complete: \d+)? \}$/;
+const NODE_TAP =
+  /^# \{ total: (\d+), pass: (\d+)(?:, fail: (\d+))?(?:, todo: (\d+))?(?:, skip: (\d+))?(?:, complete: \d+)? \}$/;
 
 export function nodeTapSummary(line: string): readonly [TestRunnerName, Counts] | null {
   const match = NODE_TAP.exec(line);
   if (!match) return null;
-  const [total, pass, fail, todo, skip] = match.slice(1).map((value) => Number(value ?? 0)) as [number, number, number, number, number];
+  const [total, pass, fail, todo, skip] = match.slice(1).map((value) => Number(value ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   if (total !== pass + fail + todo + skip) return null;
   return ['node-tap', { passed: pass, failed: fail, skipped: todo + skip }];
 }
@@ -196,7 +214,8 @@ interface AvaBlock {
 export function avaDetector(): Detector {
   let block: AvaBlock | null = null;
   const emit = (add: Add) => {
-    if (block?.sawPassed && !block.failed) add('ava', { passed: block.passed, failed: 0, skipped: block.skipped });
+    if (block?.sawPassed && !block.failed)
+      add('ava', { passed: block.passed, failed: 0, skipped: block.skipped });
   };
   const read = (line: string, open: AvaBlock): boolean => {
     if (AVA_FAILED.test(line)) {

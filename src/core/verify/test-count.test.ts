@@ -10,7 +10,13 @@ function count(...outputs: string[]) {
   return counter.result();
 }
 
-const counts = (runner: string, passed: number, failed: number, skipped: number) => ({ runner, passed, failed, skipped, total: passed + failed + skipped });
+const counts = (runner: string, passed: number, failed: number, skipped: number) => ({
+  runner,
+  passed,
+  failed,
+  skipped,
+  total: passed + failed + skipped,
+});
 
 test('node:test TAP: the real summary counts, the decoy "# tests 3" a test logged does not', () => {
   assert.deepEqual(count(sample.nodeTap), counts('node:test', 3, 1, 2));
@@ -41,16 +47,25 @@ test('node:test: "# pass N" lines without a "# tests N" block do not count', () 
 
 test('node:test: a block whose outcomes do not add up to its tests is not a summary', () => {
   assert.equal(count('# tests 3\n# pass 2\n# fail 0\n# duration_ms 5'), null);
-  assert.deepEqual(count('# tests 3\n# pass 2\n# fail 0\n# skipped 1\n# duration_ms 5'), counts('node:test', 2, 0, 1));
+  assert.deepEqual(
+    count('# tests 3\n# pass 2\n# fail 0\n# skipped 1\n# duration_ms 5'),
+    counts('node:test', 2, 0, 1),
+  );
 });
 
 test('node:test: a block needs tests, pass and fail', () => {
   assert.equal(count('# tests 0\n# suites 0\n# duration_ms 5'), null);
-  assert.deepEqual(count('# tests 0\n# suites 0\n# pass 0\n# fail 0\n# duration_ms 5'), counts('node:test', 0, 0, 0));
+  assert.deepEqual(
+    count('# tests 0\n# suites 0\n# pass 0\n# fail 0\n# duration_ms 5'),
+    counts('node:test', 0, 0, 0),
+  );
 });
 
 test('node:test: a stray line inside the block (stderr of another process) does not break it', () => {
-  assert.deepEqual(count('# tests 2\n# suites 0\nnpm warn something\n# pass 1\n# fail 1\n# duration_ms 5'), counts('node:test', 1, 1, 0));
+  assert.deepEqual(
+    count('# tests 2\n# suites 0\nnpm warn something\n# pass 1\n# fail 1\n# duration_ms 5'),
+    counts('node:test', 1, 1, 0),
+  );
 });
 
 test('node:test: an indented or re-prefixed summary of a nested run does not count', () => {
@@ -59,7 +74,10 @@ test('node:test: an indented or re-prefixed summary of a nested run does not cou
 });
 
 test('node:test: a field out of order closes the block, and a lone "pass" after it is ignored', () => {
-  assert.deepEqual(count('# tests 1\n# suites 0\n# pass 1\n# fail 0\n# pass 7'), counts('node:test', 1, 0, 0));
+  assert.deepEqual(
+    count('# tests 1\n# suites 0\n# pass 1\n# fail 0\n# pass 7'),
+    counts('node:test', 1, 0, 0),
+  );
 });
 
 test('mocha\'s TAP reporter prints three of those lines (never node\'s "# suites"): counted as tap', () => {
@@ -83,7 +101,10 @@ test('vitest: the Tests line counts, the Test Files line does not', () => {
 });
 
 test('vitest: todo is skipped, expected fail is passed, "no tests" is zero', () => {
-  assert.deepEqual(count('      Tests  3 passed | 1 expected fail | 1 skipped | 2 todo (7)'), counts('vitest', 4, 0, 3));
+  assert.deepEqual(
+    count('      Tests  3 passed | 1 expected fail | 1 skipped | 2 todo (7)'),
+    counts('vitest', 4, 0, 3),
+  );
   assert.deepEqual(count('      Tests  no tests'), counts('vitest', 0, 0, 0));
 });
 
@@ -116,7 +137,7 @@ test('pytest: the quiet line, "no tests ran", and the "seconds" of pytest 5', ()
   assert.deepEqual(count('==== 2 passed, 1 error in 0.31 seconds ===='), counts('pytest', 2, 1, 0));
 });
 
-test('pytest: a plugin\'s word is ignored in the ruled line, but makes a quiet-looking line not a summary', () => {
+test("pytest: a plugin's word is ignored in the ruled line, but makes a quiet-looking line not a summary", () => {
   assert.deepEqual(count('===== 1 failed, 3 passed, 1 rerun in 0.40s ====='), counts('pytest', 3, 1, 0));
   assert.equal(count('3 files in 2.1s'), null);
   assert.equal(count('compiled 3 passed in 0.1s'), null);
@@ -164,7 +185,10 @@ test('output with no summary, or log lines that merely mention results, counts n
 
 test('a carriage return: only the text after the last one is read, and a trailing one is ignored', () => {
   assert.deepEqual(count('running 3/3\r  3 passing (4ms)'), counts('mocha', 3, 0, 0));
-  assert.deepEqual(count('# tests 1\r\n# suites 0\r\n# pass 1\r\n# fail 0\r\n'), counts('node:test', 1, 0, 0));
+  assert.deepEqual(
+    count('# tests 1\r\n# suites 0\r\n# pass 1\r\n# fail 0\r\n'),
+    counts('node:test', 1, 0, 0),
+  );
 });
 
 test('result() can be read mid-stream, changes nothing, and counting goes on after it', () => {
@@ -172,20 +196,31 @@ test('result() can be read mid-stream, changes nothing, and counting goes on aft
   for (const line of ['# tests 2', '# suites 0', '# pass 2', '# fail 0']) counter.push(line);
   assert.deepEqual(counter.result(), counts('node:test', 2, 0, 0));
   assert.deepEqual(counter.result(), counts('node:test', 2, 0, 0));
-  for (const line of ['# duration_ms 3', 'test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out']) counter.push(line);
+  for (const line of [
+    '# duration_ms 3',
+    'test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out',
+  ])
+    counter.push(line);
   assert.deepEqual(counter.result(), counts('node:test', 3, 0, 0));
 });
 
 test('a long output of unrelated lines is read quickly and counts nothing', () => {
   const counter = createTestCounter();
   const started = Date.now();
-  for (let i = 0; i < 200_000; i++) counter.push(`    at frame ${i} (file:///x.js:${i}:1) 1 passed # tests ${i}`);
+  for (let i = 0; i < 200_000; i++)
+    counter.push(`    at frame ${i} (file:///x.js:${i}:1) 1 passed # tests ${i}`);
   assert.equal(counter.result(), null);
   assert.ok(Date.now() - started < 5000);
 });
 
 test('near-miss lines thousands of characters long do not make the patterns backtrack for long', () => {
-  const lines = ['1 passed, '.repeat(2000), `=== ${'1 a b, '.repeat(2000)} ===`, `Tests:       ${'1 failed, '.repeat(2000)}`, `      Tests  ${'1 failed | '.repeat(2000)}`, `  ${'1'.repeat(4000)} passing (`];
+  const lines = [
+    '1 passed, '.repeat(2000),
+    `=== ${'1 a b, '.repeat(2000)} ===`,
+    `Tests:       ${'1 failed, '.repeat(2000)}`,
+    `      Tests  ${'1 failed | '.repeat(2000)}`,
+    `  ${'1'.repeat(4000)} passing (`,
+  ];
   const counter = createTestCounter();
   const started = Date.now();
   for (let i = 0; i < 100; i++) for (const line of lines) counter.push(line);

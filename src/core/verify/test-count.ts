@@ -28,8 +28,20 @@
 import type { TestCounts, TestRunnerName } from './report.js';
 import { lineDetector, type Add, type Counts } from './test-count-detector.js';
 import { bunDetector, jsLineDetector } from './test-count-js.js';
-import { ctestDetector, goDetector, mtpDetector, nativeLineDetector, rspecDetector } from './test-count-native.js';
-import { avaDetector, mochaDetector, nodeTapSummary, tapBlockDetector, uvuDetector } from './test-count-tap.js';
+import {
+  ctestDetector,
+  goDetector,
+  mtpDetector,
+  nativeLineDetector,
+  rspecDetector,
+} from './test-count-native.js';
+import {
+  avaDetector,
+  mochaDetector,
+  nodeTapSummary,
+  tapBlockDetector,
+  uvuDetector,
+} from './test-count-tap.js';
 
 export interface TestCounter {
   /** One line of output, ANSI escapes stripped, no trailing newline. */
@@ -41,7 +53,11 @@ export interface TestCounter {
 function addTo(totals: Map<TestRunnerName, Counts>): Add {
   return (runner, counts) => {
     const sum = totals.get(runner) ?? { passed: 0, failed: 0, skipped: 0 };
-    totals.set(runner, { passed: sum.passed + counts.passed, failed: sum.failed + counts.failed, skipped: sum.skipped + counts.skipped });
+    totals.set(runner, {
+      passed: sum.passed + counts.passed,
+      failed: sum.failed + counts.failed,
+      skipped: sum.skipped + counts.skipped,
+    });
   };
 }
 

@@ -15,11 +15,17 @@ function flipCase(name: string): string {
 }
 
 async function sameFile(a: string, b: string): Promise<boolean> {
-  const [first, second] = await Promise.all([lstat(a, { bigint: true }).catch(() => null), lstat(b, { bigint: true }).catch(() => null)]);
+  const [first, second] = await Promise.all([
+    lstat(a, { bigint: true }).catch(() => null),
+    lstat(b, { bigint: true }).catch(() => null),
+  ]);
   return first !== null && second !== null && first.dev === second.dev && first.ino === second.ino;
 }
 
-export async function ignoresCase(dir: string, platform: NodeJS.Platform = process.platform): Promise<boolean> {
+export async function ignoresCase(
+  dir: string,
+  platform: NodeJS.Platform = process.platform,
+): Promise<boolean> {
   const entries = await readdir(dir).catch(() => [] as string[]);
   const probe = entries.find((name) => flipCase(name) !== name);
   if (probe === undefined) return platform === 'darwin' || platform === 'win32';

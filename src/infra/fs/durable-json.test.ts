@@ -16,11 +16,15 @@ test('a journal written durably reads back; no temp file is left beside it', asy
   assert.deepEqual(readdirSync(dir), ['j.json']);
 });
 
-test('no journal is null; text that is not JSON, or JSON the schema refuses, is the caller\'s error', async (t) => {
+test("no journal is null; text that is not JSON, or JSON the schema refuses, is the caller's error", async (t) => {
   const dir = tempDir(t);
   assert.equal(await readJsonJournal(join(dir, 'missing.json'), schema, invalid), null);
   writeFileSync(join(dir, 'cut.json'), '{"step": 2');
-  await assert.rejects(readJsonJournal(join(dir, 'cut.json'), schema, invalid), { message: 'not ours: not JSON' });
+  await assert.rejects(readJsonJournal(join(dir, 'cut.json'), schema, invalid), {
+    message: 'not ours: not JSON',
+  });
   writeFileSync(join(dir, 'other.json'), '{"step": "two"}');
-  await assert.rejects(readJsonJournal(join(dir, 'other.json'), schema, invalid), { message: /^not ours: .*number/ });
+  await assert.rejects(readJsonJournal(join(dir, 'other.json'), schema, invalid), {
+    message: /^not ours: .*number/,
+  });
 });

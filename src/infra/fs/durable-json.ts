@@ -11,7 +11,11 @@ import type { z } from 'zod';
  * The journal at `path` checked against `schema`, or null when there is none. Text that is not
  * JSON, or JSON the schema refuses, gets `invalid(firstProblem)`'s error: aide did not write it.
  */
-export async function readJsonJournal<T>(path: string, schema: z.ZodType<T>, invalid: (problem: string) => Error): Promise<T | null> {
+export async function readJsonJournal<T>(
+  path: string,
+  schema: z.ZodType<T>,
+  invalid: (problem: string) => Error,
+): Promise<T | null> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');

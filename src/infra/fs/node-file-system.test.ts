@@ -1,5 +1,15 @@
 import assert from 'node:assert/strict';
-import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import { tempDir, writeTree } from '../../../test/helpers/sandbox.js';
@@ -27,7 +37,9 @@ const mode = (path: string) => statSync(path).mode & 0o777;
 test('commit replaces a file and leaves no temp file behind', async (t) => {
   const root = tempDir(t);
   writeTree(root, { 'a.txt': 'old\n' });
-  await fs.commit([{ kind: 'write', path: join(root, 'a.txt'), content: bytes('new\n'), previous: bytes('old\n') }]);
+  await fs.commit([
+    { kind: 'write', path: join(root, 'a.txt'), content: bytes('new\n'), previous: bytes('old\n') },
+  ]);
   assert.equal(readFileSync(join(root, 'a.txt'), 'utf8'), 'new\n');
   assert.deepEqual(listing(root), ['a.txt']);
 });
@@ -36,14 +48,23 @@ test('commit keeps the mode of an executable script', async (t) => {
   const root = tempDir(t);
   writeTree(root, { 'run.sh': '#!/bin/sh\necho old\n' });
   chmodSync(join(root, 'run.sh'), 0o755);
-  await fs.commit([{ kind: 'write', path: join(root, 'run.sh'), content: bytes('#!/bin/sh\necho new\n'), previous: bytes('#!/bin/sh\necho old\n') }]);
+  await fs.commit([
+    {
+      kind: 'write',
+      path: join(root, 'run.sh'),
+      content: bytes('#!/bin/sh\necho new\n'),
+      previous: bytes('#!/bin/sh\necho old\n'),
+    },
+  ]);
   assert.equal(mode(join(root, 'run.sh')), 0o755);
   assert.equal(readFileSync(join(root, 'run.sh'), 'utf8'), '#!/bin/sh\necho new\n');
 });
 
 test('commit creates missing folders for a new file', async (t) => {
   const root = tempDir(t);
-  await fs.commit([{ kind: 'write', path: join(root, 'new/deep/file.ts'), content: bytes('x\n'), previous: null }]);
+  await fs.commit([
+    { kind: 'write', path: join(root, 'new/deep/file.ts'), content: bytes('x\n'), previous: null },
+  ]);
   assert.equal(readFileSync(join(root, 'new/deep/file.ts'), 'utf8'), 'x\n');
   assert.deepEqual(listing(root), ['new', 'new/deep', 'new/deep/file.ts']);
 });
@@ -110,21 +131,23 @@ test('a write that fails while staging (its folder would go through a file) chan
   assert.deepEqual(listing(root), ['a.txt', 'plain.txt']);
 });
 
-test(
-  'a rolled-back file keeps its mode',
-  async (t) => {
-    const root = tempDir(t);
-    writeTree(root, { 'run.sh': '#!/bin/sh\n' });
-    chmodSync(join(root, 'run.sh'), 0o755);
-    const commit = fs.commit([
-      { kind: 'write', path: join(root, 'run.sh'), content: bytes('#!/bin/sh\nexit 1\n'), previous: bytes('#!/bin/sh\n') },
-      { kind: 'write', path: blockedTarget(root), content: bytes('x\n'), previous: null },
-    ]);
-    await assert.rejects(commit);
-    assert.equal(readFileSync(join(root, 'run.sh'), 'utf8'), '#!/bin/sh\n');
-    assert.equal(mode(join(root, 'run.sh')), 0o755);
-  },
-);
+test('a rolled-back file keeps its mode', async (t) => {
+  const root = tempDir(t);
+  writeTree(root, { 'run.sh': '#!/bin/sh\n' });
+  chmodSync(join(root, 'run.sh'), 0o755);
+  const commit = fs.commit([
+    {
+      kind: 'write',
+      path: join(root, 'run.sh'),
+      content: bytes('#!/bin/sh\nexit 1\n'),
+      previous: bytes('#!/bin/sh\n'),
+    },
+    { kind: 'write', path: blockedTarget(root), content: bytes('x\n'), previous: null },
+  ]);
+  await assert.rejects(commit);
+  assert.equal(readFileSync(join(root, 'run.sh'), 'utf8'), '#!/bin/sh\n');
+  assert.equal(mode(join(root, 'run.sh')), 0o755);
+});
 
 test('readFile of a missing file, or of a path through a file, is null', async (t) => {
   const root = tempDir(t);
@@ -154,11 +177,32 @@ test('executable: true sets the x bits where r is set, false clears them, other 
   chmodSync(join(root, 'b.sh'), 0o755);
   chmodSync(join(root, 'secret.sh'), 0o600);
   await fs.commit([
-    { kind: 'write', path: join(root, 'a.sh'), content: bytes('a2\n'), previous: bytes('a\n'), executable: true },
-    { kind: 'write', path: join(root, 'b.sh'), content: bytes('b\n'), previous: bytes('b\n'), executable: false },
-    { kind: 'write', path: join(root, 'secret.sh'), content: bytes('s\n'), previous: bytes('s\n'), executable: true },
+    {
+      kind: 'write',
+      path: join(root, 'a.sh'),
+      content: bytes('a2\n'),
+      previous: bytes('a\n'),
+      executable: true,
+    },
+    {
+      kind: 'write',
+      path: join(root, 'b.sh'),
+      content: bytes('b\n'),
+      previous: bytes('b\n'),
+      executable: false,
+    },
+    {
+      kind: 'write',
+      path: join(root, 'secret.sh'),
+      content: bytes('s\n'),
+      previous: bytes('s\n'),
+      executable: true,
+    },
   ]);
-  assert.deepEqual([mode(join(root, 'a.sh')), mode(join(root, 'b.sh')), mode(join(root, 'secret.sh'))], [0o755, 0o644, 0o700]);
+  assert.deepEqual(
+    [mode(join(root, 'a.sh')), mode(join(root, 'b.sh')), mode(join(root, 'secret.sh'))],
+    [0o755, 0o644, 0o700],
+  );
   assert.equal(readFileSync(join(root, 'a.sh'), 'utf8'), 'a2\n');
 });
 
@@ -183,12 +227,21 @@ test('a symlink is written as a symlink, over a file, and a file over a symlink 
   await fs.commit([
     { kind: 'symlink', path: join(root, 'new-link'), target: 'target.txt', previous: null },
     { kind: 'symlink', path: join(root, 'was-file'), target: '../elsewhere', previous: bytes('f\n') },
-    { kind: 'write', path: join(root, 'was-link'), content: bytes('now a file\n'), previous: { symlink: 'target.txt' } },
+    {
+      kind: 'write',
+      path: join(root, 'was-link'),
+      content: bytes('now a file\n'),
+      previous: { symlink: 'target.txt' },
+    },
   ]);
   assert.equal(readlinkSync(join(root, 'new-link')), 'target.txt');
   assert.equal(readlinkSync(join(root, 'was-file')), '../elsewhere');
   assert.ok(lstatSync(join(root, 'was-link')).isFile());
-  assert.equal(readFileSync(join(root, 'target.txt'), 'utf8'), 'target\n', 'the old link target was not written through');
+  assert.equal(
+    readFileSync(join(root, 'target.txt'), 'utf8'),
+    'target\n',
+    'the old link target was not written through',
+  );
 });
 
 test('a failed commit puts back a symlink it had replaced or deleted', async (t) => {
@@ -211,7 +264,12 @@ test('afterChange is awaited after each change is in place', async (t) => {
   const seen: string[] = [];
   const counting = new NodeFileSystem({
     afterChange: (done) => {
-      seen.push(`${done}:${readdirSync(root).filter((n) => !n.startsWith('.')).sort().join(',')}`);
+      seen.push(
+        `${done}:${readdirSync(root)
+          .filter((n) => !n.startsWith('.'))
+          .sort()
+          .join(',')}`,
+      );
       return Promise.resolve();
     },
   });
@@ -233,18 +291,36 @@ test('sweepTempFiles removes only the temp files of the given process next to th
   });
   const removed = await sweepTempFiles([join(root, 'src/a.ts'), join(root, 'gone/x.ts')], 4242);
   assert.deepEqual(removed, [join(root, 'src/.a.ts.aide-4242-0badcafe.tmp')]);
-  assert.deepEqual(readdirSync(join(root, 'src')).sort(), ['.a.ts.aide-1111-0badcafe.tmp', '.a.ts.aide-4242-0badcafe.tmp.keep', '.b.ts.aide-4242-deadbeef.tmp', 'a.ts']);
+  assert.deepEqual(readdirSync(join(root, 'src')).sort(), [
+    '.a.ts.aide-1111-0badcafe.tmp',
+    '.a.ts.aide-4242-0badcafe.tmp.keep',
+    '.b.ts.aide-4242-deadbeef.tmp',
+    'a.ts',
+  ]);
 });
 
 test('temp names fit NAME_MAX for names up to 255 bytes, in UTF-8 bytes, never splitting a character', () => {
-  const names = ['a'.repeat(255), 'b'.repeat(229), `${'é'.repeat(127)}.t`, `${'😀'.repeat(63)}.ts`, `x${'€'.repeat(84)}`];
+  const names = [
+    'a'.repeat(255),
+    'b'.repeat(229),
+    `${'é'.repeat(127)}.t`,
+    `${'😀'.repeat(63)}.ts`,
+    `x${'€'.repeat(84)}`,
+  ];
   for (const name of names) {
     const temp = `.${tempStem(name)}.aide-4194304-0badcafe.tmp`;
-    assert.ok(Buffer.byteLength(temp) <= 255, `${Buffer.byteLength(temp)} bytes for a ${Buffer.byteLength(name)}-byte name`);
+    assert.ok(
+      Buffer.byteLength(temp) <= 255,
+      `${Buffer.byteLength(temp)} bytes for a ${Buffer.byteLength(name)}-byte name`,
+    );
     assert.ok(!tempStem(name).includes('\uFFFD'), 'no character cut in half');
   }
   assert.equal(tempStem('short.txt'), 'short.txt', 'short names keep their own temp name');
-  assert.notEqual(tempStem(`${'a'.repeat(240)}1`), tempStem(`${'a'.repeat(240)}2`), 'long names that start alike differ');
+  assert.notEqual(
+    tempStem(`${'a'.repeat(240)}1`),
+    tempStem(`${'a'.repeat(240)}2`),
+    'long names that start alike differ',
+  );
 });
 
 test('a 255-byte file name is written, and a temp file it left is swept', async (t) => {

@@ -7,7 +7,19 @@
  * may be left (`sweepTempFiles` removes them).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { lstat, mkdir, open, readdir, readFile, realpath, rename, rm, rmdir, stat, symlink } from 'node:fs/promises';
+import {
+  lstat,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  realpath,
+  rename,
+  rm,
+  rmdir,
+  stat,
+  symlink,
+} from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { FileStat, FileSystem, FileWrite, PreviousContent } from '../../core/ports.js';
 import { holdSignals } from '../process/hold-signals.js';
@@ -47,7 +59,10 @@ export function tempStem(name: string): string {
 }
 
 function tempPathFor(target: string): string {
-  return join(dirname(target), `.${tempStem(basename(target))}.aide-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  return join(
+    dirname(target),
+    `.${tempStem(basename(target))}.aide-${process.pid}-${randomBytes(4).toString('hex')}.tmp`,
+  );
 }
 
 const TEMP_NAME = /^\.(.+)\.aide-(\d+)-[0-9a-f]{8}\.tmp$/s;
@@ -102,7 +117,11 @@ async function writeDurably(path: string, content: Uint8Array, mode: WriteMode):
 }
 
 /** Puts `content` at `path` through a temp file: bytes (with `mode`) or a symlink. */
-async function replaceWith(path: string, content: Uint8Array | { symlink: string }, mode: WriteMode): Promise<void> {
+async function replaceWith(
+  path: string,
+  content: Uint8Array | { symlink: string },
+  mode: WriteMode,
+): Promise<void> {
   const temp = tempPathFor(path);
   if (content instanceof Uint8Array) await writeDurably(temp, content, mode);
   else await symlink(content.symlink, temp);
@@ -142,7 +161,13 @@ export class NodeFileSystem implements FileSystem {
   async lstat(path: string): Promise<FileStat | null> {
     const s = await orNull(lstat(path));
     if (s === null) return null;
-    const kind = s.isSymbolicLink() ? 'symlink' : s.isFile() ? 'file' : s.isDirectory() ? 'directory' : 'other';
+    const kind = s.isSymbolicLink()
+      ? 'symlink'
+      : s.isFile()
+        ? 'file'
+        : s.isDirectory()
+          ? 'directory'
+          : 'other';
     return { kind, mode: s.mode & 0o7777, size: s.size };
   }
 
@@ -186,12 +211,21 @@ export class NodeFileSystem implements FileSystem {
   }
 
   /** Puts back what a failed commit already changed; best effort, the original error wins. */
-  private async rollback(done: readonly Staged[], staged: readonly Staged[], createdDirs: readonly string[]): Promise<void> {
+  private async rollback(
+    done: readonly Staged[],
+    staged: readonly Staged[],
+    createdDirs: readonly string[],
+  ): Promise<void> {
     for (const { change, mode } of [...done].reverse()) {
       try {
         const previous: PreviousContent = change.previous;
         if (previous === null) await rm(change.path, { force: true });
-        else await replaceWith(change.path, previous, mode === undefined ? { create: 0o666 } : { create: mode, chmod: mode });
+        else
+          await replaceWith(
+            change.path,
+            previous,
+            mode === undefined ? { create: 0o666 } : { create: mode, chmod: mode },
+          );
       } catch {
         // Keep rolling back the others.
       }

@@ -12,9 +12,22 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 function gitDirs(root: string, env: Env): Promise<string[]> {
   return new Promise((done) => {
-    execFile('git', ['rev-parse', '--absolute-git-dir', '--git-common-dir'], { cwd: root, env: gitQueryEnv(env), encoding: 'utf8', timeout: 30_000 }, (error, stdout) => {
-      done(error === null ? stdout.trim().split('\n').filter((line) => line !== '').map((dir) => (isAbsolute(dir) ? dir : resolve(root, dir))) : []);
-    });
+    execFile(
+      'git',
+      ['rev-parse', '--absolute-git-dir', '--git-common-dir'],
+      { cwd: root, env: gitQueryEnv(env), encoding: 'utf8', timeout: 30_000 },
+      (error, stdout) => {
+        done(
+          error === null
+            ? stdout
+                .trim()
+                .split('\n')
+                .filter((line) => line !== '')
+                .map((dir) => (isAbsolute(dir) ? dir : resolve(root, dir)))
+            : [],
+        );
+      },
+    );
   });
 }
 

@@ -21,7 +21,10 @@ export function gitQueryEnv(env: Readonly<Record<string, string | undefined>>): 
   return clean;
 }
 
-export async function findWorkspaceRoot(cwd: string, env: Readonly<Record<string, string | undefined>>): Promise<string> {
+export async function findWorkspaceRoot(
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<string> {
   let real: string;
   try {
     real = await realpath(cwd);
@@ -37,7 +40,8 @@ export async function findWorkspaceRoot(cwd: string, env: Readonly<Record<string
   return real;
 }
 
-type GitLocation = { kind: 'work-tree'; cdup: string } | { kind: 'git-dir'; bare: boolean } | { kind: 'none' };
+type GitLocation =
+  { kind: 'work-tree'; cdup: string } | { kind: 'git-dir'; bare: boolean } | { kind: 'none' };
 
 /**
  * A git dir (`.git`, a bare repository, a linked worktree's `.git/worktrees/<name>`, or any folder
@@ -45,10 +49,18 @@ type GitLocation = { kind: 'work-tree'; cdup: string } | { kind: 'git-dir'; bare
  * they would run code and break the repository, so it is never a workspace.
  */
 function gitDirError(cwd: string, bare: boolean, gitDir?: string): AideError {
-  const what = bare ? 'in a bare git repository' : `in a git directory${gitDir !== undefined && gitDir !== cwd ? ` (${gitDir})` : ''}`;
-  return new AideError('workspace_invalid', `${cwd} is ${what}, not a work tree: aide does not edit or checkpoint git's own files`, {
-    hint: bare ? 'Run aide in a checkout of the repository (git clone, or git worktree add).' : 'Run aide in the work tree, the folder that holds .git (check --cwd).',
-  });
+  const what = bare
+    ? 'in a bare git repository'
+    : `in a git directory${gitDir !== undefined && gitDir !== cwd ? ` (${gitDir})` : ''}`;
+  return new AideError(
+    'workspace_invalid',
+    `${cwd} is ${what}, not a work tree: aide does not edit or checkpoint git's own files`,
+    {
+      hint: bare
+        ? 'Run aide in a checkout of the repository (git clone, or git worktree add).'
+        : 'Run aide in the work tree, the folder that holds .git (check --cwd).',
+    },
+  );
 }
 
 /**
@@ -58,14 +70,26 @@ function gitDirError(cwd: string, bare: boolean, gitDir?: string): AideError {
  */
 function gitLocation(cwd: string, env: Readonly<Record<string, string | undefined>>): Promise<GitLocation> {
   return new Promise((resolveLocation) => {
-    const args = ['rev-parse', '--is-inside-git-dir', '--is-bare-repository', '--is-inside-work-tree', '--show-cdup'];
-    execFile('git', args, { cwd, env: gitQueryEnv(env), encoding: 'utf8', timeout: 10_000 }, (error, stdout) => {
-      const [insideGitDir, bare, insideWorkTree, cdup = ''] = stdout.split('\n');
-      if (error !== null) resolveLocation({ kind: 'none' });
-      else if (insideGitDir === 'true' || bare === 'true') resolveLocation({ kind: 'git-dir', bare: bare === 'true' });
-      else if (insideWorkTree === 'true') resolveLocation({ kind: 'work-tree', cdup });
-      else resolveLocation({ kind: 'none' });
-    });
+    const args = [
+      'rev-parse',
+      '--is-inside-git-dir',
+      '--is-bare-repository',
+      '--is-inside-work-tree',
+      '--show-cdup',
+    ];
+    execFile(
+      'git',
+      args,
+      { cwd, env: gitQueryEnv(env), encoding: 'utf8', timeout: 10_000 },
+      (error, stdout) => {
+        const [insideGitDir, bare, insideWorkTree, cdup = ''] = stdout.split('\n');
+        if (error !== null) resolveLocation({ kind: 'none' });
+        else if (insideGitDir === 'true' || bare === 'true')
+          resolveLocation({ kind: 'git-dir', bare: bare === 'true' });
+        else if (insideWorkTree === 'true') resolveLocation({ kind: 'work-tree', cdup });
+        else resolveLocation({ kind: 'none' });
+      },
+    );
   });
 }
 
@@ -81,8 +105,15 @@ async function looksLikeHead(path: string): Promise<boolean> {
  */
 async function gitDirAbove(dir: string): Promise<string | undefined> {
   for (let current = dir; ; current = dirname(current)) {
-    const [objects, refs] = await Promise.all(['objects', 'refs'].map((name) => stat(join(current, name)).catch(() => undefined)));
-    if (objects?.isDirectory() === true && refs?.isDirectory() === true && (await looksLikeHead(join(current, 'HEAD')))) return current;
+    const [objects, refs] = await Promise.all(
+      ['objects', 'refs'].map((name) => stat(join(current, name)).catch(() => undefined)),
+    );
+    if (
+      objects?.isDirectory() === true &&
+      refs?.isDirectory() === true &&
+      (await looksLikeHead(join(current, 'HEAD')))
+    )
+      return current;
     if (dirname(current) === current) return undefined;
   }
 }

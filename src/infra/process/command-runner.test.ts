@@ -11,7 +11,15 @@ import { ProcessCommandRunner, type Isolation } from './command-runner.js';
 const PATH = `${dirname(process.execPath)}:/usr/bin:/bin`;
 /** Plain process groups: the isolation wrappers are tested in isolation.test.ts. */
 const direct: Isolation = {
-  report: { mechanism: 'none', network: 'allowed', workspaceReadOnly: false, writable: 'anywhere', sockets: 'reachable', processTree: 'process-group', detail: 'not isolated in this test' },
+  report: {
+    mechanism: 'none',
+    network: 'allowed',
+    workspaceReadOnly: false,
+    writable: 'anywhere',
+    sockets: 'reachable',
+    processTree: 'process-group',
+    detail: 'not isolated in this test',
+  },
   wrap: (argv) => [...argv],
 };
 const runner = new ProcessCommandRunner({ isolation: direct, killGraceMs: 300 });
@@ -25,7 +33,17 @@ function tempDir(t: TestContext): string {
 }
 
 function command(dir: string, run: CommandRun['run'], extra: Partial<CommandRun> = {}): CommandRun {
-  return { name: 'test', run, cwd: dir, env: { PATH }, timeoutMs: 10_000, logFile: join(dir, 'logs', 'run.log'), maxLogBytes: 1 << 20, tailBytes: 4096, ...extra };
+  return {
+    name: 'test',
+    run,
+    cwd: dir,
+    env: { PATH },
+    timeoutMs: 10_000,
+    logFile: join(dir, 'logs', 'run.log'),
+    maxLogBytes: 1 << 20,
+    tailBytes: 4096,
+    ...extra,
+  };
 }
 
 /**
@@ -53,7 +71,10 @@ async function assertGone(pids: number[]): Promise<void> {
 }
 
 function pidLines(lines: string[]): number[] {
-  return lines.map((line) => /^pid (\d+)$/.exec(line)?.[1]).filter((pid): pid is string => pid !== undefined).map(Number);
+  return lines
+    .map((line) => /^pid (\d+)$/.exec(line)?.[1])
+    .filter((pid): pid is string => pid !== undefined)
+    .map(Number);
 }
 
 test('a passing command exits 0 and its output is logged and tailed', async (t) => {
@@ -62,7 +83,10 @@ test('a passing command exits 0 and its output is logged and tailed', async (t) 
   assert.equal(result.exitCode, 0);
   assert.equal(result.tail, 'all good');
   assert.equal(readFileSync(join(dir, 'logs', 'run.log'), 'utf8'), 'all good\n');
-  assert.deepEqual([result.signal, result.timedOut, result.cancelled, result.truncated, result.startError], [null, false, false, false, null]);
+  assert.deepEqual(
+    [result.signal, result.timedOut, result.cancelled, result.truncated, result.startError],
+    [null, false, false, false, null],
+  );
 });
 
 test('a failing command reports its exit code', async (t) => {
@@ -82,7 +106,10 @@ test('a program that does not exist is a start error, not a rejection', async (t
   const result = await runner.run(command(dir, ['aide-no-such-program', '--version']));
   assert.equal(result.startError, 'spawn aide-no-such-program ENOENT');
   assert.equal(result.exitCode, null);
-  assert.match(readFileSync(join(dir, 'logs', 'run.log'), 'utf8'), /could not start: spawn aide-no-such-program ENOENT/);
+  assert.match(
+    readFileSync(join(dir, 'logs', 'run.log'), 'utf8'),
+    /could not start: spawn aide-no-such-program ENOENT/,
+  );
 });
 
 test('a program without execute permission and a missing folder are start errors', async (t) => {
@@ -91,7 +118,10 @@ test('a program without execute permission and a missing folder are start errors
   chmodSync(join(dir, 'script.sh'), 0o644);
   assert.equal((await runner.run(command(dir, ['./script.sh']))).startError, 'spawn ./script.sh EACCES');
   const missing = join(dir, 'gone');
-  assert.equal((await runner.run({ ...command(dir, 'true'), cwd: missing })).startError, `cannot run in ${missing}: no such folder`);
+  assert.equal(
+    (await runner.run({ ...command(dir, 'true'), cwd: missing })).startError,
+    `cannot run in ${missing}: no such folder`,
+  );
 });
 
 test('an argv runs without a shell; a string runs through /bin/sh', async (t) => {
@@ -113,14 +143,16 @@ test('the environment is exactly the one given: nothing is inherited', async (t)
 
 test('stdout and stderr are interleaved in order and every line reaches onLine', async (t) => {
   const lines: string[] = [];
-  const script = 'echo out1; sleep 0.05; echo err1 >&2; sleep 0.05; for i in 1 2 3; do echo "n $i"; done; printf "\\033[1mlast\\033[0m"';
+  const script =
+    'echo out1; sleep 0.05; echo err1 >&2; sleep 0.05; for i in 1 2 3; do echo "n $i"; done; printf "\\033[1mlast\\033[0m"';
   const result = await runner.run(command(tempDir(t), script, { onLine: (line) => lines.push(line) }));
   assert.deepEqual(lines, ['out1', 'err1', 'n 1', 'n 2', 'n 3', 'last']);
   assert.equal(result.tail, 'out1\nerr1\nn 1\nn 2\nn 3\nlast');
 });
 
 test('the tail is cut at a line boundary with escapes and progress redraws removed', async (t) => {
-  const script = 'for i in 1 2 3 4 5; do printf "\\033[32mline %s\\033[0m\\n" $i; done; printf "10%%\\r50%%\\r100%%\\n"';
+  const script =
+    'for i in 1 2 3 4 5; do printf "\\033[32mline %s\\033[0m\\n" $i; done; printf "10%%\\r50%%\\r100%%\\n"';
   const result = await runner.run(command(tempDir(t), script, { tailBytes: 20 }));
   assert.equal(result.tail, 'line 4\nline 5\n100%');
 });
@@ -128,7 +160,9 @@ test('the tail is cut at a line boundary with escapes and progress redraws remov
 test('a timeout kills a whole tree that ignores SIGTERM, after the grace period', async (t) => {
   const lines: string[] = [];
   const script = `trap '' TERM; echo "pid $$"; sh -c 'echo "pid $$"; sleep 1001' & sleep 1002 & echo "pid $!"; wait`;
-  const result = await runner.run(command(tempDir(t), script, { timeoutMs: 300, onLine: (line) => lines.push(line) }));
+  const result = await runner.run(
+    command(tempDir(t), script, { timeoutMs: 300, onLine: (line) => lines.push(line) }),
+  );
   assert.equal(result.timedOut, true);
   assert.equal(result.signal, 'SIGKILL');
   assert.ok(result.durationMs >= 550 && result.durationMs < 5000, `took ${result.durationMs} ms`);
@@ -140,7 +174,9 @@ test('a timeout kills a whole tree that ignores SIGTERM, after the grace period'
 test('a background process holding the output open does not hold up the run, and dies with its group', async (t) => {
   const lines: string[] = [];
   const started = Date.now();
-  const result = await runner.run(command(tempDir(t), 'sleep 1003 & echo "pid $!"; echo started', { onLine: (line) => lines.push(line) }));
+  const result = await runner.run(
+    command(tempDir(t), 'sleep 1003 & echo "pid $!"; echo started', { onLine: (line) => lines.push(line) }),
+  );
   assert.ok(Date.now() - started < 5000);
   assert.equal(result.exitCode, 0);
   assert.equal(result.tail.split('\n').at(-1), 'started');
@@ -193,7 +229,9 @@ test('100 MB of output: log capped with a marker, exact tail, memory bounded', a
   const before = process.memoryUsage().rss;
   let peak = before;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
-  const result = await runner.run(command(dir, script, { maxLogBytes: 1 << 20, tailBytes: 100, onLine: () => lines++ }));
+  const result = await runner.run(
+    command(dir, script, { maxLogBytes: 1 << 20, tailBytes: 100, onLine: () => lines++ }),
+  );
   clearInterval(sampler);
   const growth = Math.max(peak, process.memoryUsage().rss) - before;
   t.diagnostic(`rss growth ${(growth / 2 ** 20).toFixed(1)} MiB in ${result.durationMs} ms`);
@@ -204,7 +242,10 @@ test('100 MB of output: log capped with a marker, exact tail, memory bounded', a
   assert.equal(result.tail, '0123456789abcdefghijklmnopqrstu\n0123456789abcdefghijklmnopqrstu\nthe end');
   const log = readFileSync(join(dir, 'logs', 'run.log'), 'utf8');
   assert.ok(log.endsWith('\n[aide: output truncated after 1048576 bytes; 103809032 bytes dropped]\n'));
-  assert.equal(log.length, (1 << 20) + '[aide: output truncated after 1048576 bytes; 103809032 bytes dropped]\n'.length);
+  assert.equal(
+    log.length,
+    (1 << 20) + '[aide: output truncated after 1048576 bytes; 103809032 bytes dropped]\n'.length,
+  );
 });
 
 for (const [how, ending, status] of [
@@ -223,7 +264,10 @@ for (const [how, ending, status] of [
         timeoutMs: 60000, logFile: ${JSON.stringify(join(dir, 'x.log'))}, maxLogBytes: 1000, tailBytes: 100,
         onLine: (line) => { process.stdout.write(line + '\\n'); if (line.startsWith('pid') && ++seen === 2) { ${ending}; } } });
     `;
-    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 10_000 });
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
     assert.equal(child.status, status, child.stderr);
     const pids = pidLines(child.stdout.split('\n'));
     assert.equal(pids.length, 2, child.stdout + child.stderr);
@@ -232,7 +276,10 @@ for (const [how, ending, status] of [
 }
 
 test('a wrapper that cannot be spawned is a start error, not a rejection', async (t) => {
-  const isolation: Isolation = { report: direct.report, wrap: (argv) => ['/nonexistent/aide-wrapper', ...argv] };
+  const isolation: Isolation = {
+    report: direct.report,
+    wrap: (argv) => ['/nonexistent/aide-wrapper', ...argv],
+  };
   const result = await new ProcessCommandRunner({ isolation }).run(command(tempDir(t), ['true']));
   assert.equal(result.startError, 'spawn /nonexistent/aide-wrapper ENOENT');
   assert.equal(result.exitCode, null);

@@ -46,7 +46,18 @@ function argvOf(run: CommandRun['run']): [string, ...string[]] {
 }
 
 function notRun(fields: Partial<CommandResult>): CommandResult {
-  return { exitCode: null, signal: null, timedOut: false, cancelled: false, truncated: false, durationMs: 0, outputBytes: 0, tail: '', startError: null, ...fields };
+  return {
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    cancelled: false,
+    truncated: false,
+    durationMs: 0,
+    outputBytes: 0,
+    tail: '',
+    startError: null,
+    ...fields,
+  };
 }
 
 /** Leaves the reason in the log, so a report's link to it never points at nothing. */
@@ -79,7 +90,10 @@ export class ProcessCommandRunner implements CommandRunner {
     }
     let prepared: { command: CommandRun; argv: string[] };
     try {
-      prepared = { command: { ...command, env: this.environment(command.env) }, argv: this.wrap(argv, command.cwd) };
+      prepared = {
+        command: { ...command, env: this.environment(command.env) },
+        argv: this.wrap(argv, command.cwd),
+      };
     } catch (error) {
       const reason = `the sandbox could not be prepared: ${error instanceof Error ? error.message : String(error)}`;
       logStartError(command, reason);
@@ -119,7 +133,12 @@ class RunningCommand {
     const [program = '', ...args] = this.argv;
     try {
       // detached: the child leads a new process group, so one signal reaches all it starts.
-      this.child = spawn(program, args, { cwd: this.command.cwd, env: { ...this.command.env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      this.child = spawn(program, args, {
+        cwd: this.command.cwd,
+        env: { ...this.command.env },
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
     } catch (error) {
       this.finish(error instanceof Error ? error.message : String(error));
       return;

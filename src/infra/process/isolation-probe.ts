@@ -17,5 +17,7 @@ function firstLine(text: string): string {
 
 export async function probeBubblewrap(env: Env): Promise<BubblewrapProbe> {
   const result = await probe(['bwrap', '--version'], { env });
-  return result.ok ? { present: true, version: firstLine(result.stdout).replace(/^bubblewrap\s*/, '') || null } : { present: false, version: null };
+  return result.ok
+    ? { present: true, version: firstLine(result.stdout).replace(/^bubblewrap\s*/, '') || null }
+    : { present: false, version: null };
 }

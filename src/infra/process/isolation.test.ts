@@ -29,8 +29,17 @@ function folders(t: TestContext): { scratch: string; workspace: string; file: st
   return { scratch: tempDir(t, 'aide-scratch-'), workspace, file };
 }
 
-async function runnerFor(t: TestContext, workspace: string, options: Partial<IsolationOptions> = {}): Promise<ProcessCommandRunner> {
-  const isolation = await prepareIsolation({ allowNetwork: false, readOnlyPaths: [workspace], env: { PATH }, ...options });
+async function runnerFor(
+  t: TestContext,
+  workspace: string,
+  options: Partial<IsolationOptions> = {},
+): Promise<ProcessCommandRunner> {
+  const isolation = await prepareIsolation({
+    allowNetwork: false,
+    readOnlyPaths: [workspace],
+    env: { PATH },
+    ...options,
+  });
   // The private HOME and temp folder of the commands go with the test.
   t.after(() => {
     isolation.dispose();
@@ -39,7 +48,17 @@ async function runnerFor(t: TestContext, workspace: string, options: Partial<Iso
 }
 
 function command(scratch: string, run: CommandRun['run'], extra: Partial<CommandRun> = {}): CommandRun {
-  return { name: 'test', run, cwd: scratch, env: { PATH }, timeoutMs: 10_000, logFile: join(scratch, 'run.log'), maxLogBytes: 1 << 20, tailBytes: 4096, ...extra };
+  return {
+    name: 'test',
+    run,
+    cwd: scratch,
+    env: { PATH },
+    timeoutMs: 10_000,
+    logFile: join(scratch, 'run.log'),
+    maxLogBytes: 1 << 20,
+    tailBytes: 4096,
+    ...extra,
+  };
 }
 
 /** Host pids of processes whose command line starts with `prefix` (namespace pids differ). */
@@ -50,7 +69,10 @@ function pidsRunning(prefix: string): number[] {
       try {
         const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
         // A zombie runs nothing; PID 1 here reaps orphans only about once a second.
-        return stat.replace(/^.*\) /s, '')[0] !== 'Z' && readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').startsWith(prefix);
+        return (
+          stat.replace(/^.*\) /s, '')[0] !== 'Z' &&
+          readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').startsWith(prefix)
+        );
       } catch {
         return false;
       }
@@ -79,7 +101,15 @@ function fetchScript(port: number): string[] {
 for (const mechanism of ['unshare', 'bwrap'] as const) {
   test(`${mechanism}: the report claims network off, a read-only workspace and a PID namespace`, async (t) => {
     const runner = await runnerFor(t, folders(t).workspace, { force: mechanism });
-    assert.deepEqual(runner.isolation, { mechanism, network: 'off', workspaceReadOnly: true, writable: 'scratch', sockets: 'hidden', processTree: 'namespace', detail: null });
+    assert.deepEqual(runner.isolation, {
+      mechanism,
+      network: 'off',
+      workspaceReadOnly: true,
+      writable: 'scratch',
+      sockets: 'hidden',
+      processTree: 'namespace',
+      detail: null,
+    });
   });
 
   test(`${mechanism}: a server on the host's loopback is unreachable, while loopback works inside`, async (t) => {
@@ -89,7 +119,10 @@ for (const mechanism of ['unshare', 'bwrap'] as const) {
     assert.equal(outside.tail, 'failed ECONNREFUSED');
     const inner = `const s = require('http').createServer((q, r) => r.end('inside')).listen(0, '127.0.0.1', () =>
       fetch('http://127.0.0.1:' + s.address().port).then(async (r) => { console.log('reached', await r.text()); s.close(); }))`;
-    assert.equal((await runner.run(command(scratch, [process.execPath, '-e', inner]))).tail, 'reached inside');
+    assert.equal(
+      (await runner.run(command(scratch, [process.execPath, '-e', inner]))).tail,
+      'reached inside',
+    );
   });
 
   test(`${mechanism}: writing into the read-only workspace fails, even after trying to unmount it`, async (t) => {
@@ -99,7 +132,10 @@ for (const mechanism of ['unshare', 'bwrap'] as const) {
     assert.notEqual(result.exitCode, 0);
     assert.match(result.tail, /Read-only file system/);
     assert.equal(readFileSync(file, 'utf8'), 'original\n');
-    assert.equal((await runner.run(command(scratch, 'echo scratch stays writable > out.txt && cat out.txt'))).tail, 'scratch stays writable');
+    assert.equal(
+      (await runner.run(command(scratch, 'echo scratch stays writable > out.txt && cat out.txt'))).tail,
+      'scratch stays writable',
+    );
   });
 
   test(`${mechanism}: HOME and TMPDIR are private; the user's HOME, the host's /tmp and a socket listening there are out of sight`, async (t) => {
@@ -110,7 +146,10 @@ for (const mechanism of ['unshare', 'bwrap'] as const) {
     const server = createNetServer();
     await new Promise<void>((resolve) => server.listen(socket, resolve));
     t.after(() => server.close());
-    const runner = await runnerFor(t, workspace, { force: mechanism, env: { PATH, HOME: home, TMPDIR: tmpdir() } });
+    const runner = await runnerFor(t, workspace, {
+      force: mechanism,
+      env: { PATH, HOME: home, TMPDIR: tmpdir() },
+    });
     const connect = `require('net').connect(${JSON.stringify(socket)}).on('connect', () => { console.log('connected'); process.exit(0); }).on('error', (e) => console.log('refused', e.code))`;
     const script = `echo "$HOME" > "$TMPDIR/home" && cat "$TMPDIR/home"; echo evil >> ${home}/.bashrc; ${process.execPath} -e "${connect.replaceAll('"', '\\"')}"`;
     const result = await runner.run(command(scratch, script, { env: { PATH, HOME: home } }));
@@ -184,7 +223,15 @@ for (const mechanism of ['unshare', 'bwrap'] as const) {
 test('with the network allowed, the host server is reachable and the workspace still read-only', async (t) => {
   const { scratch, workspace, file } = folders(t);
   const runner = await runnerFor(t, workspace, { allowNetwork: true });
-  assert.deepEqual(runner.isolation, { mechanism: 'unshare', network: 'allowed', workspaceReadOnly: true, writable: 'scratch', sockets: 'hidden', processTree: 'namespace', detail: null });
+  assert.deepEqual(runner.isolation, {
+    mechanism: 'unshare',
+    network: 'allowed',
+    workspaceReadOnly: true,
+    writable: 'scratch',
+    sockets: 'hidden',
+    processTree: 'namespace',
+    detail: null,
+  });
   assert.equal((await runner.run(command(scratch, fetchScript(await hostServer(t))))).tail, 'reached host');
   assert.notEqual((await runner.run(command(scratch, `echo changed > ${file}`))).exitCode, 0);
   assert.equal(readFileSync(file, 'utf8'), 'original\n');
@@ -211,11 +258,17 @@ test('forced off with the network allowed, the report still says why nothing is 
   const runner = await runnerFor(t, folders(t).workspace, { force: 'none', allowNetwork: true });
   assert.equal(runner.isolation.network, 'allowed');
   assert.equal(runner.isolation.workspaceReadOnly, false);
-  assert.equal(runner.isolation.detail, 'isolation: unavailable because it was turned off (AIDE_ISOLATION=none)');
+  assert.equal(
+    runner.isolation.detail,
+    'isolation: unavailable because it was turned off (AIDE_ISOLATION=none)',
+  );
 });
 
 test('a relative read-only path is a programming error', async () => {
-  await assert.rejects(prepareIsolation({ allowNetwork: false, readOnlyPaths: ['src'], env: { PATH } }), /must be absolute/);
+  await assert.rejects(
+    prepareIsolation({ allowNetwork: false, readOnlyPaths: ['src'], env: { PATH } }),
+    /must be absolute/,
+  );
 });
 
 // The fallbacks below cannot happen on this machine (every probe passes), so the probe is
@@ -235,14 +288,28 @@ const NO_PROC = 'unshare: mount /proc failed: Permission denied';
 const NO_BWRAP = 'bwrap: No permissions to create new namespace';
 const NO_USERNS = 'unshare: unshare failed: Operation not permitted';
 
-function trial(works: (plan: Parameters<PlanTrial>[0]) => boolean, reason: (plan: Parameters<PlanTrial>[0]) => string): PlanTrial {
+function trial(
+  works: (plan: Parameters<PlanTrial>[0]) => boolean,
+  reason: (plan: Parameters<PlanTrial>[0]) => string,
+): PlanTrial {
   return (plan) => Promise.resolve(works(plan) ? null : reason(plan));
 }
 
-const networkOff: IsolationOptions = { allowNetwork: false, readOnlyPaths: ['/work/repo'], env: { TMPDIR: tmpdir() } };
+const networkOff: IsolationOptions = {
+  allowNetwork: false,
+  readOnlyPaths: ['/work/repo'],
+  env: { TMPDIR: tmpdir() },
+};
 
 test('without /proc for a PID namespace, the report keeps the rest and says what is missing and why', async (t) => {
-  const isolation = await selectIsolation(networkOff, allTools, trial((plan) => plan.mechanism === 'unshare' && !plan.pid, (plan) => (plan.mechanism === 'bwrap' ? NO_BWRAP : NO_PROC)));
+  const isolation = await selectIsolation(
+    networkOff,
+    allTools,
+    trial(
+      (plan) => plan.mechanism === 'unshare' && !plan.pid,
+      (plan) => (plan.mechanism === 'bwrap' ? NO_BWRAP : NO_PROC),
+    ),
+  );
   assert.deepEqual(isolation.report, {
     mechanism: 'unshare',
     network: 'off',
@@ -259,7 +326,14 @@ test('without /proc for a PID namespace, the report keeps the rest and says what
 });
 
 test('when only a network namespace works, the workspace is reported writable', async () => {
-  const isolation = await selectIsolation(networkOff, allTools, trial((plan) => plan.filesystem === 'open', () => NO_PROC));
+  const isolation = await selectIsolation(
+    networkOff,
+    allTools,
+    trial(
+      (plan) => plan.filesystem === 'open',
+      () => NO_PROC,
+    ),
+  );
   assert.equal(isolation.report.network, 'off');
   assert.equal(isolation.report.workspaceReadOnly, false);
   assert.equal(isolation.report.writable, 'anywhere');
@@ -271,7 +345,14 @@ test('when only a network namespace works, the workspace is reported writable', 
 });
 
 test('when the file system cannot be confined, only the workspace and git dirs are read-only, and the report says what is open', async () => {
-  const isolation = await selectIsolation(networkOff, allTools, trial((plan) => plan.filesystem === 'paths', (plan) => (plan.mechanism === 'bwrap' ? NO_BWRAP : 'pivot_root: failed to change root')));
+  const isolation = await selectIsolation(
+    networkOff,
+    allTools,
+    trial(
+      (plan) => plan.filesystem === 'paths',
+      (plan) => (plan.mechanism === 'bwrap' ? NO_BWRAP : 'pivot_root: failed to change root'),
+    ),
+  );
   assert.equal(isolation.report.workspaceReadOnly, true);
   assert.equal(isolation.report.writable, 'outside-workspace');
   assert.equal(isolation.report.sockets, 'reachable');
@@ -283,13 +364,30 @@ test('when the file system cannot be confined, only the workspace and git dirs a
 });
 
 test('without setpriv the read-only mount is not trusted: a command could unmount it', async () => {
-  const isolation = await selectIsolation(networkOff, { ...allTools, setpriv: null, bwrap: null }, trial(() => true, () => ''));
+  const isolation = await selectIsolation(
+    networkOff,
+    { ...allTools, setpriv: null, bwrap: null },
+    trial(
+      () => true,
+      () => '',
+    ),
+  );
   assert.equal(isolation.report.workspaceReadOnly, false);
-  assert.match(isolation.report.detail ?? '', /because setpriv is not installed \(util-linux\), so the workspace cannot be kept read-only; bwrap is not installed$/);
+  assert.match(
+    isolation.report.detail ?? '',
+    /because setpriv is not installed \(util-linux\), so the workspace cannot be kept read-only; bwrap is not installed$/,
+  );
 });
 
 test('when no namespace can be made, network isolation is reported unavailable with the tools own words', async () => {
-  const isolation = await selectIsolation(networkOff, allTools, trial(() => false, (plan) => (plan.mechanism === 'bwrap' ? NO_BWRAP : NO_USERNS)));
+  const isolation = await selectIsolation(
+    networkOff,
+    allTools,
+    trial(
+      () => false,
+      (plan) => (plan.mechanism === 'bwrap' ? NO_BWRAP : NO_USERNS),
+    ),
+  );
   assert.deepEqual(isolation.report, {
     mechanism: 'none',
     network: 'unavailable',
@@ -304,8 +402,18 @@ test('when no namespace can be made, network isolation is reported unavailable w
 });
 
 test('with no tools installed the reason says so', async () => {
-  const isolation = await selectIsolation(networkOff, { ...allTools, unshare: null, bwrap: null }, trial(() => true, () => ''));
-  assert.equal(isolation.report.detail, 'network isolation: unavailable because unshare is not installed (util-linux); bwrap is not installed');
+  const isolation = await selectIsolation(
+    networkOff,
+    { ...allTools, unshare: null, bwrap: null },
+    trial(
+      () => true,
+      () => '',
+    ),
+  );
+  assert.equal(
+    isolation.report.detail,
+    'network isolation: unavailable because unshare is not installed (util-linux); bwrap is not installed',
+  );
 });
 
 test('forcing bwrap never falls back to unshare', async () => {

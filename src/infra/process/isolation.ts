@@ -55,7 +55,9 @@ const unshareFeatures = new Map<string, Promise<boolean>>();
 function mapsCurrentUser(unshare: string, env: Env): Promise<boolean> {
   let answer = unshareFeatures.get(unshare);
   if (answer === undefined) {
-    answer = probe([unshare, '--help'], { env }).then((help) => help.stdout.includes('--map-current-user') && help.stdout.includes('--keep-caps'));
+    answer = probe([unshare, '--help'], { env }).then(
+      (help) => help.stdout.includes('--map-current-user') && help.stdout.includes('--keep-caps'),
+    );
     unshareFeatures.set(unshare, answer);
   }
   return answer;
@@ -96,8 +98,10 @@ function missingTool(plan: SandboxPlan, tools: SandboxTools): string | null {
   if (tools.unshare === null) return 'unshare is not installed (util-linux)';
   if (plan.filesystem !== 'open' && tools.mount === null) return 'mount is not installed (util-linux)';
   // Without setpriv the command keeps its capabilities and could unmount the read-only binds.
-  if (plan.filesystem !== 'open' && tools.setpriv === null) return 'setpriv is not installed (util-linux), so the workspace cannot be kept read-only';
-  if (plan.filesystem === 'confined' && (tools.pivotRoot === null || tools.umount === null)) return 'pivot_root or umount is not installed (util-linux)';
+  if (plan.filesystem !== 'open' && tools.setpriv === null)
+    return 'setpriv is not installed (util-linux), so the workspace cannot be kept read-only';
+  if (plan.filesystem === 'confined' && (tools.pivotRoot === null || tools.umount === null))
+    return 'pivot_root or umount is not installed (util-linux)';
   return null;
 }
 
@@ -118,21 +122,36 @@ function tryPlan(plan: SandboxPlan, tools: SandboxTools, env: Env): Promise<stri
 function gaps(plan: SandboxPlan, readOnly: boolean): string[] {
   const missing: string[] = [];
   if (plan.filesystem === 'open' && readOnly) missing.push('the workspace and its git dirs are writable');
-  if (plan.filesystem !== 'confined') missing.push('$HOME, /tmp and the rest of the file system outside the workspace are writable and UNIX sockets on disk (/tmp, /run, $HOME) are reachable');
-  if (!plan.pid) missing.push('background processes are killed only through the process group (no PID namespace)');
+  if (plan.filesystem !== 'confined')
+    missing.push(
+      '$HOME, /tmp and the rest of the file system outside the workspace are writable and UNIX sockets on disk (/tmp, /run, $HOME) are reachable',
+    );
+  if (!plan.pid)
+    missing.push('background processes are killed only through the process group (no PID namespace)');
   return missing;
 }
 
-function report(plan: SandboxPlan, tools: SandboxTools, options: IsolationOptions, failures: readonly string[]): IsolationReport {
+function report(
+  plan: SandboxPlan,
+  tools: SandboxTools,
+  options: IsolationOptions,
+  failures: readonly string[],
+): IsolationReport {
   const readOnly = options.readOnlyPaths.length > 0;
   const missing = gaps(plan, readOnly);
   const notes = missing.length > 0 ? [`${missing.join('; ')} because ${failures.join('; ')}`] : [];
-  if (plan.network && plan.mechanism === 'unshare' && tools.ip === null) notes.push('loopback is down inside because iproute2 `ip` was not found');
+  if (plan.network && plan.mechanism === 'unshare' && tools.ip === null)
+    notes.push('loopback is down inside because iproute2 `ip` was not found');
   return {
     mechanism: plan.mechanism,
     network: plan.network ? 'off' : 'allowed',
     workspaceReadOnly: plan.filesystem !== 'open' && readOnly,
-    writable: plan.filesystem === 'confined' ? 'scratch' : plan.filesystem === 'paths' ? 'outside-workspace' : 'anywhere',
+    writable:
+      plan.filesystem === 'confined'
+        ? 'scratch'
+        : plan.filesystem === 'paths'
+          ? 'outside-workspace'
+          : 'anywhere',
     sockets: plan.filesystem === 'confined' ? 'hidden' : 'reachable',
     processTree: plan.pid ? 'namespace' : 'process-group',
     detail: notes.length > 0 ? notes.join('; ') : null,
@@ -140,7 +159,12 @@ function report(plan: SandboxPlan, tools: SandboxTools, options: IsolationOption
 }
 
 function settingsOf(options: IsolationOptions): SandboxSettings {
-  return { env: options.env, readOnlyPaths: options.readOnlyPaths, homeBinds: options.homeBinds ?? [], allowNetwork: options.allowNetwork };
+  return {
+    env: options.env,
+    readOnlyPaths: options.readOnlyPaths,
+    homeBinds: options.homeBinds ?? [],
+    allowNetwork: options.allowNetwork,
+  };
 }
 
 function session(sandbox: Sandbox, report: IsolationReport): SessionIsolation {
@@ -154,17 +178,45 @@ function session(sandbox: Sandbox, report: IsolationReport): SessionIsolation {
   };
 }
 
-const NO_TOOLS: SandboxTools = { unshare: null, unshareMapsCurrentUser: false, bwrap: null, mount: null, umount: null, pivotRoot: null, setpriv: null, ip: null };
+const NO_TOOLS: SandboxTools = {
+  unshare: null,
+  unshareMapsCurrentUser: false,
+  bwrap: null,
+  mount: null,
+  umount: null,
+  pivotRoot: null,
+  setpriv: null,
+  ip: null,
+};
 
 /** Commands run unconfined (still with a HOME and TMPDIR of their own); `detail` says why. */
-export function unconfined(options: Pick<IsolationOptions, 'env' | 'homeBinds'> & { network: IsolationReport['network'] }, detail: string): SessionIsolation {
-  const sandbox = new Sandbox(null, NO_TOOLS, { env: options.env, readOnlyPaths: [], homeBinds: options.homeBinds ?? [], allowNetwork: true });
-  return session(sandbox, { mechanism: 'none', network: options.network, workspaceReadOnly: false, writable: 'anywhere', sockets: 'reachable', processTree: 'process-group', detail });
+export function unconfined(
+  options: Pick<IsolationOptions, 'env' | 'homeBinds'> & { network: IsolationReport['network'] },
+  detail: string,
+): SessionIsolation {
+  const sandbox = new Sandbox(null, NO_TOOLS, {
+    env: options.env,
+    readOnlyPaths: [],
+    homeBinds: options.homeBinds ?? [],
+    allowNetwork: true,
+  });
+  return session(sandbox, {
+    mechanism: 'none',
+    network: options.network,
+    workspaceReadOnly: false,
+    writable: 'anywhere',
+    sockets: 'reachable',
+    processTree: 'process-group',
+    detail,
+  });
 }
 
 function unisolated(options: IsolationOptions, reason: string): SessionIsolation {
   const what = options.allowNetwork ? 'isolation' : 'network isolation';
-  return unconfined({ ...options, network: options.allowNetwork ? 'allowed' : 'unavailable' }, `${what}: unavailable because ${reason}`);
+  return unconfined(
+    { ...options, network: options.allowNetwork ? 'allowed' : 'unavailable' },
+    `${what}: unavailable because ${reason}`,
+  );
 }
 
 /** Tries one plan for real: null when it works, else why not (the tool's own words). */
@@ -173,12 +225,17 @@ export type PlanTrial = (plan: SandboxPlan) => Promise<string | null>;
 const FORCED_OFF = 'it was turned off (AIDE_ISOLATION=none)';
 
 /** The first candidate plan that `trial` accepts, reported with what is missing and why. */
-export async function selectIsolation(options: IsolationOptions, tools: SandboxTools, trial: PlanTrial): Promise<SessionIsolation> {
+export async function selectIsolation(
+  options: IsolationOptions,
+  tools: SandboxTools,
+  trial: PlanTrial,
+): Promise<SessionIsolation> {
   if (options.force === 'none') return unisolated(options, FORCED_OFF);
   const failures: string[] = [];
   for (const plan of candidatePlans(options.allowNetwork, options.force)) {
     const reason = missingTool(plan, tools) ?? (await trial(plan));
-    if (reason === null) return session(new Sandbox(plan, tools, settingsOf(options)), report(plan, tools, options, failures));
+    if (reason === null)
+      return session(new Sandbox(plan, tools, settingsOf(options)), report(plan, tools, options, failures));
     if (!failures.includes(reason)) failures.push(reason);
   }
   return unisolated(options, failures.join('; '));

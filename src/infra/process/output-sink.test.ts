@@ -67,7 +67,10 @@ test('the log keeps the first bytes, then one marker line with the dropped count
   log.write(Buffer.from('ghij'));
   log.close();
   assert.equal(log.truncated, true);
-  assert.equal(readFileSync(path, 'utf8'), '12345678ab\n[aide: output truncated after 10 bytes; 8 bytes dropped]\n');
+  assert.equal(
+    readFileSync(path, 'utf8'),
+    '12345678ab\n[aide: output truncated after 10 bytes; 8 bytes dropped]\n',
+  );
 });
 
 test('a log that cannot be created is reported, and the output is still summarized', (t) => {

@@ -86,7 +86,11 @@ export class CappedLog {
   close(): void {
     if (this.dropped > 0) {
       const newline = this.lastByte === 0x0a ? '' : '\n';
-      this.append(Buffer.from(`${newline}[aide: output truncated after ${this.kept} bytes; ${this.dropped} bytes dropped]\n`));
+      this.append(
+        Buffer.from(
+          `${newline}[aide: output truncated after ${this.kept} bytes; ${this.dropped} bytes dropped]\n`,
+        ),
+      );
     }
     if (this.fd === null) return;
     try {
@@ -100,7 +104,7 @@ export class CappedLog {
   private append(bytes: Buffer): void {
     if (this.fd === null) return;
     try {
-      for (let offset = 0; offset < bytes.length; ) offset += writeSync(this.fd, bytes, offset);
+      for (let offset = 0; offset < bytes.length;) offset += writeSync(this.fd, bytes, offset);
     } catch (error) {
       this.fail(error);
     }

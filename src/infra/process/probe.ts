@@ -33,10 +33,24 @@ export function probe(argv: readonly [string, ...string[]], options: ProbeOption
     const child = execFile(
       program,
       args,
-      { env: probeEnv(options.env), cwd: options.cwd, timeout: options.timeoutMs ?? 5000, killSignal: 'SIGKILL', encoding: 'utf8', maxBuffer: 1 << 20 },
+      {
+        env: probeEnv(options.env),
+        cwd: options.cwd,
+        timeout: options.timeoutMs ?? 5000,
+        killSignal: 'SIGKILL',
+        encoding: 'utf8',
+        maxBuffer: 1 << 20,
+      },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
-        resolve({ ok: error === null, missing: error?.code === 'ENOENT', code, stdout, stderr, ms: performance.now() - started });
+        resolve({
+          ok: error === null,
+          missing: error?.code === 'ENOENT',
+          code,
+          stdout,
+          stderr,
+          ms: performance.now() - started,
+        });
       },
     );
     child.stdin?.end();

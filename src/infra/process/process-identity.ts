@@ -16,7 +16,10 @@ async function startTicks(pid: number): Promise<string | undefined> {
 /** Linux: `<boot id>:<start time in ticks>` of a process, or null elsewhere (or when it is gone). */
 export async function processIdentity(pid: number): Promise<string | null> {
   try {
-    const [boot, start] = await Promise.all([readFile('/proc/sys/kernel/random/boot_id', 'utf8'), startTicks(pid)]);
+    const [boot, start] = await Promise.all([
+      readFile('/proc/sys/kernel/random/boot_id', 'utf8'),
+      startTicks(pid),
+    ]);
     return start === undefined ? null : `${boot.trim()}:${start}`;
   } catch {
     return null;

@@ -5,7 +5,13 @@ import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { ProcessCommandRunner } from './command-runner.js';
 import { findSandboxTools } from './isolation.js';
-import { sandboxArgv, sandboxFstab, type SandboxLayout, type SandboxPlan, type SandboxTools } from './sandbox-argv.js';
+import {
+  sandboxArgv,
+  sandboxFstab,
+  type SandboxLayout,
+  type SandboxPlan,
+  type SandboxTools,
+} from './sandbox-argv.js';
 import { Sandbox } from './sandbox.js';
 
 const env = { PATH: '/usr/bin:/bin', TMPDIR: tmpdir() };
@@ -32,14 +38,42 @@ const REPORT = [
 async function runInside(t: TestContext, plan: SandboxPlan, withTools: SandboxTools): Promise<string[]> {
   const workspace = tempDir(t);
   const outside = tempDir(t);
-  const sandbox = new Sandbox(plan, withTools, { env, readOnlyPaths: [workspace], homeBinds: [], allowNetwork: !plan.network });
+  const sandbox = new Sandbox(plan, withTools, {
+    env,
+    readOnlyPaths: [workspace],
+    homeBinds: [],
+    allowNetwork: !plan.network,
+  });
   t.after(() => {
     sandbox.dispose();
   });
-  const report = { mechanism: plan.mechanism, network: 'off', workspaceReadOnly: true, writable: 'scratch', sockets: 'hidden', processTree: 'namespace', detail: null } as const;
-  const runner = new ProcessCommandRunner({ isolation: { report, wrap: (argv, cwd) => sandbox.wrap(argv, cwd), environment: (e) => sandbox.environment(e) } });
+  const report = {
+    mechanism: plan.mechanism,
+    network: 'off',
+    workspaceReadOnly: true,
+    writable: 'scratch',
+    sockets: 'hidden',
+    processTree: 'namespace',
+    detail: null,
+  } as const;
+  const runner = new ProcessCommandRunner({
+    isolation: {
+      report,
+      wrap: (argv, cwd) => sandbox.wrap(argv, cwd),
+      environment: (e) => sandbox.environment(e),
+    },
+  });
   const scratch = tempDir(t);
-  const result = await runner.run({ name: 'plan', run: ['/bin/sh', '-c', REPORT, 'report', workspace, outside], cwd: scratch, env, timeoutMs: 10_000, logFile: join(scratch, 'log'), maxLogBytes: 10_000, tailBytes: 1000 });
+  const result = await runner.run({
+    name: 'plan',
+    run: ['/bin/sh', '-c', REPORT, 'report', workspace, outside],
+    cwd: scratch,
+    env,
+    timeoutMs: 10_000,
+    logFile: join(scratch, 'log'),
+    maxLogBytes: 10_000,
+    tailBytes: 1000,
+  });
   assert.equal(result.exitCode, 0, result.tail);
   return result.tail.split('\n');
 }
@@ -61,7 +95,10 @@ for (const plan of plans) {
   for (const mapsCurrentUser of plan.mechanism === 'unshare' ? [true, false] : [false]) {
     const name = `${plan.mechanism}${plan.mechanism === 'unshare' ? (mapsCurrentUser ? ' --map-current-user' : ' -r') : ''}`;
     test(`${name} with network ${plan.network ? 'off' : 'on'}, file system ${plan.filesystem}, ${plan.pid ? 'own' : 'shared'} PIDs: the command sees exactly that`, async (t) => {
-      const [write, interfaces, ppid, uid, outside, home] = await runInside(t, plan, { ...tools, unshareMapsCurrentUser: mapsCurrentUser });
+      const [write, interfaces, ppid, uid, outside, home] = await runInside(t, plan, {
+        ...tools,
+        unshareMapsCurrentUser: mapsCurrentUser,
+      });
       assert.equal(write, plan.filesystem === 'open' ? 'writable' : 'read-only');
       assert.equal(interfaces === '1', plan.network, `interfaces: ${interfaces ?? ''}`);
       assert.equal(ppid === 'ppid 1', plan.pid, ppid);
@@ -74,11 +111,26 @@ for (const plan of plans) {
 
 test('without --map-current-user, unshare maps root; with it, the user keeps their uid', () => {
   const plan: SandboxPlan = { mechanism: 'unshare', network: true, filesystem: 'confined', pid: true };
-  const layout: SandboxLayout = { cwd: '/s', writable: [], readOnly: ['/w'], hidden: [], homeBinds: [], masked: [], newRoot: '/r', fstab: '/f' };
+  const layout: SandboxLayout = {
+    cwd: '/s',
+    writable: [],
+    readOnly: ['/w'],
+    hidden: [],
+    homeBinds: [],
+    masked: [],
+    newRoot: '/r',
+    fstab: '/f',
+  };
   const old = sandboxArgv(plan, { ...tools, unshareMapsCurrentUser: false }, layout, ['true']);
   const current = sandboxArgv(plan, { ...tools, unshareMapsCurrentUser: true }, layout, ['true']);
   assert.deepEqual(old.slice(1, 5), ['-r', '-mnpf', '--kill-child', '--mount-proc']);
-  assert.deepEqual(current.slice(1, 6), ['--map-current-user', '--keep-caps', '-mnpf', '--kill-child', '--mount-proc']);
+  assert.deepEqual(current.slice(1, 6), [
+    '--map-current-user',
+    '--keep-caps',
+    '-mnpf',
+    '--kill-child',
+    '--mount-proc',
+  ]);
 });
 
 test('the confined fstab: a read-only copy of /, the hidden folders covered, the scratch and private folders bound back last', () => {

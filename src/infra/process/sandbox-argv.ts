@@ -124,10 +124,19 @@ function unshareFlags(plan: SandboxPlan, tools: SandboxTools): string[] {
   // script's mount and ip work under that uid; the command itself gets no capabilities.
   const user = tools.unshareMapsCurrentUser ? ['--map-current-user', '--keep-caps'] : ['-r'];
   // --kill-child: if unshare itself is killed, the namespace's PID 1 goes with it.
-  return [...user, ...(letters === '' ? [] : [`-${letters}`]), ...(plan.pid ? ['--kill-child', '--mount-proc'] : [])];
+  return [
+    ...user,
+    ...(letters === '' ? [] : [`-${letters}`]),
+    ...(plan.pid ? ['--kill-child', '--mount-proc'] : []),
+  ];
 }
 
-function unshareArgv(plan: SandboxPlan, tools: SandboxTools, layout: SandboxLayout, argv: readonly string[]): string[] {
+function unshareArgv(
+  plan: SandboxPlan,
+  tools: SandboxTools,
+  layout: SandboxLayout,
+  argv: readonly string[],
+): string[] {
   return [
     tools.unshare ?? 'unshare',
     ...unshareFlags(plan, tools),
@@ -161,7 +170,9 @@ function outermost(hidden: readonly string[]): string[] {
 
 /** Paths that need binding back: inside a hidden folder, not inside another path of the list. */
 function boundBack(paths: readonly string[], hidden: readonly string[]): string[] {
-  const needed = [...new Set(paths)].filter((path) => hidden.some((dir) => within(path, dir))).sort((a, b) => a.length - b.length);
+  const needed = [...new Set(paths)]
+    .filter((path) => hidden.some((dir) => within(path, dir)))
+    .sort((a, b) => a.length - b.length);
   return needed.filter((path, index) => !needed.slice(0, index).some((parent) => within(path, parent)));
 }
 
@@ -175,7 +186,12 @@ function boundBack(paths: readonly string[], hidden: readonly string[]): string[
  * command could unmount the read-only bind (verified). Order matters: the scratch lives under
  * the temp folder that is hidden, so the binds come after the tmpfs that hides it.
  */
-function bwrapArgv(plan: SandboxPlan, tools: SandboxTools, layout: SandboxLayout, argv: readonly string[]): string[] {
+function bwrapArgv(
+  plan: SandboxPlan,
+  tools: SandboxTools,
+  layout: SandboxLayout,
+  argv: readonly string[],
+): string[] {
   // --dev makes a fresh /dev (its own /dev/shm, no /dev/log), so nothing under it needs hiding.
   const hidden = outermost(layout.hidden).filter((dir) => !within(dir, '/dev'));
   const binds = [
@@ -184,7 +200,10 @@ function bwrapArgv(plan: SandboxPlan, tools: SandboxTools, layout: SandboxLayout
     ...[...layout.writable, layout.cwd].flatMap((path) => ['--bind', path, path]),
     ...layout.homeBinds.flatMap((bind) => ['--ro-bind', bind.source, bind.target]),
   ];
-  const root = plan.filesystem === 'confined' ? ['--ro-bind', '/', '/', '--dev', '/dev', ...binds] : ['--dev-bind', '/', '/', ...layout.readOnly.flatMap((path) => ['--ro-bind', path, path])];
+  const root =
+    plan.filesystem === 'confined'
+      ? ['--ro-bind', '/', '/', '--dev', '/dev', ...binds]
+      : ['--dev-bind', '/', '/', ...layout.readOnly.flatMap((path) => ['--ro-bind', path, path])];
   return [
     tools.bwrap ?? 'bwrap',
     ...root,
@@ -200,8 +219,15 @@ function bwrapArgv(plan: SandboxPlan, tools: SandboxTools, layout: SandboxLayout
 }
 
 /** The argv to spawn so that `argv` runs under `plan`. */
-export function sandboxArgv(plan: SandboxPlan, tools: SandboxTools, layout: SandboxLayout, argv: readonly string[]): string[] {
-  return plan.mechanism === 'unshare' ? unshareArgv(plan, tools, layout, argv) : bwrapArgv(plan, tools, layout, argv);
+export function sandboxArgv(
+  plan: SandboxPlan,
+  tools: SandboxTools,
+  layout: SandboxLayout,
+  argv: readonly string[],
+): string[] {
+  return plan.mechanism === 'unshare'
+    ? unshareArgv(plan, tools, layout, argv)
+    : bwrapArgv(plan, tools, layout, argv);
 }
 
 /** A path as an fstab field: space, tab, newline and backslash as octal escapes (as mountinfo writes them). */
@@ -212,7 +238,9 @@ function field(path: string): string {
 /** The mount holding `path`: the longest mount point it is inside (the last one mounted there). */
 function mountOf(path: string, mounts: readonly MountPoint[]): MountPoint | undefined {
   let best: MountPoint | undefined;
-  for (const mount of mounts) if (within(path, mount.point) && (best === undefined || mount.point.length >= best.point.length)) best = mount;
+  for (const mount of mounts)
+    if (within(path, mount.point) && (best === undefined || mount.point.length >= best.point.length))
+      best = mount;
   return best;
 }
 
@@ -230,8 +258,16 @@ function line(source: string, target: string, type: string, options: string): st
   return `${field(source)} ${field(target)} ${type} ${options} 0 0`;
 }
 
-function readOnlyBind(source: string, target: string, mounts: readonly MountPoint[], mkdir: boolean): string[] {
-  return [line(source, target, 'none', mkdir ? 'bind,X-mount.mkdir' : 'bind'), line('none', target, 'none', readOnlyOptions(mountOf(source, mounts)))];
+function readOnlyBind(
+  source: string,
+  target: string,
+  mounts: readonly MountPoint[],
+  mkdir: boolean,
+): string[] {
+  return [
+    line(source, target, 'none', mkdir ? 'bind,X-mount.mkdir' : 'bind'),
+    line('none', target, 'none', readOnlyOptions(mountOf(source, mounts))),
+  ];
 }
 
 /** The paths remain reachable at the same place in the new root. */
@@ -243,24 +279,47 @@ function confinedFstab(layout: SandboxLayout, mounts: readonly MountPoint[]): st
   // The last line for a mount point is the mount on top, the one a path reaches.
   const top = new Map(mounts.map((mount) => [mount.point, mount]));
   for (const mount of top.values()) {
-    if (mount.options.includes('ro') || hidden.some((dir) => within(mount.point, dir)) || within(mount.point, root)) continue;
+    if (
+      mount.options.includes('ro') ||
+      hidden.some((dir) => within(mount.point, dir)) ||
+      within(mount.point, root)
+    )
+      continue;
     lines.push(line('none', at(mount.point), 'none', readOnlyOptions(mount)));
   }
-  for (const dir of hidden) lines.push(line('aide', at(dir), 'tmpfs', `mode=${within(dir, '/tmp') || dir === '/var/tmp' || dir === '/dev/shm' ? '1777' : '755'},nosuid,nodev`));
+  for (const dir of hidden)
+    lines.push(
+      line(
+        'aide',
+        at(dir),
+        'tmpfs',
+        `mode=${within(dir, '/tmp') || dir === '/var/tmp' || dir === '/dev/shm' ? '1777' : '755'},nosuid,nodev`,
+      ),
+    );
   for (const socket of layout.masked) lines.push(line('/dev/null', at(socket), 'none', 'bind'));
-  for (const path of boundBack(layout.readOnly, hidden)) lines.push(...readOnlyBind(path, at(path), mounts, true));
-  for (const path of [...layout.writable, layout.cwd]) lines.push(line(path, at(path), 'none', 'bind,X-mount.mkdir'));
-  for (const bind of layout.homeBinds) lines.push(...readOnlyBind(bind.source, at(bind.target), mounts, false));
+  for (const path of boundBack(layout.readOnly, hidden))
+    lines.push(...readOnlyBind(path, at(path), mounts, true));
+  for (const path of [...layout.writable, layout.cwd])
+    lines.push(line(path, at(path), 'none', 'bind,X-mount.mkdir'));
+  for (const bind of layout.homeBinds)
+    lines.push(...readOnlyBind(bind.source, at(bind.target), mounts, false));
   return lines;
 }
 
 /** Read-only binds in place: the workspace and git dirs, and the home binds at their targets. */
 function pathsFstab(layout: SandboxLayout, mounts: readonly MountPoint[]): string[] {
-  return [...layout.readOnly.flatMap((path) => readOnlyBind(path, path, mounts, false)), ...layout.homeBinds.flatMap((bind) => readOnlyBind(bind.source, bind.target, mounts, false))];
+  return [
+    ...layout.readOnly.flatMap((path) => readOnlyBind(path, path, mounts, false)),
+    ...layout.homeBinds.flatMap((bind) => readOnlyBind(bind.source, bind.target, mounts, false)),
+  ];
 }
 
 /** The fstab the unshare sandbox mounts with `mount -a -T` ('' when there is nothing to mount). */
-export function sandboxFstab(plan: SandboxPlan, layout: SandboxLayout, mounts: readonly MountPoint[]): string {
+export function sandboxFstab(
+  plan: SandboxPlan,
+  layout: SandboxLayout,
+  mounts: readonly MountPoint[],
+): string {
   if (plan.mechanism !== 'unshare' || plan.filesystem === 'open') return '';
   const lines = plan.filesystem === 'confined' ? confinedFstab(layout, mounts) : pathsFstab(layout, mounts);
   return `${lines.join('\n')}\n`;

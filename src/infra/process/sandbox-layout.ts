@@ -3,7 +3,19 @@
  * the user's HOME), what to show again read-only (toolchains installed in HOME), the mount
  * table, and the command's own private folder (a fresh HOME and temp folder, per session).
  */
-import { existsSync, lstatSync, type Stats, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  type Stats,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { within, type HomeBind, type MountPoint } from './sandbox-argv.js';
 
@@ -42,7 +54,17 @@ export function tempRoot(env: Env): string {
  * scratch, and where UNIX sockets live (docker, ssh-agent, X11, D-Bus, local proxies).
  */
 export function hiddenFolders(env: Env): string[] {
-  const candidates = ['/tmp', '/var/tmp', '/run', '/var/run', '/dev/shm', '/dev/mqueue', tempRoot(env), real(env['XDG_RUNTIME_DIR']), realHome(env)];
+  const candidates = [
+    '/tmp',
+    '/var/tmp',
+    '/run',
+    '/var/run',
+    '/dev/shm',
+    '/dev/mqueue',
+    tempRoot(env),
+    real(env['XDG_RUNTIME_DIR']),
+    realHome(env),
+  ];
   // A symlink (/var/run -> /run) is hidden with its target; realpath would name the target again.
   return [...new Set(candidates.filter((dir): dir is string => dir !== null && dir !== '/' && isDir(dir)))];
 }
@@ -140,7 +162,9 @@ export class PrivateFolder {
     for (const bind of binds) {
       const rel = relative(this.home, bind.target);
       let dir = this.home;
-      for (const part of dirname(rel).split(sep).filter((p) => p !== '.' && p !== '')) {
+      for (const part of dirname(rel)
+        .split(sep)
+        .filter((p) => p !== '.' && p !== '')) {
         dir = join(dir, part);
         if (!isDir(dir)) {
           rmSync(dir, { recursive: true, force: true });
@@ -148,11 +172,29 @@ export class PrivateFolder {
         }
       }
       if (link) {
-        replaceUnless(bind.target, (stat) => stat.isSymbolicLink(), () => { symlinkSync(bind.source, bind.target); });
+        replaceUnless(
+          bind.target,
+          (stat) => stat.isSymbolicLink(),
+          () => {
+            symlinkSync(bind.source, bind.target);
+          },
+        );
       } else if (isDir(bind.source)) {
-        replaceUnless(bind.target, (stat) => stat.isDirectory() && !stat.isSymbolicLink(), () => { mkdirSync(bind.target); });
+        replaceUnless(
+          bind.target,
+          (stat) => stat.isDirectory() && !stat.isSymbolicLink(),
+          () => {
+            mkdirSync(bind.target);
+          },
+        );
       } else {
-        replaceUnless(bind.target, (stat) => stat.isFile(), () => { writeFileSync(bind.target, ''); });
+        replaceUnless(
+          bind.target,
+          (stat) => stat.isFile(),
+          () => {
+            writeFileSync(bind.target, '');
+          },
+        );
       }
     }
   }

@@ -17,7 +17,10 @@ test('the probe passes the sandboxes that hold on this machine', async () => {
 
 // A tool that does nothing and exits 0 stands for a sandbox that silently fails to set up.
 test('a sandbox that never enters its new root is caught: the workspace is still writable', async () => {
-  assert.match((await probePlan(confined, { ...tools, pivotRoot: '/bin/true' }, env)) ?? '', /is still writable/);
+  assert.match(
+    (await probePlan(confined, { ...tools, pivotRoot: '/bin/true' }, env)) ?? '',
+    /is still writable/,
+  );
 });
 
 test('a sandbox that mounts nothing is caught', async () => {

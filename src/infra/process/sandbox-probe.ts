@@ -26,19 +26,29 @@ export function checkScript(plan: SandboxPlan): string {
   }
   if (plan.filesystem === 'confined') {
     checks.push('(: > "$tmp/probe") 2>/dev/null || fail 15 "its own temp folder is not writable"');
-    checks.push('if (: > "$outside/probe") 2>/dev/null; then fail 16 "$outside, outside the scratch, is writable"; fi');
+    checks.push(
+      'if (: > "$outside/probe") 2>/dev/null; then fail 16 "$outside, outside the scratch, is writable"; fi',
+    );
     // As root outside, / is writable unless the sandbox made it read-only.
     checks.push('if (: > /.aide-probe) 2>/dev/null; then rm -f /.aide-probe; fail 16 "/ is writable"; fi');
-    checks.push('if [ -e "$outside/socket" ]; then fail 17 "a UNIX socket outside the scratch is in sight (the temp folder is shared)"; fi');
+    checks.push(
+      'if [ -e "$outside/socket" ]; then fail 17 "a UNIX socket outside the scratch is in sight (the temp folder is shared)"; fi',
+    );
     checks.push('if [ -n "$run" ] && [ -e "/run/$run" ]; then fail 18 "the host\'s /run is in sight"; fi');
   }
-  if (plan.network) checks.push('[ "$(grep -c : /proc/net/dev)" = 1 ] || fail 12 "network interfaces are visible"');
+  if (plan.network)
+    checks.push('[ "$(grep -c : /proc/net/dev)" = 1 ] || fail 12 "network interfaces are visible"');
   if (plan.pid) checks.push('[ "$PPID" = 1 ] || fail 13 "not in a PID namespace"');
   return checks.join('\n');
 }
 
 function firstLine(text: string): string {
-  return text.split('\n').find((line) => line.trim() !== '')?.trim() ?? '';
+  return (
+    text
+      .split('\n')
+      .find((line) => line.trim() !== '')
+      ?.trim() ?? ''
+  );
 }
 
 function listen(path: string): Promise<Server | null> {
@@ -64,16 +74,28 @@ function hostRunEntry(): string {
 /** Runs the checks inside `plan`: null when every one holds, else the first failure in the tool's or the check's words. */
 export async function probePlan(plan: SandboxPlan, tools: SandboxTools, env: Env): Promise<string | null> {
   const dir = mkdtempSync(join(tempRoot(env), 'aide-isolation-'));
-  const [ws, scratch, outside] = ['ws', 'scratch', 'outside'].map((name) => join(dir, name)) as [string, string, string];
+  const [ws, scratch, outside] = ['ws', 'scratch', 'outside'].map((name) => join(dir, name)) as [
+    string,
+    string,
+    string,
+  ];
   for (const folder of [ws, scratch, outside]) mkdirSync(folder);
   writeFileSync(join(ws, 'file'), 'probe\n');
   // A path too long for a socket address still leaves a file there to be seen or not.
   const server = plan.filesystem === 'confined' ? await listen(join(outside, 'socket')) : null;
   if (plan.filesystem === 'confined' && server === null) writeFileSync(join(outside, 'socket'), '');
-  const sandbox = new Sandbox(plan, tools, { env, readOnlyPaths: [ws], homeBinds: [], allowNetwork: !plan.network });
+  const sandbox = new Sandbox(plan, tools, {
+    env,
+    readOnlyPaths: [ws],
+    homeBinds: [],
+    allowNetwork: !plan.network,
+  });
   try {
     const tmp = sandbox.environment({})['TMPDIR'] ?? '';
-    const [program = '', ...args] = sandbox.wrap(['/bin/sh', '-c', checkScript(plan), 'aide-probe', ws, scratch, tmp, outside, hostRunEntry()], scratch);
+    const [program = '', ...args] = sandbox.wrap(
+      ['/bin/sh', '-c', checkScript(plan), 'aide-probe', ws, scratch, tmp, outside, hostRunEntry()],
+      scratch,
+    );
     const result = await probe([program, ...args], { env, cwd: scratch });
     if (result.ok) return null;
     return firstLine(result.stderr) || `${plan.mechanism} exited ${result.code ?? 'on a signal'}`;

@@ -5,8 +5,24 @@
  */
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { devSockets, hiddenFolders, homeBinds, PrivateFolder, readMounts, resolverFolder, tempRoot, toolchainFolders } from './sandbox-layout.js';
-import { sandboxArgv, sandboxFstab, type MountPoint, type SandboxLayout, type SandboxPlan, type SandboxTools } from './sandbox-argv.js';
+import {
+  devSockets,
+  hiddenFolders,
+  homeBinds,
+  PrivateFolder,
+  readMounts,
+  resolverFolder,
+  tempRoot,
+  toolchainFolders,
+} from './sandbox-layout.js';
+import {
+  sandboxArgv,
+  sandboxFstab,
+  type MountPoint,
+  type SandboxLayout,
+  type SandboxPlan,
+  type SandboxTools,
+} from './sandbox-argv.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 

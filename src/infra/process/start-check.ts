@@ -47,7 +47,11 @@ function findProgram(program: string, cwd: string, path: string): 'ok' | 'ENOENT
 }
 
 /** Why `program` cannot be started in `cwd` with `env`, in spawn's words; null when it can. */
-export function checkStart(program: string, cwd: string, env: Readonly<Record<string, string>>): string | null {
+export function checkStart(
+  program: string,
+  cwd: string,
+  env: Readonly<Record<string, string>>,
+): string | null {
   if (!isAbsolute(cwd) || !isDirectory(cwd)) return `cannot run in ${cwd}: no such folder`;
   if (program === '') return 'spawn: the command is empty';
   const status = findProgram(program, cwd, env['PATH'] ?? DEFAULT_PATH);

@@ -5,7 +5,10 @@ import { capLine, cleanLine, stripTerminalControls, tailOf } from './terminal-te
 const ESC = '\u001b';
 
 test('colors, cursor moves and charset switches are stripped', () => {
-  assert.equal(stripTerminalControls(`${ESC}[1;31mFAIL${ESC}[0m ${ESC}[2K${ESC}[10Gdone${ESC}(B${ESC}7`), 'FAIL done');
+  assert.equal(
+    stripTerminalControls(`${ESC}[1;31mFAIL${ESC}[0m ${ESC}[2K${ESC}[10Gdone${ESC}(B${ESC}7`),
+    'FAIL done',
+  );
 });
 
 test('OSC hyperlinks and titles are stripped whether ended by BEL or ST', () => {

@@ -7,7 +7,13 @@
 import type { AideEvent } from '../../core/events.js';
 import type { ActReport, DoneStep } from '../../core/flows/act.js';
 import type { SessionFiles } from './session-files.js';
-import { recordedStatus, SESSION_SCHEMA, type SessionState, type SessionStatus, type SessionStep } from './session-state.js';
+import {
+  recordedStatus,
+  SESSION_SCHEMA,
+  type SessionState,
+  type SessionStatus,
+  type SessionStep,
+} from './session-state.js';
 import { removeWriteBackJournal } from './write-back-journal.js';
 
 /** The plan a session runs, as state.json records it. */
@@ -38,9 +44,21 @@ export class ActSessionLog {
   ) {}
 
   /** A new session: every step pending, the head at the base. */
-  static async start(files: SessionFiles, session: { session: string; dryRun: boolean; base: string }, plan: SessionPlan, now: () => Date): Promise<ActSessionLog> {
+  static async start(
+    files: SessionFiles,
+    session: { session: string; dryRun: boolean; base: string },
+    plan: SessionPlan,
+    now: () => Date,
+  ): Promise<ActSessionLog> {
     const time = now().toISOString();
-    const steps = plan.steps.map((s): SessionStep => ({ number: s.number, title: s.title, status: 'pending', checkpoint: null, hash: s.hash, output: null }));
+    const steps = plan.steps.map((s): SessionStep => ({
+      number: s.number,
+      title: s.title,
+      status: 'pending',
+      checkpoint: null,
+      hash: s.hash,
+      output: null,
+    }));
     const state: SessionState = {
       schema: SESSION_SCHEMA,
       session: session.session,
@@ -77,7 +95,14 @@ export class ActSessionLog {
     const finished = new Map(done.map((d) => [d.number, d]));
     const steps = plan.steps.map((s): SessionStep => {
       const before = finished.get(s.number);
-      return { number: s.number, title: s.title, status: before?.status ?? 'pending', checkpoint: before?.checkpoint ?? null, hash: s.hash, output: before?.output ?? null };
+      return {
+        number: s.number,
+        title: s.title,
+        status: before?.status ?? 'pending',
+        checkpoint: before?.checkpoint ?? null,
+        hash: s.hash,
+        output: before?.output ?? null,
+      };
     });
     this.state = { ...this.state, ...about(plan), steps };
     await this.save();
@@ -91,8 +116,13 @@ export class ActSessionLog {
       await this.save();
     } else if (event.type === 'step_finished') {
       const { report } = event;
-      this.setStep(report.number, { status: recordedStatus(report.status), checkpoint: report.checkpoint, output: report.output });
-      if ((report.status === 'applied' || report.status === 'verified') && report.checkpoint !== null) this.state = { ...this.state, head: report.checkpoint };
+      this.setStep(report.number, {
+        status: recordedStatus(report.status),
+        checkpoint: report.checkpoint,
+        output: report.output,
+      });
+      if ((report.status === 'applied' || report.status === 'verified') && report.checkpoint !== null)
+        this.state = { ...this.state, head: report.checkpoint };
       await this.save();
       // Recorded: the step no longer needs its journal (an applied one was wholly written, a conflicted one not at all).
       await removeWriteBackJournal(this.files.dir);
@@ -102,7 +132,12 @@ export class ActSessionLog {
 
   /** The session's end: each step as the report has it, and how the session ended. */
   async end(status: SessionStatus, report: ActReport | null): Promise<void> {
-    for (const step of report?.steps ?? []) this.setStep(step.number, { status: recordedStatus(step.status), checkpoint: step.checkpoint, output: step.output });
+    for (const step of report?.steps ?? [])
+      this.setStep(step.number, {
+        status: recordedStatus(step.status),
+        checkpoint: step.checkpoint,
+        output: step.output,
+      });
     this.state = { ...this.state, status };
     this.endedAs = status;
     await this.save();

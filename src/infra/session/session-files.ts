@@ -29,7 +29,10 @@ export class SessionFiles {
 
   /** One line per event, with the time and the step it belongs to (null outside steps). */
   async audit(entry: object, step: number | null, now: Date): Promise<void> {
-    await appendFile(join(this.dir, 'audit.jsonl'), `${JSON.stringify({ time: now.toISOString(), step, attempt: step === null ? null : 1, ...entry })}\n`);
+    await appendFile(
+      join(this.dir, 'audit.jsonl'),
+      `${JSON.stringify({ time: now.toISOString(), step, attempt: step === null ? null : 1, ...entry })}\n`,
+    );
   }
 
   /** Replaces state.json whole: a temp file, then a rename. */

@@ -16,8 +16,22 @@ const objectId = z.string().regex(/^[0-9a-f]{40,64}$/, { error: 'expected a full
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, { error: 'expected a sha256 in hex' });
 
 export const sessionStepStatusSchema = z
-  .enum(['pending', 'running', 'applied', 'verified', 'skipped', 'failed', 'conflict', 'refused', 'aborted', 'not_run', 'cancelled'])
-  .describe('pending: not started; running: started, not finished (a kill leaves it so); the rest: how the step ended, as aide act reports it.');
+  .enum([
+    'pending',
+    'running',
+    'applied',
+    'verified',
+    'skipped',
+    'failed',
+    'conflict',
+    'refused',
+    'aborted',
+    'not_run',
+    'cancelled',
+  ])
+  .describe(
+    'pending: not started; running: started, not finished (a kill leaves it so); the rest: how the step ended, as aide act reports it.',
+  );
 export type SessionStepStatus = z.infer<typeof sessionStepStatusSchema>;
 
 export const sessionStepSchema = z.object({
@@ -25,8 +39,15 @@ export const sessionStepSchema = z.object({
   title: z.string().describe("The step's title."),
   status: sessionStepStatusSchema,
   checkpoint: objectId.nullable().describe('The checkpoint recording the step; null when none was taken.'),
-  hash: sha256.describe("A stable hash of the step's content (everything but its number): how a resume tells which steps changed."),
-  output: z.string().nullable().describe("The output of the step's Run commands, for `{{ steps.N.output }}` and `{{ last.output }}` after a resume; null when it has none."),
+  hash: sha256.describe(
+    "A stable hash of the step's content (everything but its number): how a resume tells which steps changed.",
+  ),
+  output: z
+    .string()
+    .nullable()
+    .describe(
+      "The output of the step's Run commands, for `{{ steps.N.output }}` and `{{ last.output }}` after a resume; null when it has none.",
+    ),
 });
 export type SessionStep = z.infer<typeof sessionStepSchema>;
 
@@ -39,18 +60,31 @@ export type SessionStatus = z.infer<typeof sessionStatusSchema>;
 
 export const sessionStateSchema = z.object({
   schema: z.literal(SESSION_SCHEMA),
-  session: z.string().min(1).describe('The session id; its checkpoints are on the shadow branch aide/<session>.'),
+  session: z
+    .string()
+    .min(1)
+    .describe('The session id; its checkpoints are on the shadow branch aide/<session>.'),
   plan: z.string().min(1).describe('The plan file, relative to the workspace root.'),
   planHash: sha256.describe("sha256 of the plan file's text when the session last started or resumed."),
   title: z.string().describe("The plan's title."),
   dryRun: z.boolean(),
-  base: objectId.describe('The checkpoint the session started from: the workspace as it was (the undo target).'),
-  head: objectId.describe('The checkpoint of the last finished step (the base before any): where the next step starts.'),
+  base: objectId.describe(
+    'The checkpoint the session started from: the workspace as it was (the undo target).',
+  ),
+  head: objectId.describe(
+    'The checkpoint of the last finished step (the base before any): where the next step starts.',
+  ),
   status: sessionStatusSchema,
-  only: z.number().int().positive().nullable().default(null).describe('The one step a `--step N` session carries out; null: the whole plan.'),
+  only: z
+    .number()
+    .int()
+    .positive()
+    .nullable()
+    .default(null)
+    .describe('The one step a `--step N` session carries out; null: the whole plan.'),
   startedAt: z.iso.datetime({ offset: true }),
   updatedAt: z.iso.datetime({ offset: true }),
-  steps: z.array(sessionStepSchema).describe("Every step of the plan, in order, with what it did so far."),
+  steps: z.array(sessionStepSchema).describe('Every step of the plan, in order, with what it did so far.'),
 });
 export type SessionState = z.infer<typeof sessionStateSchema>;
 
@@ -106,5 +140,7 @@ export async function listSessionStates(stateDir: string): Promise<FoundSession[
   const root = join(stateDir, 'sessions');
   const names = await readdir(root).catch(() => [] as string[]);
   const found = await Promise.all(names.map((name) => readSession(join(root, name), name)));
-  return found.filter((f) => f !== null).sort((a, b) => b.updated - a.updated || b.session.localeCompare(a.session));
+  return found
+    .filter((f) => f !== null)
+    .sort((a, b) => b.updated - a.updated || b.session.localeCompare(a.session));
 }

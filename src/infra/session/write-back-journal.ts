@@ -46,13 +46,24 @@ export type WriteBackJournal = z.infer<typeof writeBackJournalSchema>;
 /** The journal in a session folder, or null when there is none. */
 export async function readWriteBackJournal(sessionDir: string): Promise<PendingWriteBack | null> {
   const path = join(sessionDir, WRITE_BACK_JOURNAL);
-  const journal = await readJsonJournal(path, writeBackJournalSchema, () =>
-    new AideError('workspace_invalid', `the write-back journal ${path} is not one aide wrote`, {
-      hint: 'If no `aide act` was killed while writing files, delete it; otherwise compare your files with `aide checkpoints diff`.',
-    }),
+  const journal = await readJsonJournal(
+    path,
+    writeBackJournalSchema,
+    () =>
+      new AideError('workspace_invalid', `the write-back journal ${path} is not one aide wrote`, {
+        hint: 'If no `aide act` was killed while writing files, delete it; otherwise compare your files with `aide checkpoints diff`.',
+      }),
   );
   if (journal === null) return null;
-  return { step: journal.step, checkpoint: journal.checkpoint, from: journal.from, output: journal.output, pid: journal.pid, startedAt: journal.startedAt, changes: journal.changes };
+  return {
+    step: journal.step,
+    checkpoint: journal.checkpoint,
+    from: journal.from,
+    output: journal.output,
+    pid: journal.pid,
+    startedAt: journal.startedAt,
+    changes: journal.changes,
+  };
 }
 
 /** Written durably (fsync, then rename): it must be on disk before the first file changes. */

@@ -46,7 +46,9 @@ const RECORD = '\u001e';
 const FIELD = '\u001f';
 
 export function validSessionId(session: string): boolean {
-  return /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(session) && !session.includes('..') && !session.endsWith('.lock');
+  return (
+    /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(session) && !session.includes('..') && !session.endsWith('.lock')
+  );
 }
 
 function commitMessage(meta: CheckpointMeta, time: string, watched: number): string {
@@ -63,8 +65,16 @@ function commitMessage(meta: CheckpointMeta, time: string, watched: number): str
   return `${meta.message.replace(/\n/g, ' ')}\n\n${trailers.join('\n')}\n`;
 }
 
-function parseCommit(id: string, parents: string, tree: string, time: string, body: string, filesChanged: number): Checkpoint {
-  const trailer = (key: string) => [...body.matchAll(new RegExp(`^Aide-${key}: (.*)$`, 'gm'))].map((m) => m[1] ?? '');
+function parseCommit(
+  id: string,
+  parents: string,
+  tree: string,
+  time: string,
+  body: string,
+  filesChanged: number,
+): Checkpoint {
+  const trailer = (key: string) =>
+    [...body.matchAll(new RegExp(`^Aide-${key}: (.*)$`, 'gm'))].map((m) => m[1] ?? '');
   return {
     id,
     short: id.slice(0, SHORT),
@@ -98,7 +108,9 @@ function parseLog(output: string): Checkpoint[] {
 
 /** The head commit of a session's branch, or null. */
 export async function sessionHead(git: ShadowGit, session: string): Promise<string | null> {
-  const head = await git.text(['rev-parse', '--verify', '-q', `${BRANCH_PREFIX}${session}`], { okCodes: [1] });
+  const head = await git.text(['rev-parse', '--verify', '-q', `${BRANCH_PREFIX}${session}`], {
+    okCodes: [1],
+  });
   return head === '' ? null : head;
 }
 
@@ -106,8 +118,15 @@ export async function sessionHead(git: ShadowGit, session: string): Promise<stri
  * Records a tree as a checkpoint on the session's branch. When the tree is the branch head's
  * own, nothing new is recorded and the head is returned (`created: false`).
  */
-export async function createCheckpoint(git: ShadowGit, tree: string, meta: CheckpointMeta): Promise<{ checkpoint: Checkpoint; created: boolean }> {
-  if (!validSessionId(meta.session)) throw new AideError('usage', `"${meta.session}" is not a valid session id`, { hint: 'Use letters, digits, ".", "_" and "-".' });
+export async function createCheckpoint(
+  git: ShadowGit,
+  tree: string,
+  meta: CheckpointMeta,
+): Promise<{ checkpoint: Checkpoint; created: boolean }> {
+  if (!validSessionId(meta.session))
+    throw new AideError('usage', `"${meta.session}" is not a valid session id`, {
+      hint: 'Use letters, digits, ".", "_" and "-".',
+    });
   const parent = meta.newSession === true ? null : await sessionHead(git, meta.session);
   if (parent !== null) {
     const parentTree = await git.text(['rev-parse', `${parent}^{tree}`]);
@@ -117,9 +136,18 @@ export async function createCheckpoint(git: ShadowGit, tree: string, meta: Check
   const watched = (await readWatched(git)).paths.length;
   // Before the checkpoint exists: every object it names is then in the shadow's own store.
   await ownBorrowedObjects(git);
-  const id = await git.text(['commit-tree', tree, ...(parent === null ? [] : ['-p', parent]), '-F', '-'], { input: commitMessage(meta, time, watched) });
+  const id = await git.text(['commit-tree', tree, ...(parent === null ? [] : ['-p', parent]), '-F', '-'], {
+    input: commitMessage(meta, time, watched),
+  });
   // The empty old value makes update-ref fail if the branch appeared meanwhile.
-  await git.run(['update-ref', '-m', `aide: ${meta.reason}`, `${BRANCH_PREFIX}${meta.session}`, id, parent ?? '']);
+  await git.run([
+    'update-ref',
+    '-m',
+    `aide: ${meta.reason}`,
+    `${BRANCH_PREFIX}${meta.session}`,
+    id,
+    parent ?? '',
+  ]);
   const checkpoint: Checkpoint = {
     id,
     short: id.slice(0, SHORT),
@@ -142,25 +170,36 @@ export async function createCheckpoint(git: ShadowGit, tree: string, meta: Check
 export async function firstMissing(git: ShadowGit, shas: readonly string[]): Promise<string | null> {
   const wanted = [...new Set(shas.filter((sha) => /^[0-9a-f]{40,64}$/.test(sha) && !/^0+$/.test(sha)))];
   if (wanted.length === 0) return null;
-  const out = await git.text(['cat-file', '--batch-check=%(objectname)'], { input: wanted.map((sha) => `${sha}\n`).join('') });
+  const out = await git.text(['cat-file', '--batch-check=%(objectname)'], {
+    input: wanted.map((sha) => `${sha}\n`).join(''),
+  });
   return /^([0-9a-f]+) missing$/m.exec(out)?.[1] ?? null;
 }
 
 /** The error for a checkpoint that names an object the shadow no longer has. */
 export function damagedCheckpoint(checkpoint: { short: string }, object: string): AideError {
-  return new AideError('checkpoint_damaged', `checkpoint ${checkpoint.short} cannot be read: object ${object.slice(0, 10)} it records is missing from the shadow repository`, {
-    hint:
-      'Its content was only in your repository and a `git gc` removed it before aide kept its own copy (checkpoints taken now keep one). ' +
-      'Other checkpoints are not affected: list them with `aide checkpoints`; `aide checkpoints prune` removes old sessions.',
-    data: { checkpoint: checkpoint.short, object },
-  });
+  return new AideError(
+    'checkpoint_damaged',
+    `checkpoint ${checkpoint.short} cannot be read: object ${object.slice(0, 10)} it records is missing from the shadow repository`,
+    {
+      hint:
+        'Its content was only in your repository and a `git gc` removed it before aide kept its own copy (checkpoints taken now keep one). ' +
+        'Other checkpoints are not affected: list them with `aide checkpoints`; `aide checkpoints prune` removes old sessions.',
+      data: { checkpoint: checkpoint.short, object },
+    },
+  );
 }
 
 /** Resolves an id (full, abbreviated, or any revision) to a checkpoint commit. */
 export async function resolveCheckpoint(git: ShadowGit, ref: string): Promise<string> {
-  const id = /^[\w./~^@{}-]+$/.test(ref) && !ref.startsWith('-') ? await git.text(['rev-parse', '--verify', '-q', `${ref}^{commit}`], { okCodes: [1, 128] }) : '';
+  const id =
+    /^[\w./~^@{}-]+$/.test(ref) && !ref.startsWith('-')
+      ? await git.text(['rev-parse', '--verify', '-q', `${ref}^{commit}`], { okCodes: [1, 128] })
+      : '';
   if (id === '') {
-    throw new AideError('checkpoint_unknown', `no checkpoint "${ref}"`, { hint: 'List them with `aide checkpoints`; ids can be abbreviated to their first characters.' });
+    throw new AideError('checkpoint_unknown', `no checkpoint "${ref}"`, {
+      hint: 'List them with `aide checkpoints`; ids can be abbreviated to their first characters.',
+    });
   }
   return id;
 }
@@ -179,11 +218,23 @@ async function logCheckpoints(git: ShadowGit, args: readonly string[]): Promise<
   const found = parseLog(await git.text(['log', `--format=${LOG_FORMAT}`, ...args]));
   for (const checkpoint of found) {
     try {
-      const raw = await git.fields(['diff-tree', '-r', '-z', '--raw', '--no-renames', '--no-abbrev', checkpoint.parent ?? EMPTY_TREE, checkpoint.tree]);
+      const raw = await git.fields([
+        'diff-tree',
+        '-r',
+        '-z',
+        '--raw',
+        '--no-renames',
+        '--no-abbrev',
+        checkpoint.parent ?? EMPTY_TREE,
+        checkpoint.tree,
+      ]);
       const changed = raw.filter((_, i) => i % 2 === 0);
       checkpoint.filesChanged = changed.length;
       // The blobs it changed, as the log's --shortstat read them.
-      const missing = await firstMissing(git, changed.map((field) => field.split(' ')[3] ?? ''));
+      const missing = await firstMissing(
+        git,
+        changed.map((field) => field.split(' ')[3] ?? ''),
+      );
       if (missing !== null) checkpoint.missing = missing;
     } catch (error) {
       checkpoint.missing = missingObject(error) ?? checkpoint.tree;
@@ -200,8 +251,12 @@ export async function showCheckpoint(git: ShadowGit, ref: string): Promise<Check
 }
 
 /** Checkpoints of every session (or one), newest first. */
-export async function listCheckpoints(git: ShadowGit, options: { session?: string; limit?: number } = {}): Promise<Checkpoint[]> {
-  const refs = options.session === undefined ? [`--glob=${BRANCH_PREFIX}*`] : [`${BRANCH_PREFIX}${options.session}`];
+export async function listCheckpoints(
+  git: ShadowGit,
+  options: { session?: string; limit?: number } = {},
+): Promise<Checkpoint[]> {
+  const refs =
+    options.session === undefined ? [`--glob=${BRANCH_PREFIX}*`] : [`${BRANCH_PREFIX}${options.session}`];
   if (options.session !== undefined && (await sessionHead(git, options.session)) === null) return [];
   const hasAny = await git.text(['for-each-ref', '--count=1', '--format=%(refname)', BRANCH_PREFIX]);
   if (hasAny === '') return [];
@@ -213,8 +268,15 @@ export async function listCheckpoints(git: ShadowGit, options: { session?: strin
   for (let i = 0; i + 1 < found.length; i++) {
     const current = found[i];
     const previous = found[i + 1];
-    if (current?.parent === null && previous !== undefined && current.missing === undefined && previous.missing === undefined) {
-      current.filesChanged = await filesBetween(git, previous.tree, current.tree).catch(() => current.filesChanged);
+    if (
+      current?.parent === null &&
+      previous !== undefined &&
+      current.missing === undefined &&
+      previous.missing === undefined
+    ) {
+      current.filesChanged = await filesBetween(git, previous.tree, current.tree).catch(
+        () => current.filesChanged,
+      );
     }
   }
   return options.limit === undefined ? found : found.slice(0, options.limit);
@@ -226,14 +288,21 @@ export async function filesBetween(git: ShadowGit, from: string, to: string): Pr
 }
 
 /** Sessions (branch names without the prefix), most recently updated first, with their head times. */
-export async function listSessions(git: ShadowGit): Promise<Array<{ session: string; head: string; time: string }>> {
-  const format = '%(refname)%09%(objectname)%09%(committerdate:unix)%09%(contents:trailers:key=Aide-Time,valueonly,separator=)';
+export async function listSessions(
+  git: ShadowGit,
+): Promise<Array<{ session: string; head: string; time: string }>> {
+  const format =
+    '%(refname)%09%(objectname)%09%(committerdate:unix)%09%(contents:trailers:key=Aide-Time,valueonly,separator=)';
   const lines = (await git.text(['for-each-ref', `--format=${format}`, BRANCH_PREFIX])).split('\n');
   return lines
     .filter((line) => line !== '')
     .map((line) => {
       const [ref = '', head = '', unix = '0', precise = ''] = line.split('\t');
-      return { session: ref.slice(BRANCH_PREFIX.length), head, time: precise.trim() === '' ? new Date(Number(unix) * 1000).toISOString() : precise.trim() };
+      return {
+        session: ref.slice(BRANCH_PREFIX.length),
+        head,
+        time: precise.trim() === '' ? new Date(Number(unix) * 1000).toISOString() : precise.trim(),
+      };
     })
     .sort((a, b) => Date.parse(b.time) - Date.parse(a.time));
 }

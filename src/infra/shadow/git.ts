@@ -52,7 +52,9 @@ export class GitCommandError extends Error {
     readonly code: number | null,
     readonly stderr: string,
   ) {
-    super(`git ${args.join(' ')} failed (${code === null ? 'killed' : `exit ${code}`}): ${stderr.trim().split('\n').slice(-3).join(' / ')}`);
+    super(
+      `git ${args.join(' ')} failed (${code === null ? 'killed' : `exit ${code}`}): ${stderr.trim().split('\n').slice(-3).join(' / ')}`,
+    );
     this.name = 'GitCommandError';
   }
 }
@@ -81,7 +83,11 @@ export interface ShadowLocation {
 }
 
 /** Environment for shadow git: only what git needs, plus a fixed identity. */
-export function shadowEnv(env: Readonly<Record<string, string | undefined>>, location: ShadowLocation, options: GitCallOptions): Record<string, string> {
+export function shadowEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  location: ShadowLocation,
+  options: GitCallOptions,
+): Record<string, string> {
   const clean: Record<string, string> = {
     PATH: env['PATH'] ?? '/usr/bin:/bin',
     LANG: 'C',
@@ -110,16 +116,28 @@ export class ShadowGit {
   ) {}
 
   private argv(args: readonly string[], workTree: string): string[] {
-    return [...FORCED_CONFIG.flatMap((c) => ['-c', c]), `--git-dir=${this.location.gitDir}`, `--work-tree=${workTree}`, ...args];
+    return [
+      ...FORCED_CONFIG.flatMap((c) => ['-c', c]),
+      `--git-dir=${this.location.gitDir}`,
+      `--work-tree=${workTree}`,
+      ...args,
+    ];
   }
 
   /**
    * Starts a long-running git (`cat-file --batch`) with the same isolation as run(). The caller
    * ends it by closing its stdin; it also ends when this process dies (its stdin closes).
    */
-  start(args: readonly string[], options: Omit<GitCallOptions, 'input' | 'okCodes' | 'timeoutMs'> = {}): ChildProcessWithoutNullStreams {
+  start(
+    args: readonly string[],
+    options: Omit<GitCallOptions, 'input' | 'okCodes' | 'timeoutMs'> = {},
+  ): ChildProcessWithoutNullStreams {
     const workTree = options.workTree ?? this.location.workTree;
-    return spawn('git', this.argv(args, workTree), { cwd: workTree, env: shadowEnv(this.env, this.location, options), stdio: ['pipe', 'pipe', 'pipe'] });
+    return spawn('git', this.argv(args, workTree), {
+      cwd: workTree,
+      env: shadowEnv(this.env, this.location, options),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
   }
 
   /** Runs git; throws GitCommandError unless the exit code is 0 or in okCodes. */

@@ -31,10 +31,15 @@ console.log('held');
 
 function runChild(stateDir: string, start: number): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--input-type=module', '-e', CHILD, LOCK_MODULE, stateDir, String(start)], { timeout: 20_000 }, (error, stdout) => {
-      if (error !== null) reject(new Error(`the racing child failed: ${error.message}`));
-      else resolve(stdout.trim());
-    });
+    execFile(
+      process.execPath,
+      ['--input-type=module', '-e', CHILD, LOCK_MODULE, stateDir, String(start)],
+      { timeout: 20_000 },
+      (error, stdout) => {
+        if (error !== null) reject(new Error(`the racing child failed: ${error.message}`));
+        else resolve(stdout.trim());
+      },
+    );
   });
 }
 
@@ -43,7 +48,9 @@ test('racing processes over a stale lock: never two holders at once', async (t) 
   t.after(() => {
     rmSync(root, { recursive: true, force: true });
   });
-  const dead = Number(execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }));
+  const dead = Number(
+    execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }),
+  );
   for (let round = 0; round < 3; round++) {
     const stateDir = join(root, `r${round}`, 'state');
     mkdirSync(stateDir, { recursive: true });

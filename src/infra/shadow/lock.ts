@@ -134,7 +134,8 @@ async function linkInto(path: string, record: LockRecord): Promise<boolean> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') return false;
-    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP') return await createInPlace(path, record);
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP')
+      return await createInPlace(path, record);
     throw error;
   } finally {
     await unlink(temp).catch(() => undefined);
@@ -166,7 +167,11 @@ async function createInPlace(path: string, record: LockRecord): Promise<boolean>
  * the dead owner (`lock.taken-over`): whichever process wins the lock next, this one or another,
  * learns from it that a dead aide's leftovers (git's own lock files) need clearing.
  */
-async function unlinkIfKey(path: string, key: string, note: { file: string; owner: LockRecord | null } | null): Promise<void> {
+async function unlinkIfKey(
+  path: string,
+  key: string,
+  note: { file: string; owner: LockRecord | null } | null,
+): Promise<void> {
   const now = await inspect(path);
   if (now?.key !== key) return;
   if (note !== null) await writeFile(note.file, JSON.stringify(note.owner ?? UNKNOWN));
@@ -188,7 +193,10 @@ async function claim(path: string, record: LockRecord, depth: number): Promise<C
     if (seen === null) continue; // released between our link() and our read: try again
     if (await held(seen)) return { held: false, owner: seen.record ?? UNKNOWN };
     const guard = `${path}.break-${seen.key}`;
-    const breaker = depth < MAX_DEPTH ? await claim(guard, { ...record, token: randomBytes(16).toString('hex') }, depth + 1) : null;
+    const breaker =
+      depth < MAX_DEPTH
+        ? await claim(guard, { ...record, token: randomBytes(16).toString('hex') }, depth + 1)
+        : null;
     if (breaker?.held === true) {
       try {
         await unlinkIfKey(path, seen.key, depth === 0 ? { file: noteFile(path), owner: seen.record } : null);
@@ -198,7 +206,8 @@ async function claim(path: string, record: LockRecord, depth: number): Promise<C
       continue;
     }
     // Another live process is replacing this stale lock: it will hold the lock in a moment.
-    if (Date.now() > deadline) return { held: false, owner: breaker?.held === false ? breaker.owner : (seen.record ?? UNKNOWN) };
+    if (Date.now() > deadline)
+      return { held: false, owner: breaker?.held === false ? breaker.owner : (seen.record ?? UNKNOWN) };
     await sleep(15 + Math.random() * 20);
   }
 }
@@ -223,13 +232,21 @@ export async function lockHolder(stateDir: string): Promise<LockRecord | null> {
 
 function lockedError(owner: LockRecord, path: string): AideError {
   if (owner.pid === 0) {
-    return new AideError('workspace_locked', 'another aide process is starting in this workspace (its lock file is not written yet)', {
-      hint: `Try again in a few seconds; a lock file left empty (by a crash) is taken over once it is ${FRESH_MS / 1000} s old.`,
-    });
+    return new AideError(
+      'workspace_locked',
+      'another aide process is starting in this workspace (its lock file is not written yet)',
+      {
+        hint: `Try again in a few seconds; a lock file left empty (by a crash) is taken over once it is ${FRESH_MS / 1000} s old.`,
+      },
+    );
   }
-  return new AideError('workspace_locked', `another aide process is working in this workspace (pid ${owner.pid}: aide ${owner.command}, since ${owner.startedAt})`, {
-    hint: `Wait for it to finish, or stop it (kill ${owner.pid}). The lock is ${path}.`,
-  });
+  return new AideError(
+    'workspace_locked',
+    `another aide process is working in this workspace (pid ${owner.pid}: aide ${owner.command}, since ${owner.startedAt})`,
+    {
+      hint: `Wait for it to finish, or stop it (kill ${owner.pid}). The lock is ${path}.`,
+    },
+  );
 }
 
 /** Takes the workspace lock for `command`, or throws naming the live owner. */

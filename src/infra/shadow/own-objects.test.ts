@@ -38,8 +38,13 @@ test("the user's packs and loose objects are linked into the shadow, once, and o
   const first = await ownBorrowedObjects(store.git);
   assert.ok(first.linked >= 3, `linked ${first.linked}: a pack, its index and a loose object`);
   assert.equal(first.copied, 0);
-  const pack = readdirSync(join(store.git.location.gitDir, 'objects/pack')).find((n) => n.endsWith('.pack')) ?? '';
-  assert.equal(statSync(join(store.git.location.gitDir, 'objects/pack', pack)).nlink, 2, 'a hard link: no second copy on disk');
+  const pack =
+    readdirSync(join(store.git.location.gitDir, 'objects/pack')).find((n) => n.endsWith('.pack')) ?? '';
+  assert.equal(
+    statSync(join(store.git.location.gitDir, 'objects/pack', pack)).nlink,
+    2,
+    'a hard link: no second copy on disk',
+  );
   assert.deepEqual(await ownBorrowedObjects(store.git), { linked: 0, copied: 0 });
 
   rmSync(join(repo, '.git/objects'), { recursive: true, force: true });
@@ -52,7 +57,10 @@ test("alternates of the user's repository are followed (a clone made with --shar
   const clone = join(tempDir(t), 'clone');
   git(origin, ['clone', '-q', '--shared', origin, clone]);
   const store = await open(t, clone);
-  assert.deepEqual(await borrowedStores(join(store.git.location.gitDir, 'objects')), [join(clone, '.git/objects'), join(origin, '.git/objects')]);
+  assert.deepEqual(await borrowedStores(join(store.git.location.gitDir, 'objects')), [
+    join(clone, '.git/objects'),
+    join(origin, '.git/objects'),
+  ]);
   const blob = git(clone, ['rev-parse', 'HEAD:a.txt']).trim();
   await ownBorrowedObjects(store.git);
   rmSync(join(origin, '.git/objects'), { recursive: true, force: true });

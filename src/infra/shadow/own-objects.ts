@@ -113,14 +113,21 @@ async function ownPacks(store: string, shadowObjects: string, result: OwnResult)
 }
 
 /** One of the 256 loose-object folders: its objects the shadow lacks, linked side by side. */
-async function ownLooseDir(store: string, shadowObjects: string, dir: string, result: OwnResult): Promise<void> {
+async function ownLooseDir(
+  store: string,
+  shadowObjects: string,
+  dir: string,
+  result: OwnResult,
+): Promise<void> {
   const objects = (await names(join(store, dir))).filter((n) => LOOSE_NAME.test(n));
   if (objects.length === 0) return;
   const have = new Set(await names(join(shadowObjects, dir)));
   const missing = objects.filter((n) => !have.has(n));
   if (missing.length === 0) return;
   await mkdir(join(shadowObjects, dir), { recursive: true });
-  await Promise.all(missing.map((name) => linkOrCopy(join(store, dir, name), join(shadowObjects, dir, name), result)));
+  await Promise.all(
+    missing.map((name) => linkOrCopy(join(store, dir, name), join(shadowObjects, dir, name), result)),
+  );
 }
 
 /** Folders in parallel, 16 at a time: the file system's latency, not the CPU, is the cost. */

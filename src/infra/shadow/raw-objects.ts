@@ -19,7 +19,7 @@ export interface RawChange {
 /** Splits -z output on NUL, keeping the bytes (paths need not be UTF-8). */
 function splitNul(out: Buffer): Buffer[] {
   const parts: Buffer[] = [];
-  for (let at = 0; at < out.length; ) {
+  for (let at = 0; at < out.length;) {
     const end = out.indexOf(0, at);
     parts.push(out.subarray(at, end === -1 ? out.length : end));
     at = end === -1 ? out.length : end + 1;
@@ -32,10 +32,19 @@ export function parseRawDiff(out: Buffer): RawChange[] {
   const fields = splitNul(out);
   const changes: RawChange[] = [];
   for (let i = 0; i + 1 < fields.length; i += 2) {
-    const [oldMode = '', newMode = '', oldSha = '', newSha = ''] = (fields[i]?.toString('latin1') ?? '').slice(1).split(' ');
+    const [oldMode = '', newMode = '', oldSha = '', newSha = ''] = (fields[i]?.toString('latin1') ?? '')
+      .slice(1)
+      .split(' ');
     const bytes = fields[i + 1] ?? Buffer.alloc(0);
     const path = bytes.toString('utf8');
-    changes.push({ path, undecodable: !Buffer.from(path, 'utf8').equals(bytes), oldMode, newMode, oldSha, newSha });
+    changes.push({
+      path,
+      undecodable: !Buffer.from(path, 'utf8').equals(bytes),
+      oldMode,
+      newMode,
+      oldSha,
+      newSha,
+    });
   }
   return changes;
 }
@@ -45,16 +54,21 @@ export async function readBlobs(git: ShadowGit, shas: Iterable<string>): Promise
   const wanted = [...new Set(shas)];
   const blobs = new Map<string, Buffer>();
   if (wanted.length === 0) return blobs;
-  const out = (await git.run(['cat-file', '--batch'], { input: wanted.map((sha) => `${sha}\n`).join('') })).stdout;
+  const out = (await git.run(['cat-file', '--batch'], { input: wanted.map((sha) => `${sha}\n`).join('') }))
+    .stdout;
   let at = 0;
   for (const sha of wanted) {
     const newline = out.indexOf(0x0a, at);
     const header = out.subarray(at, newline === -1 ? out.length : newline).toString('utf8');
     const [, type, size] = header.split(' ');
     if (newline === -1 || type !== 'blob' || size === undefined) {
-      throw new AideError('shadow_failed', `the shadow repository cannot read object ${sha} (${header || 'no answer'})`, {
-        hint: 'The shadow repository (.aide/state/shadow.git) may be damaged; nothing was written.',
-      });
+      throw new AideError(
+        'shadow_failed',
+        `the shadow repository cannot read object ${sha} (${header || 'no answer'})`,
+        {
+          hint: 'The shadow repository (.aide/state/shadow.git) may be damaged; nothing was written.',
+        },
+      );
     }
     const start = newline + 1;
     blobs.set(sha, out.subarray(start, start + Number(size)));

@@ -33,10 +33,13 @@ export type RestoreJournal = z.infer<typeof journalSchema>;
 /** The journal of an interrupted restore in a workspace's state folder, or null. */
 export async function readRestoreJournal(stateDir: string): Promise<RestoreJournal | null> {
   const path = join(stateDir, JOURNAL_FILE);
-  return readJsonJournal(path, journalSchema, (problem) =>
-    new AideError('restore_failed', `the restore journal ${path} is not one aide wrote (${problem})`, {
-      hint: 'If no restore was interrupted, delete the file; otherwise `aide checkpoints` lists the checkpoints to restore.',
-    }),
+  return readJsonJournal(
+    path,
+    journalSchema,
+    (problem) =>
+      new AideError('restore_failed', `the restore journal ${path} is not one aide wrote (${problem})`, {
+        hint: 'If no restore was interrupted, delete the file; otherwise `aide checkpoints` lists the checkpoints to restore.',
+      }),
   );
 }
 
@@ -50,7 +53,13 @@ export async function removeJournal(stateDir: string): Promise<void> {
 }
 
 export function pendingFromJournal(journal: RestoreJournal): PendingRestore {
-  return { target: journal.target, safety: journal.safety, undo: journal.undo, startedAt: journal.startedAt, pid: journal.pid };
+  return {
+    target: journal.target,
+    safety: journal.safety,
+    undo: journal.undo,
+    startedAt: journal.startedAt,
+    pid: journal.pid,
+  };
 }
 
 /** The restore a crash left half done in a workspace (its journal), or null. */

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { gitRepo, testEnv, writeTree } from '../../../test/helpers/sandbox.js';
@@ -68,7 +76,10 @@ test('an uncaptured symlink where a folder must go is never written through', as
 test('files over the size limit, now or in the checkpoint, are left alone', async (t) => {
   const { root, restorer, id } = await withCheckpoint(t, { 'small.txt': 's\n' }, 64);
   writeTree(root, { 'big-then.bin': 'x'.repeat(100) });
-  const { checkpoint: bigThen } = await restorer.checkpoint({ reason: 'manual', message: 'big file left out' });
+  const { checkpoint: bigThen } = await restorer.checkpoint({
+    reason: 'manual',
+    message: 'big file left out',
+  });
   assert.deepEqual(bigThen.skipped, ['big-then.bin']);
   writeTree(root, { 'big-then.bin': 'small now\n', 'small.txt': 'y'.repeat(100) });
   const toBigThen = await restorer.planRestore(bigThen.id);
@@ -89,7 +100,11 @@ test('readBlobs reads many blobs, binary and with newlines, in one batch', async
   const { store } = await withCheckpoint(t, {});
   const contents = [Buffer.from([0, 10, 10, 255, 0]), Buffer.from('line\n\nmore\n'), Buffer.alloc(0)];
   const shas = contents.map((content) =>
-    execFileSync('git', [`--git-dir=${store.git.location.gitDir}`, 'hash-object', '-w', '--stdin'], { input: content, env: testEnv(), encoding: 'utf8' }).trim(),
+    execFileSync('git', [`--git-dir=${store.git.location.gitDir}`, 'hash-object', '-w', '--stdin'], {
+      input: content,
+      env: testEnv(),
+      encoding: 'utf8',
+    }).trim(),
   );
   const blobs = await readBlobs(store.git, [...shas, shas[0] ?? '']);
   assert.deepEqual(
@@ -103,11 +118,13 @@ test('pruneEmptiedFolders removes the folders removals emptied, deepest first, a
   mkdirSync(join(root, 'a/b/c'), { recursive: true });
   mkdirSync(join(root, 'keep/empty-of-the-user'), { recursive: true });
   writeTree(root, { 'still/has.log': 'x' });
-  return pruneEmptiedFolders(root, ['a/b/c/gone.txt', 'keep/gone.txt', 'still/gone.txt', 'top.txt']).then((removed) => {
-    assert.deepEqual(removed, ['a', 'a/b', 'a/b/c']);
-    assert.ok(existsSync(join(root, 'keep/empty-of-the-user')));
-    assert.ok(existsSync(join(root, 'still/has.log')));
-  });
+  return pruneEmptiedFolders(root, ['a/b/c/gone.txt', 'keep/gone.txt', 'still/gone.txt', 'top.txt']).then(
+    (removed) => {
+      assert.deepEqual(removed, ['a', 'a/b', 'a/b/c']);
+      assert.ok(existsSync(join(root, 'keep/empty-of-the-user')));
+      assert.ok(existsSync(join(root, 'still/has.log')));
+    },
+  );
 });
 
 test('a workspace changed after planning is refused: nothing written, no journal', async (t) => {
@@ -140,17 +157,26 @@ test('a write that fails rolls every file back and leaves no journal', async (t)
   });
   const plan = await restorer.planRestore(id);
   const { checkpoint: safety } = await restorer.checkpoint({ reason: 'restore-safety', message: 'before' });
-  await assert.rejects(restorer.applyRestore(plan, safety, null), { code: 'restore_failed', message: /every file was put back/ });
+  await assert.rejects(restorer.applyRestore(plan, safety, null), {
+    code: 'restore_failed',
+    message: /every file was put back/,
+  });
   assert.equal(commits, 1);
   assert.equal(read(root, 'a.txt'), 'two\n');
   assert.equal(await readRestoreJournal(stateDir(root)), null);
-  assert.deepEqual(readdirSync(root).filter((n) => n.includes('.aide-')), []);
+  assert.deepEqual(
+    readdirSync(root).filter((n) => n.includes('.aide-')),
+    [],
+  );
 });
 
 test('a journal aide did not write is an error that says what to do', async (t) => {
   const root = gitRepo(t);
   writeTree(root, { [`.aide/state/${JOURNAL_FILE}`]: '{"schema":"something else"}' });
-  await assert.rejects(readRestoreJournal(stateDir(root)), { code: 'restore_failed', message: /is not one aide wrote/ });
+  await assert.rejects(readRestoreJournal(stateDir(root)), {
+    code: 'restore_failed',
+    message: /is not one aide wrote/,
+  });
 });
 
 test('a file whose name is not UTF-8 is left alone rather than written under a mangled name', async (t) => {

@@ -38,12 +38,22 @@ import { sweepTempFiles } from '../fs/node-file-system.js';
 import { damagedCheckpoint, firstMissing } from './checkpoints.js';
 import { missingObject, type ShadowGit } from './git.js';
 import { parseRawDiff, readBlobs, type RawChange } from './raw-objects.js';
-import { readPendingRestore, readRestoreJournal, removeJournal, writeJournal, type RestoreJournal } from './restore-journal.js';
+import {
+  readPendingRestore,
+  readRestoreJournal,
+  removeJournal,
+  writeJournal,
+  type RestoreJournal,
+} from './restore-journal.js';
 import type { ShadowStore } from './shadow-store.js';
 import { ignoredNow, readWatched, type WatchedPaths } from './watched-paths.js';
 
 const ABSENT = '000000';
-const BLOB_MODES: Record<string, RestoreChange['kind']> = { '100644': 'file', '100755': 'executable', '120000': 'symlink' };
+const BLOB_MODES: Record<string, RestoreChange['kind']> = {
+  '100644': 'file',
+  '100755': 'executable',
+  '120000': 'symlink',
+};
 
 function isGitInternal(path: string): boolean {
   return path.split('/').some((part) => part.toLowerCase() === '.git');
@@ -116,7 +126,11 @@ async function placeWrite(
 }
 
 /** Why a path that differs must be left alone, or null when it may be restored. */
-function skipFor(raw: RawChange, skippedNow: ReadonlySet<string>, skippedThen: ReadonlySet<string>): RestoreSkip['reason'] | null {
+function skipFor(
+  raw: RawChange,
+  skippedNow: ReadonlySet<string>,
+  skippedThen: ReadonlySet<string>,
+): RestoreSkip['reason'] | null {
   if (raw.undecodable) return 'name-not-utf8';
   if (isGitInternal(raw.path)) return 'git-internal';
   if (skippedNow.has(raw.path)) return 'too-large-now';
@@ -130,8 +144,15 @@ function skipFor(raw: RawChange, skippedNow: ReadonlySet<string>, skippedThen: R
  * ignored) that was not yet watched when the target was taken and that git ignores now. Its
  * absence from the target says only that the target left it out, not that it was not there.
  */
-async function unvouchedRemovals(git: ShadowGit, removals: readonly Planned[], watched: WatchedPaths, targetWatched: number): Promise<Set<string>> {
-  const later = removals.map((r) => r.change.path).filter((path) => (watched.index.get(path) ?? -1) >= targetWatched);
+async function unvouchedRemovals(
+  git: ShadowGit,
+  removals: readonly Planned[],
+  watched: WatchedPaths,
+  targetWatched: number,
+): Promise<Set<string>> {
+  const later = removals
+    .map((r) => r.change.path)
+    .filter((path) => (watched.index.get(path) ?? -1) >= targetWatched);
   return ignoredNow(git, later);
 }
 
@@ -139,9 +160,28 @@ async function unvouchedRemovals(git: ShadowGit, removals: readonly Planned[], w
 export async function planFromTrees(
   git: ShadowGit,
   fs: FileSystem,
-  input: { root: string; base: string; target: CheckpointRecord & { tree: string; watched?: number }; skippedNow: readonly string[]; watched?: WatchedPaths },
+  input: {
+    root: string;
+    base: string;
+    target: CheckpointRecord & { tree: string; watched?: number };
+    skippedNow: readonly string[];
+    watched?: WatchedPaths;
+  },
 ): Promise<{ plan: RestorePlan; detail: PlanDetail }> {
-  const raw = parseRawDiff((await git.run(['diff-tree', '-r', '-z', '--raw', '--no-renames', '--no-abbrev', input.base, input.target.tree])).stdout);
+  const raw = parseRawDiff(
+    (
+      await git.run([
+        'diff-tree',
+        '-r',
+        '-z',
+        '--raw',
+        '--no-renames',
+        '--no-abbrev',
+        input.base,
+        input.target.tree,
+      ])
+    ).stdout,
+  );
   const skippedNow = new Set(input.skippedNow);
   const skippedThen = new Set(input.target.skipped);
   const leftAlone = new Map<string, RestoreSkip['reason']>();
@@ -152,7 +192,12 @@ export async function planFromTrees(
   for (const change of raw) {
     const reason = skipFor(change, skippedNow, skippedThen);
     if (reason !== null) leftAlone.set(change.path, reason);
-    else if (change.newMode === ABSENT) removals.push({ change: { path: change.path, action: 'remove', kind: null }, raw: change, afterRemovals: false });
+    else if (change.newMode === ABSENT)
+      removals.push({
+        change: { path: change.path, action: 'remove', kind: null },
+        raw: change,
+        afterRemovals: false,
+      });
     else if (BLOB_MODES[change.newMode] === undefined) leftAlone.set(change.path, 'nested-link');
     else candidates.push(change);
   }
@@ -171,7 +216,11 @@ export async function planFromTrees(
       continue;
     }
     const action = change.oldMode === ABSENT ? 'create' : 'modify';
-    writes.push({ change: { path: change.path, action, kind: BLOB_MODES[change.newMode] ?? 'file' }, raw: change, afterRemovals: place === 'after-removals' });
+    writes.push({
+      change: { path: change.path, action, kind: BLOB_MODES[change.newMode] ?? 'file' },
+      raw: change,
+      afterRemovals: place === 'after-removals',
+    });
   }
   removals.sort((a, b) => byPath(a.change, b.change));
   writes.sort((a, b) => byPath(a.change, b.change));
@@ -183,7 +232,10 @@ export async function planFromTrees(
   return { plan, detail: { base: input.base, removals, writes } };
 }
 
-function previousOf(raw: RawChange, blobs: ReadonlyMap<string, Buffer>): Uint8Array | { symlink: string } | null {
+function previousOf(
+  raw: RawChange,
+  blobs: ReadonlyMap<string, Buffer>,
+): Uint8Array | { symlink: string } | null {
   if (raw.oldMode === ABSENT) return null;
   const bytes = blobs.get(raw.oldSha) ?? Buffer.alloc(0);
   return raw.oldMode === '120000' ? { symlink: bytes.toString('utf8') } : bytes;
@@ -206,7 +258,9 @@ function toFileWrite(root: string, planned: Planned, blobs: ReadonlyMap<string, 
 export async function pruneEmptiedFolders(root: string, paths: readonly string[]): Promise<string[]> {
   const folders = new Set(paths.flatMap(parentsOf));
   const removed: string[] = [];
-  for (const folder of [...folders].sort((a, b) => b.split('/').length - a.split('/').length || byPath({ path: a }, { path: b }))) {
+  for (const folder of [...folders].sort(
+    (a, b) => b.split('/').length - a.split('/').length || byPath({ path: a }, { path: b }),
+  )) {
     try {
       await rmdir(join(root, folder));
       removed.push(folder);
@@ -245,7 +299,12 @@ export class ShadowRestorer implements Restorer, Checkpointer {
   async recover(pending: PendingRestore): Promise<number> {
     const journal = await readRestoreJournal(this.stateDir);
     if (journal === null || journal.safety.id !== pending.safety.id) return 0;
-    return (await sweepTempFiles(journal.writes.map((p) => join(this.root, p)), journal.pid)).length;
+    return (
+      await sweepTempFiles(
+        journal.writes.map((p) => join(this.root, p)),
+        journal.pid,
+      )
+    ).length;
   }
 
   /** The plan; a checkpoint whose trees or blobs are gone is a clear error before anything is written. */
@@ -276,17 +335,28 @@ export class ShadowRestorer implements Restorer, Checkpointer {
     return this.store.checkpoint(request);
   }
 
-  async applyRestore(plan: RestorePlan, safety: CheckpointRecord, pending: PendingRestore | null): Promise<RestoreOutcome> {
+  async applyRestore(
+    plan: RestorePlan,
+    safety: CheckpointRecord,
+    pending: PendingRestore | null,
+  ): Promise<RestoreOutcome> {
     const detail = this.details.get(plan);
     if (detail === undefined) throw new Error('applyRestore: the plan was not made by this restorer');
     const safetyTree = await this.store.git.text(['rev-parse', '--verify', `${safety.id}^{tree}`]);
     if (safetyTree !== detail.base) {
-      throw new AideError('workspace_conflict', 'files changed in the workspace while the restore was being planned or approved; nothing was restored', {
-        hint: `The current state is saved as checkpoint ${safety.short}. Run the restore again to see the new plan.`,
-      });
+      throw new AideError(
+        'workspace_conflict',
+        'files changed in the workspace while the restore was being planned or approved; nothing was restored',
+        {
+          hint: `The current state is saved as checkpoint ${safety.short}. Run the restore again to see the new plan.`,
+        },
+      );
     }
     const all = [...detail.removals, ...detail.writes];
-    const blobs = await readBlobs(this.store.git, all.flatMap((p) => [p.raw.oldSha, p.raw.newSha].filter((sha) => !/^0+$/.test(sha))));
+    const blobs = await readBlobs(
+      this.store.git,
+      all.flatMap((p) => [p.raw.oldSha, p.raw.newSha].filter((sha) => !/^0+$/.test(sha))),
+    );
     const previous = await readRestoreJournal(this.stateDir);
     const removes = detail.removals.map((r) => r.raw.path);
     const journal: RestoreJournal = {
@@ -310,8 +380,15 @@ export class ShadowRestorer implements Restorer, Checkpointer {
    * Removals and the writes they do not block in one atomic commit; then the folders emptied;
    * then the writes that needed a file or folder out of their way. Returns the folders removed.
    */
-  private async writeFiles(detail: PlanDetail, blobs: ReadonlyMap<string, Buffer>, journal: RestoreJournal, previous: RestoreJournal | null): Promise<string[]> {
-    const first = [...detail.removals, ...detail.writes.filter((w) => !w.afterRemovals)].map((p) => toFileWrite(this.root, p, blobs));
+  private async writeFiles(
+    detail: PlanDetail,
+    blobs: ReadonlyMap<string, Buffer>,
+    journal: RestoreJournal,
+    previous: RestoreJournal | null,
+  ): Promise<string[]> {
+    const first = [...detail.removals, ...detail.writes.filter((w) => !w.afterRemovals)].map((p) =>
+      toFileWrite(this.root, p, blobs),
+    );
     const second = detail.writes.filter((w) => w.afterRemovals).map((p) => toFileWrite(this.root, p, blobs));
     try {
       await this.fs.commit(first);
@@ -319,26 +396,35 @@ export class ShadowRestorer implements Restorer, Checkpointer {
       // Rolled back: the workspace is as it was, so is the journal (an earlier run's, or none).
       if (previous === null) await removeJournal(this.stateDir);
       else await writeJournal(this.stateDir, previous);
-      throw new AideError('restore_failed', `restoring ${journal.target.short} failed, and every file was put back as it was: ${(error as Error).message}`, {
-        hint: 'Fix the cause (permissions, disk space) and run the restore again.',
-        cause: error,
-      });
+      throw new AideError(
+        'restore_failed',
+        `restoring ${journal.target.short} failed, and every file was put back as it was: ${(error as Error).message}`,
+        {
+          hint: 'Fix the cause (permissions, disk space) and run the restore again.',
+          cause: error,
+        },
+      );
     }
     const foldersRemoved = await pruneEmptiedFolders(this.root, journal.removes);
     try {
       await this.fs.commit(second);
     } catch (error) {
-      throw new AideError('restore_failed', `restoring ${journal.target.short} stopped half way: ${(error as Error).message}`, {
-        hint: `Fix the cause and run \`aide restore ${journal.target.short}\` again to finish, or \`aide restore ${journal.undo.short}\` to go back.`,
-        cause: error,
-      });
+      throw new AideError(
+        'restore_failed',
+        `restoring ${journal.target.short} stopped half way: ${(error as Error).message}`,
+        {
+          hint: `Fix the cause and run \`aide restore ${journal.target.short}\` again to finish, or \`aide restore ${journal.undo.short}\` to go back.`,
+          cause: error,
+        },
+      );
     }
     return foldersRemoved;
   }
 
   async finishPending(pending: PendingRestore): Promise<RestoreOutcome> {
     const journal = await readRestoreJournal(this.stateDir);
-    if (journal === null || journal.safety.id !== pending.safety.id) return { written: 0, removed: 0, foldersRemoved: [] };
+    if (journal === null || journal.safety.id !== pending.safety.id)
+      return { written: 0, removed: 0, foldersRemoved: [] };
     const foldersRemoved = await pruneEmptiedFolders(this.root, journal.removes);
     await removeJournal(this.stateDir);
     return { written: 0, removed: 0, foldersRemoved };

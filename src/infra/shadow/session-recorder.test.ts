@@ -24,13 +24,23 @@ async function checkpointedStep(t: TestContext) {
   const store = await ShadowStore.open(root, testEnv(tempDir(t)), { maxFileBytes: 1 << 20, command: 'test' });
   t.after(() => store.close());
   const base = await store.checkpoint({ session: SESSION, reason: 'act', message: 'before' });
-  const scratch = await store.scratches({ tempRoot: tempDir(t), links: [] }).open(SESSION, base.checkpoint.id);
+  const scratch = await store
+    .scratches({ tempRoot: tempDir(t), links: [] })
+    .open(SESSION, base.checkpoint.id);
   t.after(() => scratch.dispose());
-  writeTree(scratch.path, { 'a.txt': 'a from the step\n', 'b.txt': 'b from the step\n', 'c.txt': 'c, new\n' });
+  writeTree(scratch.path, {
+    'a.txt': 'a from the step\n',
+    'b.txt': 'b from the step\n',
+    'c.txt': 'c, new\n',
+  });
   const capture = await scratch.capture();
   const files = await SessionFiles.create(store.workspace.stateDir, SESSION);
   const recorder = new ShadowSessionRecorder(store, SESSION, files, new NodeFileSystem());
-  const checkpoint = await recorder.checkpointTree(capture.tree, { step: '1', verdict: 'verified', message: 'step 1' });
+  const checkpoint = await recorder.checkpointTree(capture.tree, {
+    step: '1',
+    verdict: 'verified',
+    message: 'step 1',
+  });
   const step = { step: 1, checkpoint: checkpoint.id, from: capture.base, output: 'out' };
   return { root, files, recorder, capture, step };
 }
@@ -44,32 +54,57 @@ test('a write-back journals the step first and leaves the journal for the sessio
   assert.deepEqual(result, { written: 3, conflicts: [] });
   assert.equal(read(root, 'c.txt'), 'c, new\n');
   const pending = await recorder.pendingWriteBack();
-  assert.deepEqual({ ...pending, startedAt: 'x' }, { ...step, pid: process.pid, startedAt: 'x', changes: capture.changes });
+  assert.deepEqual(
+    { ...pending, startedAt: 'x' },
+    { ...step, pid: process.pid, startedAt: 'x', changes: capture.changes },
+  );
   assert.ok(existsSync(join(files.dir, WRITE_BACK_JOURNAL)));
 });
 
 test('a write-back killed half way is rolled forward: files at their old or new content written, its temp files removed', async (t) => {
   const { root, files, recorder, capture, step } = await checkpointedStep(t);
   const dead = 2 ** 22 + 4321;
-  const pending: PendingWriteBack = { ...step, pid: dead, startedAt: new Date().toISOString(), changes: capture.changes };
+  const pending: PendingWriteBack = {
+    ...step,
+    pid: dead,
+    startedAt: new Date().toISOString(),
+    changes: capture.changes,
+  };
   await writeWriteBackJournal(files.dir, pending);
   // As SIGKILL leaves it: a.txt renamed into place, b.txt staged but not renamed, c.txt not begun.
-  writeTree(root, { 'a.txt': 'a from the step\n', [`.b.txt.aide-${dead}-0123abcd.tmp`]: 'b from the step\n' });
+  writeTree(root, {
+    'a.txt': 'a from the step\n',
+    [`.b.txt.aide-${dead}-0123abcd.tmp`]: 'b from the step\n',
+  });
   const found = await recorder.pendingWriteBack();
   assert.ok(found !== null);
   assert.deepEqual(await recorder.finishWriteBack(found), { written: 3, conflicts: [] });
-  assert.deepEqual([read(root, 'a.txt'), read(root, 'b.txt'), read(root, 'c.txt')], ['a from the step\n', 'b from the step\n', 'c, new\n']);
-  assert.deepEqual(readdirSync(root).filter((name) => name.endsWith('.tmp')), []);
+  assert.deepEqual(
+    [read(root, 'a.txt'), read(root, 'b.txt'), read(root, 'c.txt')],
+    ['a from the step\n', 'b from the step\n', 'c, new\n'],
+  );
+  assert.deepEqual(
+    readdirSync(root).filter((name) => name.endsWith('.tmp')),
+    [],
+  );
   assert.ok(await recorder.pendingWriteBack(), 'the journal stays until the session records the step');
 });
 
 test('a roll-forward that finds a file changed meanwhile writes nothing and names it', async (t) => {
   const { root, files, recorder, capture, step } = await checkpointedStep(t);
-  await writeWriteBackJournal(files.dir, { ...step, pid: process.pid, startedAt: new Date().toISOString(), changes: capture.changes });
+  await writeWriteBackJournal(files.dir, {
+    ...step,
+    pid: process.pid,
+    startedAt: new Date().toISOString(),
+    changes: capture.changes,
+  });
   writeTree(root, { 'a.txt': 'a from the step\n', 'b.txt': 'b, edited by the user\n' });
   const found = await recorder.pendingWriteBack();
   assert.ok(found !== null);
-  assert.deepEqual(await recorder.finishWriteBack(found), { written: 0, conflicts: [{ path: 'b.txt', reason: 'changed' }] });
+  assert.deepEqual(await recorder.finishWriteBack(found), {
+    written: 0,
+    conflicts: [{ path: 'b.txt', reason: 'changed' }],
+  });
   assert.equal(read(root, 'b.txt'), 'b, edited by the user\n');
   assert.equal(existsSync(join(root, 'c.txt')), false, 'nothing written');
 });

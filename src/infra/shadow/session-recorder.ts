@@ -6,11 +6,23 @@
  * removed once state.json records the step, lets `aide act --resume` roll the write forward.
  */
 import { join } from 'node:path';
-import type { CheckpointRecord, FileSystem, PendingWriteBack, ScratchChange, SessionRecorder, WriteBackResult, WriteBackStep } from '../../core/ports.js';
+import type {
+  CheckpointRecord,
+  FileSystem,
+  PendingWriteBack,
+  ScratchChange,
+  SessionRecorder,
+  WriteBackResult,
+  WriteBackStep,
+} from '../../core/ports.js';
 import { sweepTempFiles } from '../fs/node-file-system.js';
 import { holdSignals } from '../process/hold-signals.js';
 import type { SessionFiles } from '../session/session-files.js';
-import { readWriteBackJournal, removeWriteBackJournal, writeWriteBackJournal } from '../session/write-back-journal.js';
+import {
+  readWriteBackJournal,
+  removeWriteBackJournal,
+  writeWriteBackJournal,
+} from '../session/write-back-journal.js';
 import { createCheckpoint } from './checkpoints.js';
 import { ObjectReader } from './scratch/object-reader.js';
 import type { ShadowStore } from './shadow-store.js';
@@ -25,15 +37,31 @@ export class ShadowSessionRecorder implements SessionRecorder {
     private readonly fs: FileSystem,
   ) {}
 
-  async checkpointTree(tree: string, meta: { step: string; verdict: string; message: string }): Promise<CheckpointRecord> {
-    const { checkpoint } = await createCheckpoint(this.store.git, tree, { session: this.session, reason: 'step', ...meta });
+  async checkpointTree(
+    tree: string,
+    meta: { step: string; verdict: string; message: string },
+  ): Promise<CheckpointRecord> {
+    const { checkpoint } = await createCheckpoint(this.store.git, tree, {
+      session: this.session,
+      reason: 'step',
+      ...meta,
+    });
     return checkpoint;
   }
 
   async writeBack(changes: readonly ScratchChange[], step: WriteBackStep): Promise<WriteBackResult> {
     // Watched before any file changes: later snapshots hold them even if ignore rules change.
-    await watchPaths(this.store.git, this.store.workspace.root, changes.map((c) => c.path));
-    const pending: PendingWriteBack = { ...step, pid: process.pid, startedAt: new Date().toISOString(), changes: [...changes] };
+    await watchPaths(
+      this.store.git,
+      this.store.workspace.root,
+      changes.map((c) => c.path),
+    );
+    const pending: PendingWriteBack = {
+      ...step,
+      pid: process.pid,
+      startedAt: new Date().toISOString(),
+      changes: [...changes],
+    };
     return this.write(pending, true);
   }
 
@@ -44,8 +72,13 @@ export class ShadowSessionRecorder implements SessionRecorder {
   async finishWriteBack(pending: PendingWriteBack): Promise<WriteBackResult> {
     // The killed process's staged temp files sit next to the files it was writing.
     // Only below the root: the write itself is jailed by planWriteBack.
-    const inside = pending.changes.map((c) => c.path.split('/')).filter((parts) => parts[0] !== '' && !parts.includes('..'));
-    await sweepTempFiles(inside.map((parts) => join(this.store.workspace.root, ...parts)), pending.pid);
+    const inside = pending.changes
+      .map((c) => c.path.split('/'))
+      .filter((parts) => parts[0] !== '' && !parts.includes('..'));
+    await sweepTempFiles(
+      inside.map((parts) => join(this.store.workspace.root, ...parts)),
+      pending.pid,
+    );
     return this.write({ ...pending, pid: process.pid }, false);
   }
 

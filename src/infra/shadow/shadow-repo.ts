@@ -42,9 +42,14 @@ function userGit(root: string, args: string[], env: Env): Promise<string | undef
     if (value !== undefined) queryEnv[key] = value;
   }
   return new Promise((done) => {
-    execFile('git', args, { cwd: root, env: queryEnv, encoding: 'utf8', timeout: 30_000 }, (error, stdout) => {
-      done(error === null ? stdout.trim() : undefined);
-    });
+    execFile(
+      'git',
+      args,
+      { cwd: root, env: queryEnv, encoding: 'utf8', timeout: 30_000 },
+      (error, stdout) => {
+        done(error === null ? stdout.trim() : undefined);
+      },
+    );
   });
 }
 
@@ -53,9 +58,13 @@ async function refuseHugeRoots(root: string, env: Env): Promise<void> {
   const home = env['HOME'];
   const realHome = home === undefined ? undefined : await realpath(home).catch(() => undefined);
   if (root === '/' || root === realHome) {
-    throw new AideError('workspace_invalid', `aide will not keep checkpoints of ${root === '/' ? 'the whole file system' : 'your home directory'} (${root})`, {
-      hint: 'Run aide inside a project folder (a git repository), or pass --cwd with one.',
-    });
+    throw new AideError(
+      'workspace_invalid',
+      `aide will not keep checkpoints of ${root === '/' ? 'the whole file system' : 'your home directory'} (${root})`,
+      {
+        hint: 'Run aide inside a project folder (a git repository), or pass --cwd with one.',
+      },
+    );
   }
 }
 
@@ -64,21 +73,36 @@ export async function describeWorkspace(root: string, env: Env): Promise<Workspa
   const stateDir = join(root, STATE_DIR);
   // One process when HEAD exists; an unborn HEAD makes the combined query fail, then ask again.
   const output =
-    (await userGit(root, ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir', 'HEAD^{tree}'], env)) ??
+    (await userGit(
+      root,
+      ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir', 'HEAD^{tree}'],
+      env,
+    )) ??
     (await userGit(root, ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir'], env));
   const [top, gitDir, common, headTree] = output?.split('\n') ?? [];
-  if (top === undefined || gitDir === undefined || common === undefined) return { root, stateDir, user: null };
+  if (top === undefined || gitDir === undefined || common === undefined)
+    return { root, stateDir, user: null };
   // Only the top of the user's work tree borrows from it; a subfolder workspace does not.
   if ((await realpath(top).catch(() => top)) !== root) return { root, stateDir, user: null };
   const commonDir = isAbsolute(common) ? common : resolve(root, common);
-  return { root, stateDir, user: { gitDir, commonDir, headTree: headTree === undefined || headTree === '' ? null : headTree } };
+  return {
+    root,
+    stateDir,
+    user: { gitDir, commonDir, headTree: headTree === undefined || headTree === '' ? null : headTree },
+  };
 }
 
 /** The user's effective global excludes file (core.excludesFile, or git's XDG default), if it exists. */
 async function userExcludesFile(workspace: Workspace, env: Env): Promise<string | undefined> {
   const configured = await userGit(workspace.root, ['config', '--path', '--get', 'core.excludesFile'], env);
-  const xdg = env['XDG_CONFIG_HOME'] ?? (env['HOME'] === undefined ? undefined : join(env['HOME'], '.config'));
-  const candidate = configured !== undefined && configured !== '' ? configured : xdg === undefined ? undefined : join(xdg, 'git', 'ignore');
+  const xdg =
+    env['XDG_CONFIG_HOME'] ?? (env['HOME'] === undefined ? undefined : join(env['HOME'], '.config'));
+  const candidate =
+    configured !== undefined && configured !== ''
+      ? configured
+      : xdg === undefined
+        ? undefined
+        : join(xdg, 'git', 'ignore');
   return candidate !== undefined && existsSync(candidate) ? candidate : undefined;
 }
 
@@ -125,15 +149,27 @@ export async function openShadow(workspace: Workspace, env: Env): Promise<Shadow
     await git.run(['init', '-q', '--initial-branch=aide/main']);
   }
   // The shadow's config is aide's own file: written whole, it costs no git process per run.
-  await writeIfChanged(join(gitDir, 'config'), shadowConfig(workspace.root, await userExcludesFile(workspace, env)));
+  await writeIfChanged(
+    join(gitDir, 'config'),
+    shadowConfig(workspace.root, await userExcludesFile(workspace, env)),
+  );
   await mkdir(join(gitDir, 'info'), { recursive: true });
   await mkdir(join(gitDir, 'objects', 'info'), { recursive: true });
-  const userExclude = workspace.user === null ? '' : await readFile(join(workspace.user.commonDir, 'info', 'exclude'), 'utf8').catch(() => '');
-  await writeIfChanged(join(gitDir, 'info', 'exclude'), `${userExclude}${userExclude.endsWith('\n') || userExclude === '' ? '' : '\n'}# aide's own runtime state is never captured\n/.aide/state/\n`);
+  const userExclude =
+    workspace.user === null
+      ? ''
+      : await readFile(join(workspace.user.commonDir, 'info', 'exclude'), 'utf8').catch(() => '');
+  await writeIfChanged(
+    join(gitDir, 'info', 'exclude'),
+    `${userExclude}${userExclude.endsWith('\n') || userExclude === '' ? '' : '\n'}# aide's own runtime state is never captured\n/.aide/state/\n`,
+  );
   // Checkpoints hold the bytes on disk: no end-of-line conversion, filter (git-lfs), ident or
   // re-encoding from the user's .gitattributes, which info/attributes overrides. Else a CRLF
   // file would be restored as LF.
-  await writeIfChanged(join(gitDir, 'info', 'attributes'), '* -text -crlf -ident -filter -working-tree-encoding\n');
+  await writeIfChanged(
+    join(gitDir, 'info', 'attributes'),
+    '* -text -crlf -ident -filter -working-tree-encoding\n',
+  );
   const alternates = workspace.user === null ? '' : `${join(workspace.user.commonDir, 'objects')}\n`;
   await writeIfChanged(join(gitDir, 'objects', 'info', 'alternates'), alternates);
   return git;

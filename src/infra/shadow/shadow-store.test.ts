@@ -4,12 +4,26 @@ import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { AideError } from '../../shared/errors.js';
-import { fingerprint, git, gitRepo, tempDir, testEnv, testHome, writeTree, type Cleanup } from '../../../test/helpers/sandbox.js';
+import {
+  fingerprint,
+  git,
+  gitRepo,
+  tempDir,
+  testEnv,
+  testHome,
+  writeTree,
+  type Cleanup,
+} from '../../../test/helpers/sandbox.js';
 import { ShadowStore } from './shadow-store.js';
 
 const MB = 1024 * 1024;
 
-async function open(t: Cleanup, root: string, env: Record<string, string> = testEnv(), maxFileBytes = MB): Promise<ShadowStore> {
+async function open(
+  t: Cleanup,
+  root: string,
+  env: Record<string, string> = testEnv(),
+  maxFileBytes = MB,
+): Promise<ShadowStore> {
   const store = await ShadowStore.open(root, env, { maxFileBytes, command: 'test' });
   t.after(async () => {
     await store.close();
@@ -20,19 +34,42 @@ async function open(t: Cleanup, root: string, env: Record<string, string> = test
 /** path → content of every file in a checkpoint's tree. */
 function treeFiles(store: ShadowStore, treeish: string): Record<string, string> {
   const env = { ...testEnv(), GIT_DIR: store.git.location.gitDir };
-  const names = execFileSync('git', ['ls-tree', '-r', '-z', '--name-only', treeish], { env, encoding: 'utf8' }).split('\0').filter((n) => n !== '');
-  return Object.fromEntries(names.map((n) => [n, execFileSync('git', ['show', `${treeish}:${n}`], { env, encoding: 'utf8' })]));
+  const names = execFileSync('git', ['ls-tree', '-r', '-z', '--name-only', treeish], {
+    env,
+    encoding: 'utf8',
+  })
+    .split('\0')
+    .filter((n) => n !== '');
+  return Object.fromEntries(
+    names.map((n) => [n, execFileSync('git', ['show', `${treeish}:${n}`], { env, encoding: 'utf8' })]),
+  );
 }
 
 describe('snapshots capture the workspace as the user sees it', () => {
   test('tracked edits, untracked files and deletions; ignored files and .aide/state never', async (t) => {
-    const repo = gitRepo(t, { 'a.txt': 'a\n', 'gone.txt': 'x\n', '.gitignore': 'build/\n*.log\n', 'src/keep.ts': 'k\n' });
-    writeTree(repo, { 'a.txt': 'edited\n', 'new.txt': 'new\n', 'build/out.js': 'ignored\n', 'debug.log': 'ignored\n', 'secret.env': 'excluded\n' });
+    const repo = gitRepo(t, {
+      'a.txt': 'a\n',
+      'gone.txt': 'x\n',
+      '.gitignore': 'build/\n*.log\n',
+      'src/keep.ts': 'k\n',
+    });
+    writeTree(repo, {
+      'a.txt': 'edited\n',
+      'new.txt': 'new\n',
+      'build/out.js': 'ignored\n',
+      'debug.log': 'ignored\n',
+      'secret.env': 'excluded\n',
+    });
     rmSync(join(repo, 'gone.txt'));
     writeFileSync(join(repo, '.git', 'info', 'exclude'), 'secret.env\n');
     const store = await open(t, repo);
     const { tree } = await store.snapshot();
-    assert.deepEqual(treeFiles(store, tree), { '.gitignore': 'build/\n*.log\n', 'a.txt': 'edited\n', 'new.txt': 'new\n', 'src/keep.ts': 'k\n' });
+    assert.deepEqual(treeFiles(store, tree), {
+      '.gitignore': 'build/\n*.log\n',
+      'a.txt': 'edited\n',
+      'new.txt': 'new\n',
+      'src/keep.ts': 'k\n',
+    });
   });
 
   test("the user's global excludes file is honored", async (t) => {
@@ -66,7 +103,11 @@ describe('snapshots capture the workspace as the user sees it', () => {
     const store = await open(t, repo);
     const first = await store.snapshot();
     assert.deepEqual(first.nested, ['vendor/lib']);
-    assert.deepEqual(Object.keys(treeFiles(store, first.tree)).sort(), ['top.txt', 'vendor/lib/deep/d.h', 'vendor/lib/lib.c']);
+    assert.deepEqual(Object.keys(treeFiles(store, first.tree)).sort(), [
+      'top.txt',
+      'vendor/lib/deep/d.h',
+      'vendor/lib/lib.c',
+    ]);
     writeTree(nested, { 'added.c': 'int y;\n' });
     const second = await store.snapshot();
     assert.equal(treeFiles(store, second.tree)['vendor/lib/added.c'], 'int y;\n');
@@ -90,13 +131,10 @@ describe('snapshots capture the workspace as the user sees it', () => {
     writeTree(repo, { 'data.bin': 'x'.repeat(2000), 'huge.iso': 'y'.repeat(3000), 'a.txt': 'A\n' });
     const store = await open(t, repo, testEnv(), 1000);
     const snap = await store.snapshot();
-    assert.deepEqual(
-      snap.skipped.map((s) => [s.path, s.bytes]).sort(),
-      [
-        ['data.bin', 2000],
-        ['huge.iso', 3000],
-      ],
-    );
+    assert.deepEqual(snap.skipped.map((s) => [s.path, s.bytes]).sort(), [
+      ['data.bin', 2000],
+      ['huge.iso', 3000],
+    ]);
     assert.deepEqual(treeFiles(store, snap.tree), { 'a.txt': 'A\n', 'data.bin': 'small\n' });
   });
 
@@ -105,16 +143,25 @@ describe('snapshots capture the workspace as the user sees it', () => {
     writeTree(dir, { 'notes.md': '# notes\n', 'src/x.py': 'x = 1\n' });
     const store = await open(t, dir);
     assert.equal(store.workspace.user, null);
-    assert.deepEqual(treeFiles(store, (await store.snapshot()).tree), { 'notes.md': '# notes\n', 'src/x.py': 'x = 1\n' });
+    assert.deepEqual(treeFiles(store, (await store.snapshot()).tree), {
+      'notes.md': '# notes\n',
+      'src/x.py': 'x = 1\n',
+    });
   });
 
   test('a second snapshot after editing files records only those changes', async (t) => {
-    const repo = gitRepo(t, Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`f${i}.txt`, `${i}\n`])));
+    const repo = gitRepo(
+      t,
+      Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`f${i}.txt`, `${i}\n`])),
+    );
     const store = await open(t, repo);
     const first = await store.snapshot();
     writeTree(repo, { 'f1.txt': 'one\n', 'f2.txt': 'two\n', 'f3.txt': 'three\n' });
     const second = await store.snapshot();
-    assert.deepEqual((await store.changes(first.tree, second.tree)).map((c) => c.path), ['f1.txt', 'f2.txt', 'f3.txt']);
+    assert.deepEqual(
+      (await store.changes(first.tree, second.tree)).map((c) => c.path),
+      ['f1.txt', 'f2.txt', 'f3.txt'],
+    );
   });
 });
 
@@ -123,7 +170,12 @@ describe('a hostile environment does not reach the shadow', () => {
     const repo = gitRepo(t, { 'a.txt': 'a\n' });
     writeTree(repo, { 'a.txt': 'edited\n' });
     const gitBefore = fingerprint(repo, '.git');
-    const env = testEnv(testHome(), { GIT_DIR: join(repo, '.git'), GIT_WORK_TREE: repo, GIT_INDEX_FILE: join(repo, '.git', 'index'), GIT_OBJECT_DIRECTORY: join(repo, '.git', 'objects') });
+    const env = testEnv(testHome(), {
+      GIT_DIR: join(repo, '.git'),
+      GIT_WORK_TREE: repo,
+      GIT_INDEX_FILE: join(repo, '.git', 'index'),
+      GIT_OBJECT_DIRECTORY: join(repo, '.git', 'objects'),
+    });
     const store = await open(t, repo, env);
     const result = await store.checkpoint({ reason: 'manual', message: 'in a hook' });
     assert.equal(treeFiles(store, result.checkpoint.id)['a.txt'], 'edited\n');
@@ -138,7 +190,10 @@ describe('a hostile environment does not reach the shadow', () => {
       writeFileSync(join(hooks, hook), '#!/bin/sh\nexit 1\n');
       chmodSync(join(hooks, hook), 0o755);
     }
-    writeFileSync(join(home, '.gitconfig-test'), `[core]\n\thooksPath = ${hooks}\n[commit]\n\tgpgSign = true\n[user]\n\tsigningKey = NONE\n`);
+    writeFileSync(
+      join(home, '.gitconfig-test'),
+      `[core]\n\thooksPath = ${hooks}\n[commit]\n\tgpgSign = true\n[user]\n\tsigningKey = NONE\n`,
+    );
     const repo = gitRepo(t, { 'a.txt': 'a\n' });
     const store = await open(t, repo, testEnv(home));
     const result = await store.checkpoint({ reason: 'manual', message: 'hostile config' });
@@ -151,19 +206,27 @@ describe('the workspace lock', () => {
   test('a second aide in the same workspace is refused, naming the first', async (t) => {
     const repo = gitRepo(t, { 'a.txt': 'a\n' });
     await open(t, repo);
-    await assert.rejects(ShadowStore.open(repo, testEnv(), { maxFileBytes: MB, command: 'second' }), (error) => {
-      assert.ok(error instanceof AideError);
-      assert.equal(error.code, 'workspace_locked');
-      assert.match(error.message, new RegExp(`pid ${process.pid}: aide test`));
-      return true;
-    });
+    await assert.rejects(
+      ShadowStore.open(repo, testEnv(), { maxFileBytes: MB, command: 'second' }),
+      (error) => {
+        assert.ok(error instanceof AideError);
+        assert.equal(error.code, 'workspace_locked');
+        assert.match(error.message, new RegExp(`pid ${process.pid}: aide test`));
+        return true;
+      },
+    );
   });
 
   test('a lock left by a dead process is taken over', async (t) => {
     const repo = gitRepo(t, { 'a.txt': 'a\n' });
     mkdirSync(join(repo, '.aide', 'state'), { recursive: true });
-    const dead = execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
-    writeFileSync(join(repo, '.aide', 'state', 'lock'), JSON.stringify({ pid: Number(dead), command: 'apply', startedAt: 'then' }));
+    const dead = execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+      encoding: 'utf8',
+    });
+    writeFileSync(
+      join(repo, '.aide', 'state', 'lock'),
+      JSON.stringify({ pid: Number(dead), command: 'apply', startedAt: 'then' }),
+    );
     const store = await open(t, repo);
     const lock = JSON.parse(readFileSync(join(repo, '.aide', 'state', 'lock'), 'utf8')) as { pid: number };
     assert.equal(lock.pid, process.pid);
@@ -172,6 +235,9 @@ describe('the workspace lock', () => {
 
   test('the home directory is refused as a workspace', async (t) => {
     const home = tempDir(t);
-    await assert.rejects(ShadowStore.open(home, testEnv(home), { maxFileBytes: MB, command: 'test' }), /will not keep checkpoints of your home directory/);
+    await assert.rejects(
+      ShadowStore.open(home, testEnv(home), { maxFileBytes: MB, command: 'test' }),
+      /will not keep checkpoints of your home directory/,
+    );
   });
 });

@@ -68,9 +68,12 @@ async function compactObjects(git: ShadowGit): Promise<string | null> {
   const packDir = join(git.location.gitDir, 'objects', 'pack');
   const shared = new Set<string>();
   for (const store of await borrowedStores(join(git.location.gitDir, 'objects'))) {
-    for (const name of await readdir(join(store, 'pack')).catch(() => [] as string[])) if (name.endsWith('.pack')) shared.add(name);
+    for (const name of await readdir(join(store, 'pack')).catch(() => [] as string[]))
+      if (name.endsWith('.pack')) shared.add(name);
   }
-  const keeps = [...shared].filter((name) => existsSync(join(packDir, name))).map((name) => join(packDir, `${name.slice(0, -'.pack'.length)}.keep`));
+  const keeps = [...shared]
+    .filter((name) => existsSync(join(packDir, name)))
+    .map((name) => join(packDir, `${name.slice(0, -'.pack'.length)}.keep`));
   try {
     for (const keep of keeps) await writeFile(keep, 'aide: shared with the user repository\n');
     await git.run(['repack', '-a', '-d', '-q']);
@@ -143,7 +146,9 @@ const STALE_GIT_GRACE_MS = 5000;
 /** Which of `refs` names `object` (on the error path only: it walks their trees). */
 async function holderOf(git: ShadowGit, refs: readonly string[], object: string): Promise<string> {
   for (const ref of refs) {
-    const out = await git.text(['rev-list', '--objects', '--missing=print', ref], { okCodes: [128] }).catch(() => '');
+    const out = await git
+      .text(['rev-list', '--objects', '--missing=print', ref], { okCodes: [128] })
+      .catch(() => '');
     if (out.includes(`?${object}`) || out === '') return ref;
   }
   return refs.at(-1) ?? object;
@@ -172,7 +177,10 @@ export class ShadowReader {
     const workspace = await describeWorkspace(root, env);
     const gitDir = join(workspace.stateDir, 'shadow.git');
     if (!existsSync(join(gitDir, 'HEAD'))) return null;
-    return new ShadowReader(workspace, new ShadowGit({ gitDir, workTree: root, indexFile: join(gitDir, 'index') }, env));
+    return new ShadowReader(
+      workspace,
+      new ShadowGit({ gitDir, workTree: root, indexFile: join(gitDir, 'index') }, env),
+    );
   }
 
   list(options: { session?: string; limit?: number } = {}): Promise<Checkpoint[]> {
@@ -185,8 +193,22 @@ export class ShadowReader {
 
   /** Files that differ between two trees or commits, with line counts (null for binary files). */
   async changes(from: string, to: string): Promise<FileChangeSummary[]> {
-    const status = await readable(this.git, [from, to], this.git.fields(['diff-tree', '-r', '-z', '--no-renames', '--name-status', from, to], objectsOnly(this.git)));
-    const counts = await readable(this.git, [from, to], this.git.fields(['diff-tree', '-r', '-z', '--no-renames', '--numstat', from, to], objectsOnly(this.git)));
+    const status = await readable(
+      this.git,
+      [from, to],
+      this.git.fields(
+        ['diff-tree', '-r', '-z', '--no-renames', '--name-status', from, to],
+        objectsOnly(this.git),
+      ),
+    );
+    const counts = await readable(
+      this.git,
+      [from, to],
+      this.git.fields(
+        ['diff-tree', '-r', '-z', '--no-renames', '--numstat', from, to],
+        objectsOnly(this.git),
+      ),
+    );
     const lines = new Map<string, [number | null, number | null]>();
     for (const field of counts) {
       const [added = '-', removed = '-', path = ''] = field.split('\t');
@@ -203,7 +225,13 @@ export class ShadowReader {
 
   /** A unified diff between two trees or commits. */
   async diff(from: string, to: string): Promise<string> {
-    return (await readable(this.git, [from, to], this.git.run(['diff', '--no-color', '--no-ext-diff', '--no-renames', from, to]))).stdout.toString('utf8');
+    return (
+      await readable(
+        this.git,
+        [from, to],
+        this.git.run(['diff', '--no-color', '--no-ext-diff', '--no-renames', from, to]),
+      )
+    ).stdout.toString('utf8');
   }
 
   /** What a checkpoint changed: against its parent, or for a session's first, the checkpoint before it. */
@@ -222,7 +250,10 @@ export class ShadowReader {
     const objects = await this.git.text(['count-objects', '-v']);
     const value = (key: string) => Number(new RegExp(`^${key}: (\\d+)`, 'm').exec(objects)?.[1] ?? 0);
     const sessions = await listSessions(this.git);
-    const checkpoints = sessions.length === 0 ? 0 : Number(await this.git.text(['rev-list', '--count', `--glob=${BRANCH_PREFIX}*`]));
+    const checkpoints =
+      sessions.length === 0
+        ? 0
+        : Number(await this.git.text(['rev-list', '--count', `--glob=${BRANCH_PREFIX}*`]));
     return {
       path: this.git.location.gitDir,
       bytes: await folderBytes(this.git.location.gitDir),
@@ -307,14 +338,28 @@ export class ShadowStore extends ShadowReader implements Checkpointer {
    * older than `olderThanDays`; the newest session always stays. Then expires their reflogs
    * and lets git collect what nothing references any more.
    */
-  async prune(options: { keep?: number; olderThanDays?: number; dryRun: boolean; now: Date }): Promise<PruneResult> {
+  async prune(options: {
+    keep?: number;
+    olderThanDays?: number;
+    dryRun: boolean;
+    now: Date;
+  }): Promise<PruneResult> {
     const sessions = await listSessions(this.git);
-    const cutoff = options.olderThanDays === undefined ? undefined : options.now.getTime() - options.olderThanDays * 86_400_000;
-    const doomed = sessions.filter((s, i) => i > 0 && ((options.keep !== undefined && i >= options.keep) || (cutoff !== undefined && Date.parse(s.time) < cutoff)));
+    const cutoff =
+      options.olderThanDays === undefined
+        ? undefined
+        : options.now.getTime() - options.olderThanDays * 86_400_000;
+    const doomed = sessions.filter(
+      (s, i) =>
+        i > 0 &&
+        ((options.keep !== undefined && i >= options.keep) ||
+          (cutoff !== undefined && Date.parse(s.time) < cutoff)),
+    );
     const bytesBefore = await folderBytes(this.git.location.gitDir);
     let notCompacted: string | null = null;
     if (!options.dryRun && doomed.length > 0) {
-      for (const s of doomed) await this.git.run(['update-ref', '-d', `${BRANCH_PREFIX}${s.session}`, s.head]);
+      for (const s of doomed)
+        await this.git.run(['update-ref', '-d', `${BRANCH_PREFIX}${s.session}`, s.head]);
       await this.git.run(['reflog', 'expire', '--expire=now', '--expire-unreachable=now', '--all']);
       notCompacted = await compactObjects(this.git);
     }

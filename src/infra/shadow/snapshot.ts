@@ -49,7 +49,13 @@ function parseRaw(fields: string[]): Array<RawEntry & { oldMode: string; oldSha:
   const entries: Array<RawEntry & { oldMode: string; oldSha: string }> = [];
   for (let i = 0; i + 1 < fields.length; i += 2) {
     const [oldMode, mode, oldSha, sha] = (fields[i] ?? '').slice(1).split(' ');
-    entries.push({ oldMode: oldMode ?? '', mode: mode ?? '', oldSha: oldSha ?? '', sha: sha ?? '', path: fields[i + 1] ?? '' });
+    entries.push({
+      oldMode: oldMode ?? '',
+      mode: mode ?? '',
+      oldSha: oldSha ?? '',
+      sha: sha ?? '',
+      path: fields[i + 1] ?? '',
+    });
   }
   return entries;
 }
@@ -74,7 +80,10 @@ const CONVERTING_ATTRIBUTE = /(?:^|\s)[-!]?(?:text|eol|crlf|filter|ident|working
  */
 async function userBlobsMayDiffer(workspace: Workspace, config: string): Promise<boolean> {
   if (/^\s*autocrlf\s*=\s*(?:true|input)\b/im.test(config)) return true;
-  const files = [join(workspace.root, '.gitattributes'), ...(workspace.user === null ? [] : [join(workspace.user.commonDir, 'info', 'attributes')])];
+  const files = [
+    join(workspace.root, '.gitattributes'),
+    ...(workspace.user === null ? [] : [join(workspace.user.commonDir, 'info', 'attributes')]),
+  ];
   for (const file of files) {
     if (CONVERTING_ATTRIBUTE.test(await readFile(file, 'utf8').catch(() => ''))) return true;
   }
@@ -107,8 +116,11 @@ async function seedIndex(git: ShadowGit, workspace: Workspace): Promise<boolean>
   await rename(seed, target);
   // assume-unchanged (lowercase tag) and skip-worktree ("S") entries hide edits, and their stat
   // data is stale: drop them from the index so the next `add` hashes them afresh.
-  const flagged = (await git.fields(['ls-files', '-v', '-z'])).filter((f) => /^[a-z]|^S/.test(f)).map((f) => `${f.slice(2)}\0`);
-  if (flagged.length > 0) await git.run(['update-index', '-z', '--force-remove', '--stdin'], { input: flagged.join('') });
+  const flagged = (await git.fields(['ls-files', '-v', '-z']))
+    .filter((f) => /^[a-z]|^S/.test(f))
+    .map((f) => `${f.slice(2)}\0`);
+  if (flagged.length > 0)
+    await git.run(['update-index', '-z', '--force-remove', '--stdin'], { input: flagged.join('') });
   return true;
 }
 
@@ -131,13 +143,23 @@ async function gitlinksIn(git: ShadowGit, indexFile: string, workTree: string): 
 }
 
 /** Replaces the given gitlinks in an index with the nested repositories' files. Returns their full paths. */
-async function graftNested(git: ShadowGit, workspace: Workspace, prefix: string, indexFile: string, links: readonly string[]): Promise<string[]> {
+async function graftNested(
+  git: ShadowGit,
+  workspace: Workspace,
+  prefix: string,
+  indexFile: string,
+  links: readonly string[],
+): Promise<string[]> {
   const workTree = prefix === '' ? workspace.root : join(workspace.root, prefix);
   const grafted: string[] = [];
   for (const link of links) {
     const full = prefix === '' ? link : `${prefix}/${link}`;
     const tree = await nestedTree(git, workspace, full);
-    await git.run(['update-index', '-z', '--force-remove', '--stdin'], { indexFile, workTree, input: `${link}\0` });
+    await git.run(['update-index', '-z', '--force-remove', '--stdin'], {
+      indexFile,
+      workTree,
+      input: `${link}\0`,
+    });
     await git.run(['read-tree', `--prefix=${link}/`, tree], { indexFile, workTree });
     grafted.push(full);
   }
@@ -148,21 +170,35 @@ type Change = RawEntry & { oldMode: string; oldSha: string };
 
 /** Entries that differ between two trees. */
 async function treeChanges(git: ShadowGit, base: string, tree: string): Promise<Change[]> {
-  return parseRaw(await git.fields(['diff-tree', '-r', '--raw', '-z', '--no-renames', base, tree], objectsOnly(git)));
+  return parseRaw(
+    await git.fields(['diff-tree', '-r', '--raw', '-z', '--no-renames', base, tree], objectsOnly(git)),
+  );
 }
 
 /** Files added or changed since the base whose blobs are over the limit: put back as the base had them. */
-async function dropLargeFiles(git: ShadowGit, changes: readonly Change[], limit: number): Promise<SkippedFile[]> {
+async function dropLargeFiles(
+  git: ShadowGit,
+  changes: readonly Change[],
+  limit: number,
+): Promise<SkippedFile[]> {
   const blobs = changes.filter((e) => e.mode === '100644' || e.mode === '100755');
   if (blobs.length === 0) return [];
-  const sizes = (await git.text(['cat-file', '--batch-check=%(objectsize)'], { input: blobs.map((e) => `${e.sha}\n`).join('') })).split('\n');
+  const sizes = (
+    await git.text(['cat-file', '--batch-check=%(objectsize)'], {
+      input: blobs.map((e) => `${e.sha}\n`).join(''),
+    })
+  ).split('\n');
   const skipped: SkippedFile[] = [];
   const restore: string[] = [];
   blobs.forEach((entry, i) => {
     const bytes = Number(sizes[i]);
     if (!(bytes > limit)) return;
     skipped.push({ path: entry.path, bytes });
-    restore.push(entry.oldMode === '000000' ? `0 ${'0'.repeat(40)}\t${entry.path}\0` : `${entry.oldMode} ${entry.oldSha}\t${entry.path}\0`);
+    restore.push(
+      entry.oldMode === '000000'
+        ? `0 ${'0'.repeat(40)}\t${entry.path}\0`
+        : `${entry.oldMode} ${entry.oldSha}\t${entry.path}\0`,
+    );
   });
   if (restore.length > 0) await git.run(['update-index', '-z', '--index-info'], { input: restore.join('') });
   return skipped;
@@ -179,7 +215,11 @@ export interface SnapshotOptions {
  * checkpoints owned their objects), the index is started afresh once: a damaged checkpoint
  * must never stop the next one from being taken.
  */
-export async function snapshot(git: ShadowGit, workspace: Workspace, options: SnapshotOptions): Promise<Snapshot> {
+export async function snapshot(
+  git: ShadowGit,
+  workspace: Workspace,
+  options: SnapshotOptions,
+): Promise<Snapshot> {
   await checkIndexOnce(git);
   let snap: Snapshot;
   try {
@@ -206,18 +246,38 @@ const OWNED_MARK = 'aide-owns-objects';
  */
 async function checkIndexOnce(git: ShadowGit): Promise<void> {
   const mark = join(git.location.gitDir, OWNED_MARK);
-  if (await stat(mark).then(() => true, () => false)) return;
-  const indexExists = await stat(git.location.indexFile).then(() => true, () => false);
+  if (
+    await stat(mark).then(
+      () => true,
+      () => false,
+    )
+  )
+    return;
+  const indexExists = await stat(git.location.indexFile).then(
+    () => true,
+    () => false,
+  );
   if (indexExists) {
-    const shas = parseStage(await git.fields(['ls-files', '-s', '-z'])).filter((e) => e.mode !== '160000').map((e) => e.sha);
-    const out = shas.length === 0 ? '' : await git.text(['cat-file', '--batch-check=%(objectname)'], { input: [...new Set(shas)].map((sha) => `${sha}\n`).join('') });
+    const shas = parseStage(await git.fields(['ls-files', '-s', '-z']))
+      .filter((e) => e.mode !== '160000')
+      .map((e) => e.sha);
+    const out =
+      shas.length === 0
+        ? ''
+        : await git.text(['cat-file', '--batch-check=%(objectname)'], {
+            input: [...new Set(shas)].map((sha) => `${sha}\n`).join(''),
+          });
     if (/ missing$/m.test(out)) await resetSnapshotIndex(git);
   }
   await ownBorrowedObjects(git);
   await writeFile(mark, 'the index names only objects of this shadow\n');
 }
 
-async function snapshotOnce(git: ShadowGit, workspace: Workspace, options: SnapshotOptions): Promise<Snapshot> {
+async function snapshotOnce(
+  git: ShadowGit,
+  workspace: Workspace,
+  options: SnapshotOptions,
+): Promise<Snapshot> {
   const lastFile = join(git.location.gitDir, LAST_TREE_FILE);
   const indexExists = await stat(git.location.indexFile).then(
     () => true,
@@ -236,7 +296,15 @@ async function snapshotOnce(git: ShadowGit, workspace: Workspace, options: Snaps
   await captureWatched(git, workspace.root);
   // The first run must look at every entry for gitlinks (committed submodules); after it, nested
   // repositories are ordinary folders in the index and a gitlink that appears is a change.
-  const nested = firstRun ? await graftNested(git, workspace, '', git.location.indexFile, await gitlinksIn(git, git.location.indexFile, workspace.root)) : [];
+  const nested = firstRun
+    ? await graftNested(
+        git,
+        workspace,
+        '',
+        git.location.indexFile,
+        await gitlinksIn(git, git.location.indexFile, workspace.root),
+      )
+    : [];
   // write-tree, then compare trees: diff-tree reads objects only, so the (large) index is read
   // once less than with diff-index (bench/snapshot: a 50k-file index costs ~100 ms a read).
   let tree = await git.text(['write-tree']);

@@ -50,9 +50,13 @@ export async function stagedTree(git: ShadowGit, workspace: Workspace, env: Env)
     return await git.text(['write-tree'], { ...objectsOnly(git), indexFile: copy });
   } catch (error) {
     if (error instanceof GitCommandError && /unmerged|not able to write|invalid object/i.test(error.stderr)) {
-      throw new AideError('workspace_invalid', `the staged content cannot be verified: ${error.stderr.trim().split('\n')[0] ?? 'git write-tree failed'}`, {
-        hint: 'Resolve merge conflicts and stage the result (`git add`), then run `aide verify --staged` again.',
-      });
+      throw new AideError(
+        'workspace_invalid',
+        `the staged content cannot be verified: ${error.stderr.trim().split('\n')[0] ?? 'git write-tree failed'}`,
+        {
+          hint: 'Resolve merge conflicts and stage the result (`git add`), then run `aide verify --staged` again.',
+        },
+      );
     }
     throw error;
   } finally {
@@ -63,18 +67,30 @@ export async function stagedTree(git: ShadowGit, workspace: Workspace, env: Env)
 /** Resolves a revision in the user's repository (read-only, the user's own configuration). */
 function userRevParse(root: string, rev: string, env: Env): Promise<string | undefined> {
   return new Promise((done) => {
-    execFile('git', ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], { cwd: root, env: gitQueryEnv(env), encoding: 'utf8', timeout: 30_000 }, (error, stdout) => {
-      done(error === null ? stdout.trim() : undefined);
-    });
+    execFile(
+      'git',
+      ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`],
+      { cwd: root, env: gitQueryEnv(env), encoding: 'utf8', timeout: 30_000 },
+      (error, stdout) => {
+        done(error === null ? stdout.trim() : undefined);
+      },
+    );
   });
 }
 
 /** A commit of the user's repository (any revision git understands) and its tree. */
-export async function refTree(git: ShadowGit, workspace: Workspace, env: Env, rev: string): Promise<{ commit: string; tree: string }> {
+export async function refTree(
+  git: ShadowGit,
+  workspace: Workspace,
+  env: Env,
+  rev: string,
+): Promise<{ commit: string; tree: string }> {
   if (workspace.user === null) throw notARepository('--ref');
   const commit = rev.startsWith('-') ? undefined : await userRevParse(workspace.root, rev, env);
   if (commit === undefined || commit === '') {
-    throw new AideError('usage', `--ref ${rev}: no such commit in this repository`, { hint: 'Give a branch, tag or commit id (e.g. --ref HEAD~1); `git log --oneline` lists commits.' });
+    throw new AideError('usage', `--ref ${rev}: no such commit in this repository`, {
+      hint: 'Give a branch, tag or commit id (e.g. --ref HEAD~1); `git log --oneline` lists commits.',
+    });
   }
   const tree = await git.text(['rev-parse', '--verify', `${commit}^{tree}`], objectsOnly(git));
   return { commit, tree };

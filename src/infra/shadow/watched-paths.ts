@@ -66,7 +66,11 @@ async function kindOf(root: string, path: string): Promise<Kind> {
  * Watches paths (relative, '/'-separated) that are about to be written or deleted. Returns
  * those git ignores now.
  */
-export async function watchPaths(git: ShadowGit, root: string, paths: readonly string[]): Promise<Set<string>> {
+export async function watchPaths(
+  git: ShadowGit,
+  root: string,
+  paths: readonly string[],
+): Promise<Set<string>> {
   const wanted = [...new Set(paths)].filter(capturable);
   if (wanted.length === 0) return new Set();
   const ignored = await ignoredNow(git, wanted);
@@ -94,7 +98,10 @@ export async function captureWatched(git: ShadowGit, root: string): Promise<void
   const kinds = await Promise.all(pending.map((p) => kindOf(root, p)));
   const present = pending.filter((_, i) => kinds[i] === 'file');
   const ignored = [...(await ignoredNow(git, present))];
-  if (ignored.length > 0) await git.run(['update-index', '--add', '--remove', '-z', '--stdin'], { input: ignored.map((p) => `${p}\0`).join('') });
+  if (ignored.length > 0)
+    await git.run(['update-index', '--add', '--remove', '-z', '--stdin'], {
+      input: ignored.map((p) => `${p}\0`).join(''),
+    });
   const still = pending.filter((_, i) => kinds[i] === 'missing');
   if (still.length !== pending.length) await writeList(git, PENDING_FILE, still);
 }
@@ -108,6 +115,9 @@ export async function repend(git: ShadowGit): Promise<void> {
 /** Those of `paths` that the workspace's ignore rules ignore now (tracked or not). */
 export async function ignoredNow(git: ShadowGit, paths: readonly string[]): Promise<Set<string>> {
   if (paths.length === 0) return new Set();
-  const out = await git.fields(['check-ignore', '--no-index', '-z', '--stdin'], { input: paths.map((p) => `${p}\0`).join(''), okCodes: [1] });
+  const out = await git.fields(['check-ignore', '--no-index', '-z', '--stdin'], {
+    input: paths.map((p) => `${p}\0`).join(''),
+    okCodes: [1],
+  });
   return new Set(out);
 }

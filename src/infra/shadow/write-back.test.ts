@@ -3,7 +3,16 @@
  * symlinks, deletions), and nothing at all when a file changed under aide since the base.
  */
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, relative } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { gitRepo, tempDir, testEnv, writeTree } from '../../../test/helpers/sandbox.js';
@@ -62,10 +71,13 @@ test('a file the step creates that the user created meanwhile, or one the user d
   writeFileSync(join(root, 'new.txt'), 'from the user\n');
   rmSync(join(root, 'keep.txt'));
   const { conflicts } = await plan();
-  assert.deepEqual(conflicts.sort((a, b) => a.path.localeCompare(b.path)), [
-    { path: 'keep.txt', reason: 'deleted' },
-    { path: 'new.txt', reason: 'created' },
-  ]);
+  assert.deepEqual(
+    conflicts.sort((a, b) => a.path.localeCompare(b.path)),
+    [
+      { path: 'keep.txt', reason: 'deleted' },
+      { path: 'new.txt', reason: 'created' },
+    ],
+  );
 });
 
 test('a workspace folder replaced by a symlink that leads out is refused, never written through', async (t) => {
@@ -76,15 +88,26 @@ test('a workspace folder replaced by a symlink that leads out is refused, never 
   rmSync(join(root, 'src'), { recursive: true });
   symlinkSync(outside, join(root, 'src'));
   const { conflicts } = await plan();
-  assert.ok(conflicts.some((c) => c.path === 'src/y.txt' && c.reason === 'outside'), JSON.stringify(conflicts));
+  assert.ok(
+    conflicts.some((c) => c.path === 'src/y.txt' && c.reason === 'outside'),
+    JSON.stringify(conflicts),
+  );
   assert.equal(existsSync(join(outside, 'y.txt')), false);
 });
 
 test('a file already as the step leaves it is no conflict: planned again (a killed write-back rolled forward); a deletion already done is left out', async (t) => {
-  const { root, plan, fs } = await stepIn(t, { 'a.txt': 'one\n', 'b.txt': 'two\n', 'gone.txt': 'bye\n' }, (scratch) => {
-    writeTree(scratch, { 'a.txt': 'one from the step\n', 'b.txt': 'two from the step\n', 'new.txt': 'new\n' });
-    rmSync(join(scratch, 'gone.txt'));
-  });
+  const { root, plan, fs } = await stepIn(
+    t,
+    { 'a.txt': 'one\n', 'b.txt': 'two\n', 'gone.txt': 'bye\n' },
+    (scratch) => {
+      writeTree(scratch, {
+        'a.txt': 'one from the step\n',
+        'b.txt': 'two from the step\n',
+        'new.txt': 'new\n',
+      });
+      rmSync(join(scratch, 'gone.txt'));
+    },
+  );
   // As a write-back killed half way leaves it: a.txt, new.txt and the deletion done, b.txt not.
   writeTree(root, { 'a.txt': 'one from the step\n', 'new.txt': 'new\n' });
   rmSync(join(root, 'gone.txt'));

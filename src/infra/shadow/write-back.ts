@@ -44,7 +44,10 @@ async function currentContent(path: string): Promise<Current> {
   if (stat.isSymbolicLink()) return { content: { symlink: await readlink(path) }, mode: '120000' };
   // A folder or a socket where a file was: a conflict whatever its "content".
   if (!stat.isFile()) return { content: { symlink: '' }, mode: null };
-  return { content: new Uint8Array(await readFile(path)), mode: (stat.mode & 0o100) === 0 ? '100644' : '100755' };
+  return {
+    content: new Uint8Array(await readFile(path)),
+    mode: (stat.mode & 0o100) === 0 ? '100644' : '100755',
+  };
 }
 
 /**
@@ -74,21 +77,38 @@ async function blob(objects: ObjectReader, id: string): Promise<Buffer> {
   return object.content;
 }
 
-async function writeFor(objects: ObjectReader, full: string, change: ScratchChange, previous: PreviousContent): Promise<FileWrite> {
+async function writeFor(
+  objects: ObjectReader,
+  full: string,
+  change: ScratchChange,
+  previous: PreviousContent,
+): Promise<FileWrite> {
   if (change.newBlob === null || change.newMode === null) {
     if (previous === null) throw new Error(`nothing to delete at ${change.path}`);
     return { kind: 'delete', path: full, previous };
   }
   const content = await blob(objects, change.newBlob);
-  if (change.newMode === '120000') return { kind: 'symlink', path: full, target: content.toString('utf8'), previous };
-  return { kind: 'write', path: full, content: new Uint8Array(content), previous, executable: change.newMode === '100755' };
+  if (change.newMode === '120000')
+    return { kind: 'symlink', path: full, target: content.toString('utf8'), previous };
+  return {
+    kind: 'write',
+    path: full,
+    content: new Uint8Array(content),
+    previous,
+    executable: change.newMode === '100755',
+  };
 }
 
 /**
  * What writing `changes` would do, or the conflicts that forbid it. Every path is jailed to the
  * workspace: a symlinked folder in the workspace that leads out is refused, not followed.
  */
-export async function planWriteBack(objects: ObjectReader, root: string, changes: readonly ScratchChange[], fs: Pick<FileSystem, 'lstat' | 'realpath'>): Promise<WriteBackPlan> {
+export async function planWriteBack(
+  objects: ObjectReader,
+  root: string,
+  changes: readonly ScratchChange[],
+  fs: Pick<FileSystem, 'lstat' | 'realpath'>,
+): Promise<WriteBackPlan> {
   const writes: FileWrite[] = [];
   const conflicts: WriteConflict[] = [];
   for (const change of changes) {

@@ -22,9 +22,22 @@ test('globs match only the outermost folders, never inside node_modules, dot-fol
     '.git/node_modules',
   ]);
   symlinkSync(join(root, 'packages'), join(root, 'loop'));
-  assert.deepEqual(await resolveLinkPaths(root, DEFAULT_LINKS), ['apps/web/node_modules', 'node_modules', 'packages/a/node_modules'], 'the default: the root and one or two folders down');
-  assert.deepEqual(await resolveLinkPaths(root, ['**/node_modules']), ['apps/web/node_modules', 'node_modules', 'packages/a/node_modules', 'packages/a/src/deep/node_modules', 'tools/x/y/node_modules']);
-  assert.deepEqual(await resolveLinkPaths(root, ['packages/*/node_modules', 'vendor', './.venv']), ['.venv', 'vendor', 'packages/a/node_modules'].sort());
+  assert.deepEqual(
+    await resolveLinkPaths(root, DEFAULT_LINKS),
+    ['apps/web/node_modules', 'node_modules', 'packages/a/node_modules'],
+    'the default: the root and one or two folders down',
+  );
+  assert.deepEqual(await resolveLinkPaths(root, ['**/node_modules']), [
+    'apps/web/node_modules',
+    'node_modules',
+    'packages/a/node_modules',
+    'packages/a/src/deep/node_modules',
+    'tools/x/y/node_modules',
+  ]);
+  assert.deepEqual(
+    await resolveLinkPaths(root, ['packages/*/node_modules', 'vendor', './.venv']),
+    ['.venv', 'vendor', 'packages/a/node_modules'].sort(),
+  );
 });
 
 test('literal paths are links as written; glob characters make a glob', () => {

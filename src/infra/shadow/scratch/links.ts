@@ -43,7 +43,10 @@ export function isLinkGlob(path: string): boolean {
  * monorepo has thousands of node_modules inside node_modules), nor follows symlinks; it goes as
  * deep as the longest glob, or {@link MAX_GLOB_DEPTH} folders for a `**`.
  */
-export async function resolveLinkPaths(workspaceRoot: string, configured: readonly string[]): Promise<string[]> {
+export async function resolveLinkPaths(
+  workspaceRoot: string,
+  configured: readonly string[],
+): Promise<string[]> {
   const found = new Set<string>();
   const globs: string[] = [];
   for (const path of configured) {
@@ -55,9 +58,13 @@ export async function resolveLinkPaths(workspaceRoot: string, configured: readon
   }
   if (globs.length === 0) return [...found];
   const matches = picomatch(globs);
-  const depth = globs.some((g) => g.includes('**')) ? MAX_GLOB_DEPTH : Math.max(...globs.map((g) => g.split('/').length));
+  const depth = globs.some((g) => g.includes('**'))
+    ? MAX_GLOB_DEPTH
+    : Math.max(...globs.map((g) => g.split('/').length));
   const walk = async (rel: string, level: number): Promise<void> => {
-    const entries = await readdir(rel === '' ? workspaceRoot : join(workspaceRoot, rel), { withFileTypes: true }).catch(() => []);
+    const entries = await readdir(rel === '' ? workspaceRoot : join(workspaceRoot, rel), {
+      withFileTypes: true,
+    }).catch(() => []);
     for (const entry of entries) {
       if (!entry.isDirectory() || entry.name === '.git') continue;
       const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
@@ -73,7 +80,11 @@ export async function resolveLinkPaths(workspaceRoot: string, configured: readon
 }
 
 /** Which of `paths` exist in `tree`. */
-async function presentInTree(objects: ObjectReader, tree: string, paths: readonly string[]): Promise<Set<string>> {
+async function presentInTree(
+  objects: ObjectReader,
+  tree: string,
+  paths: readonly string[],
+): Promise<Set<string>> {
   const found = await Promise.all(paths.map((path) => objects.read(`${tree}:${path}`)));
   return new Set(paths.filter((_, i) => found[i] !== null));
 }
@@ -102,7 +113,9 @@ async function makeLink(target: string, at: string): Promise<void> {
   }
   await mkdir(at);
   const names = await readdir(target);
-  await Promise.all(names.filter((name) => !CACHES.has(name)).map((name) => symlink(join(target, name), join(at, name))));
+  await Promise.all(
+    names.filter((name) => !CACHES.has(name)).map((name) => symlink(join(target, name), join(at, name))),
+  );
 }
 
 /**
@@ -122,7 +135,12 @@ export async function removeLink(at: string): Promise<void> {
 }
 
 /** Whether `at` holds a link aide made for `path` in an earlier sync (as the scratch remembers it). */
-async function isOurs(previous: readonly ScratchLink[], path: string, at: string, target: string): Promise<boolean> {
+async function isOurs(
+  previous: readonly ScratchLink[],
+  path: string,
+  at: string,
+  target: string,
+): Promise<boolean> {
   if (!previous.some((l) => l.path === path && l.linked)) return false;
   const info = await lstat(at).catch(() => undefined);
   if (info === undefined) return false;
@@ -213,7 +231,9 @@ export function linkExcludes(links: readonly ScratchLink[]): string[] {
  * clean (`-e !/path`, the path's pattern characters escaped), which `-X` then leaves alone.
  */
 export function linkKeepOptions(links: readonly ScratchLink[]): string[] {
-  return links.filter((l) => l.linked).flatMap((l) => ['-e', `!/${l.path.replace(/[\\*?[\]]/g, (c) => `\\${c}`).replace(/ $/, '\\ ')}`]);
+  return links
+    .filter((l) => l.linked)
+    .flatMap((l) => ['-e', `!/${l.path.replace(/[\\*?[\]]/g, (c) => `\\${c}`).replace(/ $/, '\\ ')}`]);
 }
 
 /** Pathspecs naming the linked folders themselves (and anything a command put in their place). */
@@ -224,5 +244,9 @@ export function linkPaths(links: readonly ScratchLink[]): string[] {
 /** Whether a tree change could affect a link: it touches the link's path or its parent folder. */
 export function touchesLink(link: ScratchLink, path: string): boolean {
   const parent = link.path.includes('/') ? link.path.slice(0, link.path.lastIndexOf('/')) : '';
-  return path === link.path || path.startsWith(`${link.path}/`) || (parent !== '' && (path === parent || path.startsWith(`${parent}/`)));
+  return (
+    path === link.path ||
+    path.startsWith(`${link.path}/`) ||
+    (parent !== '' && (path === parent || path.startsWith(`${parent}/`)))
+  );
 }

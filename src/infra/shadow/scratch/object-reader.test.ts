@@ -19,17 +19,36 @@ async function open(t: TestContext, files: Record<string, string>) {
 
 /** git's own answer, for comparison. */
 async function diffTree(store: ShadowStore, from: string, to: string): Promise<TreeChange[]> {
-  const fields = await store.git.fields(['diff-tree', '-r', '-z', '--raw', '--no-renames', from, to], objectsOnly(store.git));
+  const fields = await store.git.fields(
+    ['diff-tree', '-r', '-z', '--raw', '--no-renames', from, to],
+    objectsOnly(store.git),
+  );
   const out: TreeChange[] = [];
   for (let i = 0; i + 1 < fields.length; i += 2) {
-    const [oldMode = '', newMode = '', oldSha = '', newSha = '', status = ''] = (fields[i] ?? '').slice(1).split(' ');
-    out.push({ status: status as TreeChange['status'], oldMode, newMode, oldSha, newSha, path: fields[i + 1] ?? '' });
+    const [oldMode = '', newMode = '', oldSha = '', newSha = '', status = ''] = (fields[i] ?? '')
+      .slice(1)
+      .split(' ');
+    out.push({
+      status: status as TreeChange['status'],
+      oldMode,
+      newMode,
+      oldSha,
+      newSha,
+      path: fields[i + 1] ?? '',
+    });
   }
   return out.sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
 test('tree changes match diff-tree -r: edits, adds, deletes, modes, symlinks, file ↔ folder', async (t) => {
-  const { root, store, objects } = await open(t, { 'a.txt': 'a\n', 'dir/b.txt': 'b\n', 'dir/deep/c.txt': 'c\n', 'run.sh': '#!/bin/sh\n', 'gone/x.txt': 'x\n', 'flip': 'file\n' });
+  const { root, store, objects } = await open(t, {
+    'a.txt': 'a\n',
+    'dir/b.txt': 'b\n',
+    'dir/deep/c.txt': 'c\n',
+    'run.sh': '#!/bin/sh\n',
+    'gone/x.txt': 'x\n',
+    flip: 'file\n',
+  });
   const before = (await store.snapshot()).tree;
   writeTree(root, { 'a.txt': 'a2\n', 'new/n.txt': 'n\n', 'dir/deep/d.txt': 'd\n' });
   chmodSync(join(root, 'run.sh'), 0o755);
@@ -78,7 +97,11 @@ test('a changed file whose name is not UTF-8 is refused, never written under a m
   const first = (await store.snapshot()).tree;
   writeTree(root, { 'a.txt': 'a2\n' });
   const second = (await store.snapshot()).tree;
-  assert.deepEqual((await objects.changes(first, second)).map((c) => c.path), ['a.txt'], 'an unchanged odd name is no obstacle');
+  assert.deepEqual(
+    (await objects.changes(first, second)).map((c) => c.path),
+    ['a.txt'],
+    'an unchanged odd name is no obstacle',
+  );
   writeFileSync(odd, 'two\n');
   const third = (await store.snapshot()).tree;
   await assert.rejects(objects.changes(second, third), /is not UTF-8/);

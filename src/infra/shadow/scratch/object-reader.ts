@@ -94,7 +94,10 @@ class BatchProcess {
     if (busy) this.child.ref();
     else this.child.unref();
     // The pipes are sockets, which hold the event loop too.
-    for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr] as unknown as Array<{ ref?: () => void; unref?: () => void }>) {
+    for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr] as unknown as Array<{
+      ref?: () => void;
+      unref?: () => void;
+    }>) {
       if (busy) stream.ref?.();
       else stream.unref?.();
     }
@@ -133,7 +136,10 @@ class BatchProcess {
       if (this.header === null) {
         const eol = this.joined().indexOf(0x0a);
         if (eol === -1) return;
-        const [id = '', type = '', size] = this.take(eol + 1).toString('utf8').trimEnd().split(' ');
+        const [id = '', type = '', size] = this.take(eol + 1)
+          .toString('utf8')
+          .trimEnd()
+          .split(' ');
         // "<rev> missing" and "<rev> ambiguous" have no size.
         if (size === undefined) {
           this.settle(waiter, null);
@@ -158,10 +164,14 @@ export class ObjectReader {
 
   /** The object a revision names (`<id>`, `<rev>^{tree}`, `<tree>:<path>`), or null when there is none. */
   read(rev: string): Promise<GitObject | null> {
-    if (/[\n\r]/.test(rev) || rev === '') return Promise.reject(new Error(`not a revision: ${JSON.stringify(rev)}`));
-    this.batch ??= new BatchProcess(this.git.start(['cat-file', '--batch'], objectsOnly(this.git)), (ended) => {
-      if (this.batch === ended) this.batch = null;
-    });
+    if (/[\n\r]/.test(rev) || rev === '')
+      return Promise.reject(new Error(`not a revision: ${JSON.stringify(rev)}`));
+    this.batch ??= new BatchProcess(
+      this.git.start(['cat-file', '--batch'], objectsOnly(this.git)),
+      (ended) => {
+        if (this.batch === ended) this.batch = null;
+      },
+    );
     return this.batch.request(rev);
   }
 
@@ -190,7 +200,11 @@ export class ObjectReader {
       const nul = content.indexOf(0, space);
       const bytes = content.subarray(space + 1, nul);
       const name = bytes.toString('utf8');
-      const entry: TreeEntry = { name, mode: content.toString('latin1', at, space), id: content.toString('hex', nul + 1, nul + 1 + idBytes) };
+      const entry: TreeEntry = {
+        name,
+        mode: content.toString('latin1', at, space),
+        id: content.toString('hex', nul + 1, nul + 1 + idBytes),
+      };
       if (!Buffer.from(name, 'utf8').equals(bytes)) entry.utf8 = false;
       // Keyed by the raw bytes: two names that are not UTF-8 may decode alike.
       entries.set(bytes.toString('latin1'), entry);
@@ -206,9 +220,17 @@ export class ObjectReader {
     return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 
-  private async compare(from: string | null, to: string | null, prefix: string, out: TreeChange[]): Promise<void> {
+  private async compare(
+    from: string | null,
+    to: string | null,
+    prefix: string,
+    out: TreeChange[],
+  ): Promise<void> {
     if (from === to) return;
-    const [before, after] = await Promise.all([from === null ? new Map<string, TreeEntry>() : this.tree(from), to === null ? new Map<string, TreeEntry>() : this.tree(to)]);
+    const [before, after] = await Promise.all([
+      from === null ? new Map<string, TreeEntry>() : this.tree(from),
+      to === null ? new Map<string, TreeEntry>() : this.tree(to),
+    ]);
     const nested: Array<Promise<void>> = [];
     for (const key of new Set([...before.keys(), ...after.keys()])) {
       const a = before.get(key);
@@ -216,10 +238,14 @@ export class ObjectReader {
       if (a !== undefined && b !== undefined && a.id === b.id && a.mode === b.mode) continue;
       const path = `${prefix}${a?.name ?? b?.name ?? ''}`;
       // Writing a decoded name would create a different file: refuse rather than guess.
-      if (a?.utf8 === false || b?.utf8 === false) throw new Error(`cannot move the scratch: a name in "${prefix || '/'}" is not UTF-8 (${path})`);
+      if (a?.utf8 === false || b?.utf8 === false)
+        throw new Error(`cannot move the scratch: a name in "${prefix || '/'}" is not UTF-8 (${path})`);
       const aTree = a?.mode === TREE_MODE;
       const bTree = b?.mode === TREE_MODE;
-      if (aTree || bTree) nested.push(this.compare(aTree ? (a?.id ?? null) : null, bTree ? (b?.id ?? null) : null, `${path}/`, out));
+      if (aTree || bTree)
+        nested.push(
+          this.compare(aTree ? (a?.id ?? null) : null, bTree ? (b?.id ?? null) : null, `${path}/`, out),
+        );
       const aFile = a !== undefined && !aTree ? a : undefined;
       const bFile = b !== undefined && !bTree ? b : undefined;
       if (aFile === undefined && bFile === undefined) continue;
@@ -236,5 +262,12 @@ function kind(mode: string): string {
 function change(path: string, a: TreeEntry, b: TreeEntry): TreeChange {
   const zero = '0'.repeat(a.id.length || b.id.length || 40);
   const status = a === ABSENT ? 'A' : b === ABSENT ? 'D' : kind(a.mode) === kind(b.mode) ? 'M' : 'T';
-  return { status, oldMode: a.mode.padStart(6, '0'), newMode: b.mode.padStart(6, '0'), oldSha: a.id || zero, newSha: b.id || zero, path };
+  return {
+    status,
+    oldMode: a.mode.padStart(6, '0'),
+    newMode: b.mode.padStart(6, '0'),
+    oldSha: a.id || zero,
+    newSha: b.id || zero,
+    path,
+  };
 }

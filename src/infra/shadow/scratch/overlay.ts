@@ -20,7 +20,8 @@ export interface OverlayProbe {
 
 const cache = new Map<string, Promise<OverlayProbe>>();
 
-const MOUNT = 'mount -t overlay overlay -o "lowerdir=$1,upperdir=$2,workdir=$3" "$4" && echo written > "$4/written" && test -f "$4/probe"';
+const MOUNT =
+  'mount -t overlay overlay -o "lowerdir=$1,upperdir=$2,workdir=$3" "$4" && echo written > "$4/written" && test -f "$4/probe"';
 
 async function exists(path: string): Promise<boolean> {
   return access(path).then(
@@ -29,20 +30,39 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
-async function detect(tempRoot: string, env: Readonly<Record<string, string | undefined>>): Promise<OverlayProbe> {
-  if (process.platform !== 'linux') return { available: false, detail: `overlayfs is Linux-only (this is ${process.platform})` };
+async function detect(
+  tempRoot: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<OverlayProbe> {
+  if (process.platform !== 'linux')
+    return { available: false, detail: `overlayfs is Linux-only (this is ${process.platform})` };
   const dir = await mkdtemp(join(tempRoot, 'aide-overlay-probe-'));
   try {
-    if (/[,:]/.test(dir)) return { available: false, detail: `the temp dir ${tempRoot} has a "," or ":", which overlay mount options cannot hold` };
-    const [lower, upper, work, merged] = ['lower', 'upper', 'work', 'merged'].map((name) => join(dir, name)) as [string, string, string, string];
+    if (/[,:]/.test(dir))
+      return {
+        available: false,
+        detail: `the temp dir ${tempRoot} has a "," or ":", which overlay mount options cannot hold`,
+      };
+    const [lower, upper, work, merged] = ['lower', 'upper', 'work', 'merged'].map((name) =>
+      join(dir, name),
+    ) as [string, string, string, string];
     await Promise.all([lower, upper, work, merged].map((path) => mkdir(path)));
     await writeFile(join(lower, 'probe'), 'lower\n');
-    const result = await probe(['unshare', '-rm', 'sh', '-c', MOUNT, 'sh', lower, upper, work, merged], { env });
+    const result = await probe(['unshare', '-rm', 'sh', '-c', MOUNT, 'sh', lower, upper, work, merged], {
+      env,
+    });
     if (result.missing) return { available: false, detail: 'unshare is not installed (util-linux)' };
-    if (!result.ok) return { available: false, detail: `unshare -rm + mount -t overlay failed: ${result.stderr.trim().split('\n')[0] ?? ''}` };
+    if (!result.ok)
+      return {
+        available: false,
+        detail: `unshare -rm + mount -t overlay failed: ${result.stderr.trim().split('\n')[0] ?? ''}`,
+      };
     const copiedUp = (await exists(join(upper, 'written'))) && !(await exists(join(lower, 'written')));
     return copiedUp
-      ? { available: true, detail: `unshare -rm + overlayfs: mounted and written in ${Math.round(result.ms)} ms, process start included` }
+      ? {
+          available: true,
+          detail: `unshare -rm + overlayfs: mounted and written in ${Math.round(result.ms)} ms, process start included`,
+        }
       : { available: false, detail: 'the overlay mounted but a write did not land in its upper layer' };
   } finally {
     await rm(dir, { recursive: true, force: true }).catch(() => undefined);
@@ -50,10 +70,16 @@ async function detect(tempRoot: string, env: Readonly<Record<string, string | un
 }
 
 /** Probes once per process and temp dir; later calls get the cached answer. */
-export function detectOverlay(tempRoot: string, env: Readonly<Record<string, string | undefined>>): Promise<OverlayProbe> {
+export function detectOverlay(
+  tempRoot: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<OverlayProbe> {
   let found = cache.get(tempRoot);
   if (found === undefined) {
-    found = detect(tempRoot, env).catch((error: unknown) => ({ available: false, detail: `probe failed: ${String(error)}` }));
+    found = detect(tempRoot, env).catch((error: unknown) => ({
+      available: false,
+      detail: `probe failed: ${String(error)}`,
+    }));
     cache.set(tempRoot, found);
   }
   return found;

@@ -19,7 +19,18 @@
  *   can only say whether a scratch is in use: it names no path.
  */
 import { createHash } from 'node:crypto';
-import { chmod, lstat, mkdir, readdir, readFile, realpath, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  lstat,
+  mkdir,
+  readdir,
+  readFile,
+  realpath,
+  rename,
+  rm,
+  unlink,
+  writeFile,
+} from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { validSessionId } from '../checkpoints.js';
@@ -62,8 +73,11 @@ export async function ensureScratchHome(home: string): Promise<void> {
   const shared = dirname(home);
   await mkdir(shared, { recursive: true });
   const sharedInfo = await lstat(shared);
-  if (sharedInfo.isDirectory() && sharedInfo.uid === userId() && (sharedInfo.mode & 0o7777) !== 0o1777) await chmod(shared, 0o1777);
-  const sharedOk = sharedInfo.isDirectory() && (sharedInfo.uid === userId() || sharedInfo.uid === 0 || (sharedInfo.mode & 0o1000) !== 0);
+  if (sharedInfo.isDirectory() && sharedInfo.uid === userId() && (sharedInfo.mode & 0o7777) !== 0o1777)
+    await chmod(shared, 0o1777);
+  const sharedOk =
+    sharedInfo.isDirectory() &&
+    (sharedInfo.uid === userId() || sharedInfo.uid === 0 || (sharedInfo.mode & 0o1000) !== 0);
   await mkdir(home, { recursive: true, mode: 0o700 });
   const info = await lstat(home);
   if (!sharedOk || !info.isDirectory() || info.uid !== userId()) {
@@ -121,7 +135,10 @@ export interface ScratchEntry {
 /** Names in `dir` that are session ids (never a dot-name, a separator or `..`). */
 async function sessionNames(dir: string, suffix = ''): Promise<string[]> {
   const names = await readdir(dir).catch(() => [] as string[]);
-  return names.filter((name) => name.endsWith(suffix)).map((name) => name.slice(0, name.length - suffix.length)).filter(validSessionId);
+  return names
+    .filter((name) => name.endsWith(suffix))
+    .map((name) => name.slice(0, name.length - suffix.length))
+    .filter(validSessionId);
 }
 
 /** The scratches of a workspace (folders in its home, records in its state), with whether their owners are alive. Reads only. */
@@ -130,7 +147,12 @@ export async function listScratches(home: string, records: string): Promise<Scra
   const entries: ScratchEntry[] = [];
   for (const session of [...sessions].sort()) {
     const owner = await readOwner(ownerFile(records, session));
-    entries.push({ session, path: join(home, session), owner, alive: owner !== null && (await ownerAlive(owner)) });
+    entries.push({
+      session,
+      path: join(home, session),
+      owner,
+      alive: owner !== null && (await ownerAlive(owner)),
+    });
   }
   return entries;
 }
@@ -147,7 +169,8 @@ async function provenScratch(home: string, session: string): Promise<string | nu
   if (info?.isSymbolicLink() === true) await unlink(path);
   if (info === undefined || !info.isDirectory()) return null;
   const [realHome, real] = await Promise.all([realpath(home), realpath(path)]).catch(() => [null, null]);
-  if (realHome === null || real === null || dirname(real) !== realHome || basename(real) !== session) return null;
+  if (realHome === null || real === null || dirname(real) !== realHome || basename(real) !== session)
+    return null;
   return real;
 }
 
@@ -157,7 +180,11 @@ async function provenScratch(home: string, session: string): Promise<string | nu
  * of the scratch (a folder of links has its symlinks unlinked); then the folder (fs.rm never
  * follows symlinks either). `links` are the configured ones or those a scratch resolved. Returns whether it went.
  */
-export async function removeScratchFolder(home: string, session: string, links: readonly string[]): Promise<boolean> {
+export async function removeScratchFolder(
+  home: string,
+  session: string,
+  links: readonly string[],
+): Promise<boolean> {
   const folder = await provenScratch(home, session);
   if (folder === null) return false;
   // A glob names no one path without a walk of the scratch: its links go with the folder.

@@ -1,7 +1,20 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { fingerprint, gitRepo, tempDir, testEnv, writeTree } from '../../../../test/helpers/sandbox.js';
@@ -35,7 +48,12 @@ async function setup(t: TestContext, links: string[] = ['node_modules']): Promis
   const store = await ShadowStore.open(root, testEnv(tempDir(t)), { maxFileBytes: 1 << 20, command: 'test' });
   t.after(() => store.close());
   const tempRoot = tempDir(t, 'aide-scratch-test-');
-  return { root, store, scratches: new ShadowScratches(store.git, store.workspace, { tempRoot, links }), tempRoot };
+  return {
+    root,
+    store,
+    scratches: new ShadowScratches(store.git, store.workspace, { tempRoot, links }),
+    tempRoot,
+  };
 }
 
 /** The workspace as a snapshot sees it: no .git, no aide state, no ignored folders. */
@@ -50,14 +68,18 @@ function scratchFiles(scratch: WorktreeScratch) {
 
 /** The workspace and its .git byte for byte, aide's own state left out. */
 function workspacePrint(root: string): Record<string, string> {
-  return Object.fromEntries(Object.entries(fingerprint(root)).filter(([path]) => !path.startsWith('.aide/state/')));
+  return Object.fromEntries(
+    Object.entries(fingerprint(root)).filter(([path]) => !path.startsWith('.aide/state/')),
+  );
 }
 
 /** Whether `path` is a linked folder: a real folder of symlinks, one to each entry of `target`. */
 function linkedFolder(path: string, target: string): boolean {
   if (!lstatSync(path).isDirectory() || lstatSync(path).isSymbolicLink()) return false;
   const names = readdirSync(target).filter((n) => !['.cache', '.vite'].includes(n));
-  return names.every((n) => lstatSync(join(path, n)).isSymbolicLink() && readlinkSync(join(path, n)) === join(target, n));
+  return names.every(
+    (n) => lstatSync(join(path, n)).isSymbolicLink() && readlinkSync(join(path, n)) === join(target, n),
+  );
 }
 
 const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
@@ -99,16 +121,26 @@ for (const spelling of ['node_modules', '/node_modules', 'node_modules/', '**/no
   test(`a .gitignore spelled ${spelling}: captures and moves succeed and never take the link`, async (t) => {
     const root = gitRepo(t, { '.gitignore': `${spelling}\n`, 'main.js': 'x\n' });
     writeTree(root, { 'node_modules/dep/index.js': 'module.exports = 1;\n' });
-    const store = await ShadowStore.open(root, testEnv(tempDir(t)), { maxFileBytes: 1 << 20, command: 'test' });
+    const store = await ShadowStore.open(root, testEnv(tempDir(t)), {
+      maxFileBytes: 1 << 20,
+      command: 'test',
+    });
     t.after(() => store.close());
-    const scratches = new ShadowScratches(store.git, store.workspace, { tempRoot: tempDir(t), links: ['node_modules'] });
+    const scratches = new ShadowScratches(store.git, store.workspace, {
+      tempRoot: tempDir(t),
+      links: ['node_modules'],
+    });
     const snap = await store.snapshot();
     const scratch = await scratches.open('s1', snap.tree);
     t.after(() => scratch.dispose());
     assert.ok(linkedFolder(join(scratch.path, 'node_modules'), join(root, 'node_modules')));
     writeFileSync(join(scratch.path, 'main.js'), 'y\n');
     const capture = await scratch.capture();
-    assert.deepEqual(capture.changes.map((c) => c.path), ['main.js'], 'the link is not captured');
+    assert.deepEqual(
+      capture.changes.map((c) => c.path),
+      ['main.js'],
+      'the link is not captured',
+    );
     // A move that changes the ignore rules sweeps ignored files, never the link.
     writeTree(root, { '.gitignore': `${spelling}\n*.log\n` });
     await scratch.moveTo((await store.snapshot()).tree);
@@ -121,11 +153,19 @@ test('a folder the base tracks is checked out, not linked', async (t) => {
   const root = gitRepo(t, { 'vendor/lib.js': 'tracked\n', 'main.js': 'x\n' });
   const store = await ShadowStore.open(root, testEnv(tempDir(t)), { maxFileBytes: 1 << 20, command: 'test' });
   t.after(() => store.close());
-  const scratches = new ShadowScratches(store.git, store.workspace, { tempRoot: tempDir(t), links: ['vendor'] });
+  const scratches = new ShadowScratches(store.git, store.workspace, {
+    tempRoot: tempDir(t),
+    links: ['vendor'],
+  });
   const scratch = await scratches.open('s1', (await store.snapshot()).tree);
   t.after(() => scratch.dispose());
   assert.ok(lstatSync(join(scratch.path, 'vendor')).isDirectory());
-  assert.deepEqual(scratch.links[0], { path: 'vendor', target: join(root, 'vendor'), linked: false, reason: 'tracked_in_base' });
+  assert.deepEqual(scratch.links[0], {
+    path: 'vendor',
+    target: join(root, 'vendor'),
+    linked: false,
+    reason: 'tracked_in_base',
+  });
 });
 
 test('moving to the next snapshot writes only changed files and removes what the new base lacks', async (t) => {
@@ -140,7 +180,10 @@ test('moving to the next snapshot writes only changed files and removes what the
   chmodSync(join(root, 'docs/readme.md'), 0o755);
   const second = await store.snapshot();
   const move = await scratch.moveTo(second.tree, { sweep: false });
-  assert.deepEqual({ written: move.written, removed: move.removed, swept: move.swept }, { written: 3, removed: 1, swept: false });
+  assert.deepEqual(
+    { written: move.written, removed: move.removed, swept: move.swept },
+    { written: 3, removed: 1, swept: false },
+  );
   assert.equal(describeTreeDifference(visible(root), scratchFiles(scratch)), undefined);
   assert.ok(!existsSync(join(scratch.path, 'src/deep')), 'a folder left empty is removed');
   const after = statSync(unchanged);
@@ -170,7 +213,10 @@ test('edits in the scratch are captured as a tree, listed and diffed; the worksp
     ],
   );
   assert.equal(capture.base, base.tree);
-  assert.equal((await store.git.text(['cat-file', 'blob', `${capture.tree}:src/a.ts`])), 'export const a = 42;');
+  assert.equal(
+    await store.git.text(['cat-file', 'blob', `${capture.tree}:src/a.ts`]),
+    'export const a = 42;',
+  );
   const diff = await scratch.diff(capture);
   assert.match(diff, /^-export const a = 1;$/m);
   assert.match(diff, /^\+export const a = 42;$/m);
@@ -192,7 +238,11 @@ test('moving without sweep=false first sweeps up edits, new files included', asy
   const move = await scratch.moveTo(base.tree);
   assert.equal(move.swept, true);
   assert.equal(describeTreeDifference(visible(root), scratchFiles(scratch)), undefined);
-  assert.equal(readFileSync(join(scratch.path, 'dist/cache.js'), 'utf8'), 'ignored output\n', 'ignored outputs stay, like in a checkout');
+  assert.equal(
+    readFileSync(join(scratch.path, 'dist/cache.js'), 'utf8'),
+    'ignored output\n',
+    'ignored outputs stay, like in a checkout',
+  );
 });
 
 test('ignored outputs stay across moves, but go when the ignore rules change', async (t) => {
@@ -209,7 +259,10 @@ test('ignored outputs stay across moves, but go when the ignore rules change', a
   rmSync(join(root, 'dist'), { recursive: true });
   const unignored = await store.snapshot();
   await scratch.moveTo(unignored.tree, { sweep: false });
-  assert.ok(!existsSync(join(scratch.path, 'dist')), 'no longer ignored: it would have been captured as an edit');
+  assert.ok(
+    !existsSync(join(scratch.path, 'dist')),
+    'no longer ignored: it would have been captured as an edit',
+  );
   assert.ok(linkedFolder(join(scratch.path, 'node_modules'), join(root, 'node_modules')));
   assert.deepEqual((await scratch.capture()).changes, []);
 });
@@ -242,7 +295,11 @@ test('moves replace a file by a folder and a symlink by a file, never writing th
   const second = await store.snapshot();
   await scratch.moveTo(second.tree, { sweep: false });
   assert.equal(describeTreeDifference(visible(root), scratchFiles(scratch)), undefined);
-  assert.equal(readFileSync(join(root, 'src/a.ts'), 'utf8'), 'export const a = 1;\n', 'the old symlink target is untouched');
+  assert.equal(
+    readFileSync(join(root, 'src/a.ts'), 'utf8'),
+    'export const a = 1;\n',
+    'the old symlink target is untouched',
+  );
   await scratch.moveTo(first.tree, { sweep: false });
   assert.equal(readlinkSync(join(scratch.path, 'a-link.ts')), 'src/a.ts');
 });
@@ -256,7 +313,10 @@ test('a base that tracks files under a linked folder replaces the link, never wr
   const blob = await store.git.text(['hash-object', '-w', '--stdin'], { input: 'vendored\n' });
   const indexFile = join(tempDir(t), 'index');
   await store.git.run(['read-tree', first.tree], { indexFile });
-  await store.git.run(['update-index', '--add', '--cacheinfo', `100644,${blob},node_modules/left-pad/index.js`], { indexFile });
+  await store.git.run(
+    ['update-index', '--add', '--cacheinfo', `100644,${blob},node_modules/left-pad/index.js`],
+    { indexFile },
+  );
   const tracked = await store.git.text(['write-tree'], { indexFile });
   await scratch.moveTo(tracked, { sweep: false });
   assert.ok(lstatSync(join(scratch.path, 'node_modules')).isDirectory());
@@ -264,7 +324,10 @@ test('a base that tracks files under a linked folder replaces the link, never wr
   assert.deepEqual(fingerprint(join(root, 'node_modules')), nodeModules);
   assert.equal(scratch.links[0]?.reason, 'tracked_in_base');
   await scratch.moveTo(first.tree, { sweep: false });
-  assert.ok(linkedFolder(join(scratch.path, 'node_modules'), join(root, 'node_modules')), 'linked again once the base no longer tracks it');
+  assert.ok(
+    linkedFolder(join(scratch.path, 'node_modules'), join(root, 'node_modules')),
+    'linked again once the base no longer tracks it',
+  );
   assert.deepEqual(fingerprint(join(root, 'node_modules')), nodeModules);
 });
 
@@ -274,9 +337,17 @@ test('git run inside the scratch sees the scratch, not the workspace', async (t)
   t.after(() => scratch.dispose());
   writeFileSync(join(scratch.path, 'src/a.ts'), 'changed in scratch\n');
   const env = testEnv(tempDir(t));
-  const top = spawnSync('git', ['rev-parse', '--show-toplevel'], { cwd: scratch.path, env, encoding: 'utf8' }).stdout.trim();
+  const top = spawnSync('git', ['rev-parse', '--show-toplevel'], {
+    cwd: scratch.path,
+    env,
+    encoding: 'utf8',
+  }).stdout.trim();
   assert.equal(top, scratch.path);
-  const status = spawnSync('git', ['status', '--porcelain'], { cwd: scratch.path, env, encoding: 'utf8' }).stdout;
+  const status = spawnSync('git', ['status', '--porcelain'], {
+    cwd: scratch.path,
+    env,
+    encoding: 'utf8',
+  }).stdout;
   assert.match(status, /^ M src\/a\.ts$/m);
 });
 
@@ -287,7 +358,10 @@ test('dispose removes the scratch, its record and its worktree entry; the linked
   await scratch.dispose();
   assert.ok(!existsSync(scratch.path));
   assert.ok(!existsSync(ownerFile(scratches.records, 's1')));
-  assert.equal(await store.git.text(['worktree', 'list', '--porcelain']).then((out) => out.includes(scratch.path)), false);
+  assert.equal(
+    await store.git.text(['worktree', 'list', '--porcelain']).then((out) => out.includes(scratch.path)),
+    false,
+  );
   assert.deepEqual(fingerprint(join(root, 'node_modules')), nodeModules);
   await scratch.dispose();
 });
@@ -302,7 +376,10 @@ test('the scratch of a dead process is removed when the next one opens, links as
   const { root, store, scratches } = await setup(t);
   const snap = await store.snapshot();
   const crashed = await scratches.open('crashed', snap.tree);
-  assert.ok(ownerFile(scratches.records, 'crashed').startsWith(join(root, '.aide/state/')), 'the record is in the workspace state, out of the sandbox\'s reach');
+  assert.ok(
+    ownerFile(scratches.records, 'crashed').startsWith(join(root, '.aide/state/')),
+    "the record is in the workspace state, out of the sandbox's reach",
+  );
   const record = JSON.parse(readFileSync(ownerFile(scratches.records, 'crashed'), 'utf8')) as { pid: number };
   writeFileSync(ownerFile(scratches.records, 'crashed'), JSON.stringify({ ...record, pid: deadPid() }));
   const adminDir = join(store.git.location.gitDir, 'worktrees', 'crashed');
@@ -313,7 +390,10 @@ test('the scratch of a dead process is removed when the next one opens, links as
   assert.ok(!existsSync(crashed.path));
   assert.ok(!existsSync(adminDir));
   assert.ok(!existsSync(ownerFile(scratches.records, 'crashed')));
-  assert.deepEqual((await listScratches(scratches.home, scratches.records)).map((e) => [e.session, e.alive]), [['next', true]]);
+  assert.deepEqual(
+    (await listScratches(scratches.home, scratches.records)).map((e) => [e.session, e.alive]),
+    [['next', true]],
+  );
   assert.deepEqual(fingerprint(join(root, 'node_modules')), nodeModules);
 });
 
@@ -322,9 +402,21 @@ test('a dead scratch linked by globs goes with its caches, the links unlinked, n
   writeTree(root, { 'docs/node_modules/tool/index.js': 'tool\n', 'docs/node_modules/.cache/old': 'old\n' });
   const snap = await store.snapshot();
   const crashed = await scratches.open('crashed', snap.tree);
-  assert.deepEqual(crashed.links.map((l) => [l.path, l.linked]), [['docs/node_modules', true], ['node_modules', true]]);
-  assert.ok(!existsSync(join(crashed.path, 'docs/node_modules/.cache')), "the workspace's cache is not linked");
-  writeTree(crashed.path, { 'docs/node_modules/.cache/new': 'made in the scratch\n', 'node_modules/.vite/deps.json': '{}\n' });
+  assert.deepEqual(
+    crashed.links.map((l) => [l.path, l.linked]),
+    [
+      ['docs/node_modules', true],
+      ['node_modules', true],
+    ],
+  );
+  assert.ok(
+    !existsSync(join(crashed.path, 'docs/node_modules/.cache')),
+    "the workspace's cache is not linked",
+  );
+  writeTree(crashed.path, {
+    'docs/node_modules/.cache/new': 'made in the scratch\n',
+    'node_modules/.vite/deps.json': '{}\n',
+  });
   const record = JSON.parse(readFileSync(ownerFile(scratches.records, 'crashed'), 'utf8')) as { pid: number };
   writeFileSync(ownerFile(scratches.records, 'crashed'), JSON.stringify({ ...record, pid: deadPid() }));
   const before = workspacePrint(root);
@@ -332,7 +424,9 @@ test('a dead scratch linked by globs goes with its caches, the links unlinked, n
   t.after(() => next.dispose());
   assert.ok(!existsSync(crashed.path));
   assert.deepEqual(workspacePrint(root), before);
-  assert.ok(!existsSync(join(root, 'docs/node_modules/.cache/new')) && !existsSync(join(root, 'node_modules/.vite')));
+  assert.ok(
+    !existsSync(join(root, 'docs/node_modules/.cache/new')) && !existsSync(join(root, 'node_modules/.vite')),
+  );
 });
 
 test('a live scratch of the same session is refused; a folder without a record is stale', async (t) => {
@@ -347,7 +441,7 @@ test('a live scratch of the same session is refused; a folder without a record i
   assert.ok(existsSync(first.path));
 });
 
-test('a stale sweep removes only folders of aide\'s own naming in the home: planted links and records name nothing it deletes', async (t) => {
+test("a stale sweep removes only folders of aide's own naming in the home: planted links and records name nothing it deletes", async (t) => {
   const { store, scratches } = await setup(t, ['node_modules', 'packages/a/node_modules']);
   const outside = tempDir(t, 'aide-outside-');
   writeTree(outside, { 'precious.txt': 'keep\n', 'node_modules/dep.js': 'x\n' });
@@ -359,17 +453,40 @@ test('a stale sweep removes only folders of aide\'s own naming in the home: plan
   mkdirSync(join(crashed.path, 'packages'));
   symlinkSync(outside, join(crashed.path, 'packages', 'a'));
   // An older aide's record (or a hostile command's) naming a folder outside and a symlink there.
-  writeTree(join(scratches.home, '.owners'), { 'evil.json': JSON.stringify({ pid: deadPid(), session: 'evil', path: outside, links: [join(outside, 'keep-link')] }) });
+  writeTree(join(scratches.home, '.owners'), {
+    'evil.json': JSON.stringify({
+      pid: deadPid(),
+      session: 'evil',
+      path: outside,
+      links: [join(outside, 'keep-link')],
+    }),
+  });
   symlinkSync(outside, join(scratches.home, 'act-20260101-000000-dead'));
   writeTree(join(scratches.home, 'not a session'), { 'kept.txt': 'x' });
-  writeFileSync(ownerFile(scratches.records, 'crashed'), JSON.stringify({ version: 2, pid: deadPid(), identity: null, createdAt: 'then' }));
-  writeFileSync(ownerFile(scratches.records, 'planted'), JSON.stringify({ version: 2, pid: deadPid(), identity: null, createdAt: 'then', path: outside }));
-  assert.deepEqual((await scratches.removeStale()).sort(), ['act-20260101-000000-dead', 'crashed', 'planted']);
+  writeFileSync(
+    ownerFile(scratches.records, 'crashed'),
+    JSON.stringify({ version: 2, pid: deadPid(), identity: null, createdAt: 'then' }),
+  );
+  writeFileSync(
+    ownerFile(scratches.records, 'planted'),
+    JSON.stringify({ version: 2, pid: deadPid(), identity: null, createdAt: 'then', path: outside }),
+  );
+  assert.deepEqual((await scratches.removeStale()).sort(), [
+    'act-20260101-000000-dead',
+    'crashed',
+    'planted',
+  ]);
   assert.deepEqual(fingerprint(outside), printed, 'the folder outside and its symlinks are untouched');
-  assert.ok(!existsSync(join(scratches.home, 'act-20260101-000000-dead')), 'the planted link went, as a link');
+  assert.ok(
+    !existsSync(join(scratches.home, 'act-20260101-000000-dead')),
+    'the planted link went, as a link',
+  );
   assert.ok(!existsSync(join(scratches.home, '.owners')));
   assert.ok(!existsSync(crashed.path));
-  assert.ok(existsSync(join(scratches.home, 'not a session', 'kept.txt')), 'a name aide never gives is not proof');
+  assert.ok(
+    existsSync(join(scratches.home, 'not a session', 'kept.txt')),
+    'a name aide never gives is not proof',
+  );
   assert.deepEqual(await listScratches(scratches.home, scratches.records), []);
 });
 
@@ -381,7 +498,10 @@ test('an unknown base is an error that names it, and an option-like one never re
   t.after(() => scratch.dispose());
   const planted = join(tempDir(t), 'planted');
   await assert.rejects(scratch.moveTo(`--output=${planted}`, { sweep: false }), /no snapshot or checkpoint/);
-  await assert.rejects(scratch.moveTo('0123456789abcdef0123456789abcdef01234567', { sweep: false }), /no snapshot or checkpoint/);
+  await assert.rejects(
+    scratch.moveTo('0123456789abcdef0123456789abcdef01234567', { sweep: false }),
+    /no snapshot or checkpoint/,
+  );
   assert.ok(!existsSync(planted));
 });
 
@@ -390,7 +510,10 @@ test('a workspace that is not a git repository gets a scratch too', async (t) =>
   writeTree(root, { 'main.py': 'print(1)\n', 'lib/util.py': 'x = 1\n' });
   const store = await ShadowStore.open(root, testEnv(tempDir(t)), { maxFileBytes: 1 << 20, command: 'test' });
   t.after(() => store.close());
-  const scratches = new ShadowScratches(store.git, store.workspace, { tempRoot: tempDir(t), links: ['node_modules'] });
+  const scratches = new ShadowScratches(store.git, store.workspace, {
+    tempRoot: tempDir(t),
+    links: ['node_modules'],
+  });
   const first = await store.snapshot();
   const scratch = await scratches.open('s1', first.tree);
   t.after(() => scratch.dispose());

@@ -35,12 +35,23 @@ export function toScratchChange(change: TreeChange): ScratchChange {
  * get no stat data, so the next `git add` re-hashes just these paths. Removals go first, so a
  * file that becomes a folder (or the reverse) never meets itself.
  */
-export async function updateIndexEntries(git: ShadowGit, changes: readonly TreeChange[], options: GitCallOptions): Promise<void> {
+export async function updateIndexEntries(
+  git: ShadowGit,
+  changes: readonly TreeChange[],
+  options: GitCallOptions,
+): Promise<void> {
   if (changes.length === 0) return;
   const zero = '0'.repeat(40);
-  const removals = changes.filter((c) => c.newMode === ABSENT_MODE || c.status === 'T').map((c) => `0 ${zero}\t${c.path}\0`);
-  const additions = changes.filter((c) => c.newMode !== ABSENT_MODE).map((c) => `${c.newMode} ${c.newSha}\t${c.path}\0`);
-  await git.run(['update-index', '-z', '--index-info'], { ...options, input: [...removals, ...additions].join('') });
+  const removals = changes
+    .filter((c) => c.newMode === ABSENT_MODE || c.status === 'T')
+    .map((c) => `0 ${zero}\t${c.path}\0`);
+  const additions = changes
+    .filter((c) => c.newMode !== ABSENT_MODE)
+    .map((c) => `${c.newMode} ${c.newSha}\t${c.path}\0`);
+  await git.run(['update-index', '-z', '--index-info'], {
+    ...options,
+    input: [...removals, ...additions].join(''),
+  });
 }
 
 /** Refuses paths no tree of ours should hold: absolute, empty or dot segments, anything in a `.git`. */
@@ -57,7 +68,11 @@ async function kindAt(path: string): Promise<'missing' | 'dir' | 'symlink' | 'ot
     const info = await lstat(path);
     return info.isSymbolicLink() ? 'symlink' : info.isDirectory() ? 'dir' : 'other';
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return 'missing';
+    if (
+      (error as NodeJS.ErrnoException).code === 'ENOENT' ||
+      (error as NodeJS.ErrnoException).code === 'ENOTDIR'
+    )
+      return 'missing';
     throw error;
   }
 }
@@ -130,9 +145,15 @@ async function writeEntry(path: string, mode: string, content: Buffer): Promise<
 }
 
 /** Applies tree changes to the files under root. Returns the number of paths written and removed. */
-export async function applyTreeChanges(objects: ObjectReader, root: string, changes: readonly TreeChange[]): Promise<{ written: number; removed: number }> {
+export async function applyTreeChanges(
+  objects: ObjectReader,
+  root: string,
+  changes: readonly TreeChange[],
+): Promise<{ written: number; removed: number }> {
   const depth = (c: TreeChange) => c.path.split('/').length;
-  const removals = changes.filter((c) => c.status === 'D' || c.status === 'T').sort((a, b) => depth(b) - depth(a));
+  const removals = changes
+    .filter((c) => c.status === 'D' || c.status === 'T')
+    .sort((a, b) => depth(b) - depth(a));
   const writes = changes.filter((c) => c.newMode !== ABSENT_MODE);
   let removed = 0;
   for (const change of removals) {
@@ -142,7 +163,9 @@ export async function applyTreeChanges(objects: ObjectReader, root: string, chan
     if (change.status === 'D') await pruneEmpty(root, segments);
   }
   // Ask for every blob at once: the reads are pipelined through one git process.
-  const blobs = writes.map((c) => (c.newMode === '160000' ? Promise.resolve(Buffer.alloc(0)) : blob(objects, c.newSha)));
+  const blobs = writes.map((c) =>
+    c.newMode === '160000' ? Promise.resolve(Buffer.alloc(0)) : blob(objects, c.newSha),
+  );
   for (const [i, change] of writes.entries()) {
     const segments = checkedSegments(change.path);
     await realFolders(root, segments);

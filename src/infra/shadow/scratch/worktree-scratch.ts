@@ -15,12 +15,29 @@
  */
 import { copyFile, readFile, rm } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import type { IgnoredPath, Scratch, ScratchCapture, ScratchChange, ScratchLink, ScratchMove, ScratchOpener } from '../../../core/ports.js';
+import type {
+  IgnoredPath,
+  Scratch,
+  ScratchCapture,
+  ScratchChange,
+  ScratchLink,
+  ScratchMove,
+  ScratchOpener,
+} from '../../../core/ports.js';
 import { AideError } from '../../../shared/errors.js';
 import { validSessionId } from '../checkpoints.js';
 import type { ShadowGit } from '../git.js';
 import type { Workspace } from '../shadow-repo.js';
-import { linkExcludes, linkKeepOptions, linkPaths, realFolderChain, removeLink, resolveLinkPaths, syncLinks, touchesLink } from './links.js';
+import {
+  linkExcludes,
+  linkKeepOptions,
+  linkPaths,
+  realFolderChain,
+  removeLink,
+  resolveLinkPaths,
+  syncLinks,
+  touchesLink,
+} from './links.js';
 import {
   ensureScratchHome,
   listScratches,
@@ -50,7 +67,8 @@ function adminDirOf(git: ShadowGit, gitfile: string): string {
   const match = /^gitdir: (.+)$/m.exec(gitfile);
   const dir = match?.[1]?.trim();
   const worktrees = join(git.location.gitDir, 'worktrees');
-  if (dir === undefined || !isInside(worktrees, dir)) throw new Error(`unexpected worktree .git file: ${gitfile.trim()}`);
+  if (dir === undefined || !isInside(worktrees, dir))
+    throw new Error(`unexpected worktree .git file: ${gitfile.trim()}`);
   return dir;
 }
 
@@ -62,7 +80,9 @@ function isInside(parent: string, path: string): boolean {
 /** An ignore file as check-ignore names it: work-tree-relative, or the shadow's copy of the workspace's exclude file. */
 function ruleSource(source: string): string {
   if (!isAbsolute(source)) return source;
-  return source.endsWith(`info${sep}exclude`) || source.endsWith('info/exclude') ? '.git/info/exclude' : source;
+  return source.endsWith(`info${sep}exclude`) || source.endsWith('info/exclude')
+    ? '.git/info/exclude'
+    : source;
 }
 
 /** Opens scratches in a workspace's shadow. The caller holds the workspace lock (a ShadowStore). */
@@ -100,21 +120,33 @@ export class ShadowScratches implements ScratchOpener {
   }
 
   async open(session: string, base: string): Promise<WorktreeScratch> {
-    if (!validSessionId(session)) throw new AideError('usage', `"${session}" is not a valid session id`, { hint: 'Use letters, digits, ".", "_" and "-".' });
+    if (!validSessionId(session))
+      throw new AideError('usage', `"${session}" is not a valid session id`, {
+        hint: 'Use letters, digits, ".", "_" and "-".',
+      });
     await ensureScratchHome(this.home);
     await this.removeStale();
     const existing = (await listScratches(this.home, this.records)).find((e) => e.session === session);
     if (existing !== undefined) {
       const pid = existing.owner?.pid ?? 0;
-      throw new AideError('workspace_locked', `session ${session} already has a scratch copy in use (pid ${pid}${pid === process.pid ? ', this process' : ''}) at ${existing.path}`, {
-        hint: 'Dispose of the first one before opening it again, or use another session.',
-      });
+      throw new AideError(
+        'workspace_locked',
+        `session ${session} already has a scratch copy in use (pid ${pid}${pid === process.pid ? ', this process' : ''}) at ${existing.path}`,
+        {
+          hint: 'Dispose of the first one before opening it again, or use another session.',
+        },
+      );
     }
     const tree = await resolveTree(this.git, base);
     const commit = await commitFor(this.git, base, tree);
     const path = join(this.home, session);
     // The record comes first: a crash from here on leaves a scratch that the next open removes.
-    await writeOwner(this.records, session, { version: 2, pid: process.pid, identity: await processIdentity(process.pid), createdAt: new Date().toISOString() });
+    await writeOwner(this.records, session, {
+      version: 2,
+      pid: process.pid,
+      identity: await processIdentity(process.pid),
+      createdAt: new Date().toISOString(),
+    });
     const objects = new ObjectReader(this.git);
     try {
       // --no-checkout: a checkout inside `worktree add` would inherit the runner's
@@ -140,7 +172,9 @@ export class ShadowScratches implements ScratchOpener {
 }
 
 function unknownBase(base: string): AideError {
-  return new AideError('checkpoint_unknown', `no snapshot or checkpoint "${base}"`, { hint: 'List checkpoints with `aide checkpoints`.' });
+  return new AideError('checkpoint_unknown', `no snapshot or checkpoint "${base}"`, {
+    hint: 'List checkpoints with `aide checkpoints`.',
+  });
 }
 
 /** A revision safe to put on a git command line (never an option). */
@@ -151,15 +185,23 @@ function revision(base: string): string {
 
 /** The tree of a snapshot or checkpoint id. */
 async function resolveTree(git: ShadowGit, base: string): Promise<string> {
-  const tree = await git.text(['rev-parse', '--verify', '-q', `${revision(base)}^{tree}`], { ...objectsOnly(git), okCodes: [1, 128] });
+  const tree = await git.text(['rev-parse', '--verify', '-q', `${revision(base)}^{tree}`], {
+    ...objectsOnly(git),
+    okCodes: [1, 128],
+  });
   if (tree === '') throw unknownBase(base);
   return tree;
 }
 
 /** A commit for a worktree's HEAD: the checkpoint's own, or a parentless one made for a bare tree. */
 async function commitFor(git: ShadowGit, base: string, tree: string): Promise<string> {
-  const commit = await git.text(['rev-parse', '--verify', '-q', `${base}^{commit}`], { ...objectsOnly(git), okCodes: [1, 128] });
-  return commit !== '' ? commit : git.text(['commit-tree', tree, '-m', 'aide scratch base'], objectsOnly(git));
+  const commit = await git.text(['rev-parse', '--verify', '-q', `${base}^{commit}`], {
+    ...objectsOnly(git),
+    okCodes: [1, 128],
+  });
+  return commit !== ''
+    ? commit
+    : git.text(['commit-tree', tree, '-m', 'aide scratch base'], objectsOnly(git));
 }
 
 /** Where a scratch is: its folder in the home, its record, its admin folder in the shadow. */
@@ -225,7 +267,11 @@ export class WorktreeScratch implements Scratch {
    * that are also ignored would otherwise be dropped by `add -A`, or removed by `clean -X`).
    */
   private async syncIndex(): Promise<void> {
-    await updateIndexEntries(this.git, await this.objects.changes(this.indexTree, this.filesTree), this.indexOptions);
+    await updateIndexEntries(
+      this.git,
+      await this.objects.changes(this.indexTree, this.filesTree),
+      this.indexOptions,
+    );
     this.indexTree = this.filesTree;
   }
 
@@ -237,7 +283,8 @@ export class WorktreeScratch implements Scratch {
     // The links (and whatever a command may have put in their place) are never captured. Dropped
     // after the add, not excluded from it: an exclusion naming an ignored link fails the add.
     const linked = linkPaths(this.linkState);
-    if (linked.length > 0) await this.git.run(['rm', '-r', '-q', '-f', '--cached', '--ignore-unmatch', '--', ...linked], options);
+    if (linked.length > 0)
+      await this.git.run(['rm', '-r', '-q', '-f', '--cached', '--ignore-unmatch', '--', ...linked], options);
     const tree = await this.git.text(['write-tree'], options);
     this.unknownFiles = false;
     this.filesTree = tree;
@@ -254,12 +301,17 @@ export class WorktreeScratch implements Scratch {
     this.live();
     if (paths.length === 0) return [];
     // -v names the rule; --no-index would also report tracked files, which a capture does take.
-    const out = await this.git.run(['check-ignore', '-v', '-z', '--stdin'], { ...this.indexOptions, input: paths.map((p) => `${p}\0`).join(''), okCodes: [1] });
+    const out = await this.git.run(['check-ignore', '-v', '-z', '--stdin'], {
+      ...this.indexOptions,
+      input: paths.map((p) => `${p}\0`).join(''),
+      okCodes: [1],
+    });
     const fields = out.stdout.toString('utf8').split('\0');
     const ignored: IgnoredPath[] = [];
     for (let i = 0; i + 3 < fields.length; i += 4) {
       const [source, line, pattern, path] = fields.slice(i, i + 4) as [string, string, string, string];
-      if (pattern !== '' && !pattern.startsWith('!')) ignored.push({ path, rule: `${ruleSource(source)}:${line}: ${pattern}` });
+      if (pattern !== '' && !pattern.startsWith('!'))
+        ignored.push({ path, rule: `${ruleSource(source)}:${line}: ${pattern}` });
     }
     return ignored;
   }
@@ -267,7 +319,15 @@ export class WorktreeScratch implements Scratch {
   async diff(capture?: ScratchCapture): Promise<string> {
     const taken = capture ?? (await this.capture());
     if (taken.base === taken.tree) return '';
-    const args = ['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', taken.base, taken.tree];
+    const args = [
+      'diff',
+      '--no-color',
+      '--no-ext-diff',
+      '--no-textconv',
+      '--no-renames',
+      taken.base,
+      taken.tree,
+    ];
     return (await this.git.run(args, objectsOnly(this.git))).stdout.toString('utf8');
   }
 
@@ -282,14 +342,22 @@ export class WorktreeScratch implements Scratch {
     if (tree === null) throw unknownBase(target);
     const changes = await this.objects.changes(from, tree);
     this.unknownFiles = true;
-    if (changes.some((c) => c.path === '.gitignore' || c.path.endsWith('/.gitignore'))) await this.removeIgnored();
+    if (changes.some((c) => c.path === '.gitignore' || c.path.endsWith('/.gitignore')))
+      await this.removeIgnored();
     await this.unlinkUnder(changes);
     const { written, removed } = await applyTreeChanges(this.objects, this.path, changes);
     this.unknownFiles = false;
     this.filesTree = tree;
     this.baseTree = tree;
     if (changes.some((c) => this.linkState.some((l) => touchesLink(l, c.path)))) {
-      this.linkState = await syncLinks(this.objects, this.workspace.root, this.path, tree, this.configuredLinks, this.linkState);
+      this.linkState = await syncLinks(
+        this.objects,
+        this.workspace.root,
+        this.path,
+        tree,
+        this.configuredLinks,
+        this.linkState,
+      );
     }
     return { from, to: tree, written, removed, swept };
   }
@@ -303,7 +371,8 @@ export class WorktreeScratch implements Scratch {
     for (const link of this.linkState) {
       if (!link.linked || !changes.some((c) => c.path.startsWith(`${link.path}/`))) continue;
       const segments = link.path.split('/');
-      if (await realFolderChain(this.path, segments.slice(0, -1))) await removeLink(join(this.path, ...segments));
+      if (await realFolderChain(this.path, segments.slice(0, -1)))
+        await removeLink(join(this.path, ...segments));
       link.linked = false;
     }
   }
@@ -316,7 +385,10 @@ export class WorktreeScratch implements Scratch {
    */
   private async removeIgnored(): Promise<void> {
     await this.syncIndex();
-    await this.git.run(['clean', '-ffdXq', ...linkKeepOptions(this.linkState), '--', ':/', ...linkExcludes(this.linkState)], this.indexOptions);
+    await this.git.run(
+      ['clean', '-ffdXq', ...linkKeepOptions(this.linkState), '--', ':/', ...linkExcludes(this.linkState)],
+      this.indexOptions,
+    );
   }
 
   async dispose(): Promise<void> {
