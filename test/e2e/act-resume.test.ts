@@ -5,7 +5,7 @@
  * changed steps named), and nothing to resume.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -24,8 +24,8 @@ import {
 import { omit, workspaceState } from '../helpers/checkpoints.js';
 import { BIN, runAide } from '../helpers/cli.js';
 import { fingerprint, gitRepo, tempDir, testEnv, testHome, type Cleanup } from '../helpers/sandbox.js';
+import { needScript, onTerminal } from '../helpers/pty.js';
 import { processesMatching, uniqueSeconds } from '../helpers/verify.js';
-import { stripAnsi } from '../../src/shared/text.js';
 
 const CALC_WITH_SUB =
   'export function add(a, b) {\n  return a + b;\n}\n\nexport function sub(a, b) {\n  return a - b;\n}\n';
@@ -101,11 +101,20 @@ class Running {
     });
   }
 
-  /** Waits until the output says `text`; fails if aide exits first. */
-  async said(text: string): Promise<void> {
+  /** Waits until the output says `text`; fails if aide exits first or stays silent for `ms`. */
+  async said(text: string, ms = 60_000): Promise<void> {
+    const deadline = Date.now() + ms;
     while (!this.stdout.includes(text) && !this.stderr.includes(text)) {
       if (this.ended) throw new Error(`aide exited before saying "${text}":\n${this.stdout}\n${this.stderr}`);
-      await new Promise<void>((resolve) => this.waiters.push(resolve));
+      const left = deadline - Date.now();
+      if (left <= 0)
+        throw new Error(`aide did not say "${text}" within ${ms} ms:\n${this.stdout}\n${this.stderr}`);
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, left);
+        this.waiters.push(resolve);
+      });
+      clearTimeout(timer);
     }
   }
 
@@ -381,40 +390,20 @@ test('a dry run that stopped is resumed with --resume --dry-run, and only with i
 });
 
 /** Runs aide on a pseudo-terminal (util-linux `script`), answering the first (y/N) question with `key`. */
-function onTerminal(
+async function answering(
   root: string,
   args: string[],
   key: string,
 ): Promise<{ code: number | null; output: string }> {
-  const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
-  const command = `stty cols 100 rows 40; ${[process.execPath, BIN, ...args].map(quote).join(' ')}`;
-  const child = spawn('script', ['-qec', command, '/dev/null'], {
-    cwd: root,
-    env: testEnv(undefined, { TERM: 'xterm' }),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let output = '';
-  let answered = false;
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    output += chunk;
-    if (!answered && stripAnsi(output).includes('(y/N)')) {
-      answered = true;
-      child.stdin.write(key);
-    }
-  });
-  return new Promise((resolve) => {
-    child.on('exit', (code) => {
-      child.stdin.end();
-      resolve({ code, output: stripAnsi(output).replace(/\r/g, '') });
-    });
-  });
+  const run = onTerminal(root, args);
+  await run.waitFor('(y/N)');
+  run.press(key);
+  const code = await run.exit();
+  return { code, output: run.output() };
 }
 
 test('on a terminal, a changed plan is asked about: n leaves the session as it was (exit 5), to be asked again', async (t) => {
-  assert.ok(
-    spawnSync('script', ['--version']).status === 0,
-    'this test needs util-linux `script` (Debian: apt-get install bsdutils)',
-  );
+  needScript();
   const root = actRepo(
     t,
     planDoc('Sub', [
@@ -431,7 +420,7 @@ test('on a terminal, a changed plan is asked about: n leaves the session as it w
       { title: 'Note', edits: edit('src/calc.js', '  return a + b;', '  return a + b; // sum') },
     ]),
   );
-  const declined = await onTerminal(root, ['act', '--resume'], 'n');
+  const declined = await answering(root, ['act', '--resume'], 'n');
   assert.equal(declined.code, 5, declined.output);
   assert.match(
     declined.output,

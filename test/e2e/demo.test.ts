@@ -4,13 +4,14 @@ import { existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
+import { testTemp } from '../helpers/sandbox.js';
 
 const demo = fileURLToPath(new URL('../../../scripts/demo.mjs', import.meta.url));
 
 test('the README quickstart demo carries out the example plan: dry run, then every step verified and written', (t) => {
   const result = spawnSync(process.execPath, [demo], {
     encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1' },
+    env: { ...process.env, NO_COLOR: '1', TMPDIR: testTemp() },
   });
   // The demo keeps the example project for a look around and says where: this test removes it.
   const kept = /^The example project is kept in (\S+)\. Have a look:$/m.exec(result.stdout)?.[1];

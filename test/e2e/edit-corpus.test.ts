@@ -1,8 +1,10 @@
 /**
- * The edit corpus, end to end: every case in test/fixtures/edits/ runs the built CLI
- * (`aide apply <response.md> --json`) in a fresh git repository holding the case's `before/`
- * tree, then checks the tree byte for byte against `after/`, or, for replies that must be
- * refused, the exit code, the failure kinds and that nothing at all was written.
+ * The edit corpus, end to end: every case in test/fixtures/edits/ runs `aide apply
+ * <response.md> --json` in a fresh git repository holding the case's `before/` tree, then checks
+ * the tree byte for byte against `after/`, or, for replies that must be refused, the exit code,
+ * the failure kinds and that nothing at all was written. Every case runs aide's CLI in this
+ * process (runCli: the same commands and output, without starting node 84 times, which made this
+ * the longest file of the suite, 33-64 s); a few also run the built CLI as a child process.
  *
  * Each sandbox is <tmp>/repo (the workspace) next to an empty <tmp>/outside, so a path that
  * escapes the workspace would land somewhere the test can see.
@@ -14,6 +16,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runAide, type CliResult } from '../helpers/cli.js';
+import { runAideInProcess } from '../helpers/in-process.js';
 import { listCases, loadCase, type CaseExpectation, type CorpusCase } from '../helpers/edit-corpus.js';
 import { fingerprint, git, tempDir, type Cleanup } from '../helpers/sandbox.js';
 import { describeTreeDifference, readTree } from '../helpers/tree.js';
@@ -161,13 +164,15 @@ function checkRefused(
   );
 }
 
-async function runCase(t: Cleanup, name: string): Promise<void> {
+type Runner = typeof runAide;
+
+async function runCase(t: Cleanup, name: string, run: Runner): Promise<void> {
   const c = loadCase(FIXTURES, name);
   const box = sandbox(t, c.before);
   const gitBefore = fingerprint(box.repo, '.git');
   // The corpus is about matching: real replies edit tests, CI files and package scripts, whose
   // protection (a second yes) is covered by apply-protected.test.ts.
-  const result = await runAide(['apply', c.response, '--json', '--allow-protected', ...c.settings.args], {
+  const result = await run(['apply', c.response, '--json', '--allow-protected', ...c.settings.args], {
     cwd: box.repo,
   });
   assert.notEqual(result.code, 70, `internal error (exit 70):\n${result.stdout}\n${result.stderr}`);
@@ -186,9 +191,29 @@ test('the edit corpus has enough cases', () => {
   assert.ok(names.length >= MIN_CASES, `only ${names.length} cases in ${FIXTURES}`);
 });
 
-// Each case spends most of its time starting node: run several at once.
-describe('edit corpus', { concurrency: Math.max(2, availableParallelism()) }, () => {
+// Each case spends most of its time waiting on git: run several at once.
+describe('edit corpus', { concurrency: Math.max(4, availableParallelism()) }, () => {
   for (const name of names) {
-    test(name, (t) => runCase(t, name));
+    test(name, (t) => runCase(t, name, runAideInProcess));
+  }
+});
+
+/** Through the built CLI too: an apply with its checkpoint, a dry run, a refusal at a symlink, CRLF and a BOM. */
+const SMOKE = [
+  '01-aider-python-two-blocks',
+  '30-crlf-bom-file-crlf-response-diff',
+  '52-dry-run-writes-nothing',
+  '62-fail-path-symlink-outside',
+];
+
+describe('edit corpus through the built CLI', { concurrency: Math.max(2, availableParallelism()) }, () => {
+  test('the smoke cases are in the corpus', () => {
+    assert.deepEqual(
+      SMOKE.filter((name) => !names.includes(name)),
+      [],
+    );
+  });
+  for (const name of SMOKE) {
+    test(name, (t) => runCase(t, name, runAide));
   }
 });

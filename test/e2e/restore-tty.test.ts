@@ -3,49 +3,22 @@
  * yes restores, no exits 5 with nothing written.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
 import { test } from 'node:test';
-import { stripAnsi } from '../../src/shared/text.js';
 import { saveCheckpoint, workspaceState } from '../helpers/checkpoints.js';
-import { BIN } from '../helpers/cli.js';
-import { gitRepo, testEnv, testHome, writeTree, type Cleanup } from '../helpers/sandbox.js';
-
-// util-linux `script` gives the child a real pseudo-terminal; .ci/run installs it (bsdutils).
-const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
-const needScript = () => {
-  assert.ok(hasScript, 'these tests need util-linux `script` (Debian: apt-get install bsdutils)');
-};
-
-const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
-const plain = (text: string) => stripAnsi(text).replace(/\r/g, '');
+import { needScript, onTerminal } from '../helpers/pty.js';
+import { gitRepo, writeTree, type Cleanup } from '../helpers/sandbox.js';
 
 /** Runs `aide restore ID` on a pseudo-terminal and types `key` once the question shows. */
-function restoreAnswering(
+async function restoreAnswering(
   root: string,
   id: string,
   key: string,
 ): Promise<{ code: number | null; output: string }> {
-  const command = [process.execPath, BIN, 'restore', id].map(quote).join(' ');
-  const child = spawn('script', ['-qec', command, '/dev/null'], {
-    cwd: root,
-    env: testEnv(testHome(), { TERM: 'xterm' }),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let output = '';
-  let answered = false;
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    output += chunk;
-    if (!answered && plain(output).includes('(y/N)')) {
-      answered = true;
-      child.stdin.write(key);
-    }
-  });
-  return new Promise((resolve) => {
-    child.on('exit', (code) => {
-      child.stdin.end();
-      resolve({ code, output: plain(output) });
-    });
-  });
+  const run = onTerminal(root, ['restore', id]);
+  await run.waitFor('(y/N)');
+  run.press(key);
+  const code = await run.exit();
+  return { code, output: run.output() };
 }
 
 async function setup(t: Cleanup) {

@@ -10,13 +10,12 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync, lstatSync, mkdirSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { scratchHome } from '../../src/infra/shadow/scratch/registry.js';
 import { edit, planDoc } from '../helpers/act.js';
 import { runAide, type CliResult } from '../helpers/cli.js';
-import { fingerprint, gitRepo, tempDir, writeTree } from '../helpers/sandbox.js';
+import { fingerprint, gitRepo, tempDir, testTemp, writeTree } from '../helpers/sandbox.js';
 
 /** The attack, as a verify command: its cwd is its scratch, whose parent is the scratch home. */
 function plantScript(outside: string, workspace: string): string {
@@ -103,7 +102,7 @@ for (const isolation of ['default', 'none'] as const) {
     assertSurvived(s, 'the verify that planted them', planted);
     if (isolation === 'none') {
       // Nothing stopped the command: the bait is really there for the next run to take.
-      const home = scratchHome(tmpdir(), s.root);
+      const home = scratchHome(testTemp(), s.root);
       assert.ok(lstatSync(join(home, 'verify-20260101-000000-beef')).isSymbolicLink());
       assert.ok(existsSync(join(home, '.owners', 'evil-workspace.json')));
       assert.ok(existsSync(join(s.root, '.aide/state/scratches/act-20260101-000000-dead.json')));

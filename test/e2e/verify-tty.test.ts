@@ -1,35 +1,11 @@
 /** On a terminal, `aide verify` shows a live task list (listr2): one task per command, then the verdict. */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
 import { test } from 'node:test';
-import { stripAnsi } from '../../src/shared/text.js';
-import { BIN } from '../helpers/cli.js';
-import { testEnv } from '../helpers/sandbox.js';
+import { needScript, onTerminal } from '../helpers/pty.js';
 import { verifyRepo } from '../helpers/verify.js';
 
-const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
-const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
-
-function onTerminal(root: string, args: string[]): Promise<{ code: number | null; output: string }> {
-  // A pseudo-terminal from `script` has no size until one is set; listr2 wraps to it.
-  const command = `stty cols 100 rows 40; ${[process.execPath, BIN, ...args].map(quote).join(' ')}`;
-  const child = spawn('script', ['-qec', command, '/dev/null'], {
-    cwd: root,
-    env: testEnv(undefined, { TERM: 'xterm', NO_COLOR: '' }),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  child.stdin.end();
-  return new Promise((resolve) => {
-    child.on('exit', (code) => {
-      resolve({ code, output: stripAnsi(output).replace(/\r/g, '') });
-    });
-  });
-}
-
 test('a task per command with its result, then the failing output and the verdict', async (t) => {
-  assert.ok(hasScript, 'this test needs util-linux `script` (Debian: apt-get install bsdutils)');
+  needScript();
   const root = verifyRepo(
     t,
     [
@@ -47,7 +23,9 @@ test('a task per command with its result, then the failing output and the verdic
     ],
     { flake_reruns: 0 },
   );
-  const { code, output } = await onTerminal(root, ['verify']);
+  const run = onTerminal(root, ['verify'], { NO_COLOR: '' });
+  const code = await run.exit();
+  const output = run.output();
   assert.equal(code, 1, output);
   assert.match(output, /✔ lint/);
   assert.match(output, /✔ unit {2}2 tests passed/);

@@ -48,7 +48,24 @@ export function testHome(): string {
   return sharedHome;
 }
 
-/** Environment for child processes in tests: isolated HOME and git config. */
+/**
+ * A TMPDIR for child processes, shared by one test process and removed when it exits: what aide
+ * keeps in the temp dir (`aide-scratch/<hash>/` per workspace) goes with it instead of piling up
+ * in the real one. Under the real temp dir, so paths there still start with `os.tmpdir()`.
+ */
+let sharedTemp: string | undefined;
+export function testTemp(): string {
+  if (sharedTemp === undefined) {
+    const temp = mkdtempSync(join(tmpdir(), 'aide-tmp-'));
+    sharedTemp = temp;
+    process.on('exit', () => {
+      rmSync(temp, { recursive: true, force: true });
+    });
+  }
+  return sharedTemp;
+}
+
+/** Environment for child processes in tests: isolated HOME, TMPDIR and git config. */
 export function testEnv(
   home: string = testHome(),
   extra: Record<string, string> = {},
@@ -56,6 +73,7 @@ export function testEnv(
   return {
     PATH: process.env['PATH'] ?? '/usr/bin:/bin',
     HOME: home,
+    TMPDIR: testTemp(),
     LANG: 'C.UTF-8',
     GIT_CONFIG_NOSYSTEM: '1',
     GIT_CONFIG_GLOBAL: join(home, '.gitconfig-test'),

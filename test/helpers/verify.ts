@@ -1,10 +1,9 @@
 /** Workspaces with a .aide/sandbox.json, and what a verify run left behind. */
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runAide, type CliResult } from './cli.js';
-import { gitRepo, type Cleanup } from './sandbox.js';
+import { gitRepo, testTemp, type Cleanup } from './sandbox.js';
 
 export interface SandboxCommand {
   name: string;
@@ -94,9 +93,9 @@ export function processesMatching(marker: string): string[] {
   }
 }
 
-/** Session folders under the scratch home of any workspace (`<tmp>/aide-scratch/<hash>/<session>`). */
+/** Session folders under the scratch home of any workspace (`<tmp>/aide-scratch/<hash>/<session>`, aide's TMPDIR). */
 export function scratchSessions(session: string): string[] {
-  const home = join(tmpdir(), 'aide-scratch');
+  const home = join(testTemp(), 'aide-scratch');
   let hashes: string[] = [];
   try {
     hashes = readdirSync(home);

@@ -12,6 +12,10 @@
  * - Which symlinks go first: the configured links of that scratch, found by their place in it.
  * - The worktree's admin folder in the shadow: left to `git worktree prune`, which removes only
  *   entries under the shadow's own `worktrees/` whose folder is gone.
+ * - The home itself: only once it is empty (its last scratch disposed), as the folder aide
+ *   derived for this workspace and user, a real folder this user owns. `rmdir` removes no
+ *   content and never follows a symlink, so a home still holding anything (a planted name, a
+ *   crashed scratch) stays. The shared `aide-scratch` above it is never removed.
  * - Whose it is: an owner record `<workspace>/.aide/state/scratches/<session>.json` (pid and
  *   start time). It lives in the workspace's state because that is what the workspace lock
  *   guards (one aide at a time mutates it), sandboxed commands see the workspace read-only, and
@@ -28,6 +32,7 @@ import {
   realpath,
   rename,
   rm,
+  rmdir,
   unlink,
   writeFile,
 } from 'node:fs/promises';
@@ -204,4 +209,21 @@ export async function removeLegacyOwners(home: string): Promise<void> {
   if (info === undefined) return;
   if (info.isDirectory()) await rm(path, { recursive: true, force: true });
   else await unlink(path);
+}
+
+/**
+ * Removes the scratch home once its last scratch is gone, so the temp dir does not keep an empty
+ * folder per workspace ever verified (tests left thousands). The workspace lock, held by whoever
+ * disposes a scratch, keeps another aide from opening one here meanwhile. Only the home aide
+ * derived (never a path read from a file), only a real folder of this user's, only when empty:
+ * anything in it, planted or not, keeps it.
+ */
+export async function removeEmptyScratchHome(home: string): Promise<void> {
+  const info = await lstat(home).catch(() => undefined);
+  if (info === undefined || !info.isDirectory() || info.uid !== userId()) return;
+  await rmdir(home).catch((error: unknown) => {
+    // Not empty (kept), or gone already: neither is a failure of the run.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOTEMPTY' && code !== 'EEXIST' && code !== 'ENOENT') throw error;
+  });
 }

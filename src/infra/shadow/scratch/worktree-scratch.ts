@@ -44,6 +44,7 @@ import {
   ownerFile,
   processIdentity,
   recordsDir,
+  removeEmptyScratchHome,
   removeLegacyOwners,
   removeScratchFolder,
   scratchHome,
@@ -166,6 +167,7 @@ export class ShadowScratches implements ScratchOpener {
       await removeScratchFolder(this.home, session, this.options.links).catch(() => false);
       await rm(ownerFile(this.records, session), { force: true });
       await this.git.run(['worktree', 'prune']).catch(() => undefined);
+      await removeEmptyScratchHome(this.home).catch(() => undefined);
       throw error;
     }
   }
@@ -399,5 +401,6 @@ export class WorktreeScratch implements Scratch {
     // Read from the worktree's .git file when it was made, before any command ran, and checked then.
     await rm(this.place.adminDir, { recursive: true, force: true });
     await rm(ownerFile(this.place.records, this.session), { force: true });
+    await removeEmptyScratchHome(this.place.home);
   }
 }
