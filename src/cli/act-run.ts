@@ -9,6 +9,7 @@ import type { AideEvent } from '../core/events.js';
 import { findPlan, loadPlan, sessionPlan } from '../core/flows/act-plan.js';
 import { ActSession } from '../core/flows/act-session.js';
 import { drive } from '../core/flows/drive.js';
+import { writtenEdits } from '../core/flows/step-author.js';
 import { findResumable, resumeCommand } from '../core/flows/session-select.js';
 import type { Scratch } from '../core/ports.js';
 import { ExitCode } from '../shared/errors.js';
@@ -108,6 +109,8 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
         signal: interrupt.signal,
       },
       {
+        // The plan's written edits; the agent loop will be the other author.
+        author: writtenEdits(),
         scratch,
         runner: adapters.runner,
         fs: adapters.scratchFs,
