@@ -87,7 +87,7 @@ export class ActSession {
       return { kind: 'open', session, resume: undefined };
     }
     const { state } = request.resuming;
-    const session = await sessions.reopen(state);
+    const session = await sessions.reopen(request.resuming);
     this.log = session.log;
     const flow = resumeFlow(
       {

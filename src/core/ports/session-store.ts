@@ -135,8 +135,11 @@ export interface SessionStore {
    * branch, and state.json written with every step pending.
    */
   start(request: { plan: SessionPlan; dryRun: boolean; message: string }): Promise<OpenSession>;
-  /** A recorded session opened again: state.json says running again; its audit log is appended to. */
-  reopen(state: SessionRecord): Promise<OpenSession>;
+  /**
+   * A recorded session (as `list` found it) opened again: state.json says running again; its
+   * audit log is appended to.
+   */
+  reopen(found: StoredSession & { state: SessionRecord }): Promise<OpenSession>;
 }
 
 /** Plan documents: `.aide/plans/` and any plan file named. */

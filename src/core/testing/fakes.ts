@@ -465,7 +465,7 @@ export class FakeSessionStore implements SessionStore {
     return Promise.resolve(this.opened(session, base, log, null));
   }
 
-  reopen(state: SessionRecord): Promise<OpenSession> {
+  reopen({ state }: StoredSession & { state: SessionRecord }): Promise<OpenSession> {
     const log = new MemorySessionLog({ ...state, status: 'running' });
     return Promise.resolve(this.opened(state.session, state.base, log, this.pending));
   }

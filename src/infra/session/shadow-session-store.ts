@@ -43,8 +43,10 @@ export class ShadowSessionStore implements SessionStore {
     return { session, base: base.checkpoint.id, log, recorder: this.recorder(session, files) };
   }
 
-  async reopen(state: SessionRecord): Promise<OpenSession> {
-    const files = await SessionFiles.open(join(this.store.workspace.stateDir, 'sessions', state.session));
+  async reopen(found: StoredSession & { state: SessionRecord }): Promise<OpenSession> {
+    const { state } = found;
+    // The folder it was found in (listSessionStates names a session by its folder).
+    const files = await SessionFiles.open(join(this.store.workspace.stateDir, 'sessions', found.session));
     const recorder = this.recorder(state.session, files);
     const log = await ActSessionLog.resume(files, state, this.now);
     return { session: state.session, base: state.base, log, recorder };
