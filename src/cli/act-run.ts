@@ -169,7 +169,7 @@ class SessionCrashError extends Error {
 
 async function endAfterError(session: ActSession, error: unknown): Promise<Error> {
   const crashed = await session.fail(error);
-  const which = session.session;
+  const which = session.current;
   if (crashed && which !== undefined) return new SessionCrashError(error, which.session, which.dryRun);
   return error instanceof Error ? error : new Error(String(error));
 }

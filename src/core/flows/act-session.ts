@@ -167,7 +167,7 @@ export class ActSession {
   }
 
   /** The session's id and kind once it has a log. */
-  get session(): { session: string; dryRun: boolean } | undefined {
+  get current(): { session: string; dryRun: boolean } | undefined {
     return this.log === undefined
       ? undefined
       : { session: this.log.snapshot.session, dryRun: this.log.snapshot.dryRun };
