@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { loadWorkspaceConfig } from '../config/load-workspace.js';
 import type { SandboxConfig } from '../config/sandbox-schema.js';
 import type { AideEvent } from '../core/events.js';
+import { drive } from '../core/flows/drive.js';
 import { verifyFlow, type VerifyCommand, type VerifyPolicy } from '../core/flows/verify.js';
 import { detectProject } from '../core/init/init-workspace.js';
 import { NodeDirectoryLister } from '../infra/fs/list-directories.js';
@@ -120,14 +121,14 @@ async function makeView(globals: GlobalOptions, io: CliIo, context: VerifyContex
   );
 }
 
-async function drive(flow: AsyncGenerator<AideEvent, VerifyReport>, view: View): Promise<VerifyReport> {
+async function showUntilDone(
+  flow: AsyncGenerator<AideEvent, VerifyReport>,
+  view: View,
+): Promise<VerifyReport> {
   try {
-    let step = await flow.next();
-    while (step.done !== true) {
-      view.event(step.value);
-      step = await flow.next();
-    }
-    return step.value;
+    return await drive(flow, (event) => {
+      view.event(event);
+    });
   } finally {
     await view.close();
   }
@@ -203,7 +204,7 @@ export async function runVerify(options: VerifyOptions, globals: GlobalOptions, 
       },
       { runner, now: () => performance.now() },
     );
-    const report = await drive(flow, view);
+    const report = await showUntilDone(flow, view);
     await finish(report, context, options, globals, io);
     const signal = interrupt.received();
     if (report.verdict === 'cancelled' || signal !== null) return interruptExitCode(signal ?? 'SIGINT');

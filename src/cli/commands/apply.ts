@@ -5,6 +5,7 @@ import { unreadableReason } from '../../shared/file-errors.js';
 import { AideError, ExitCode } from '../../shared/errors.js';
 import { useColor, type CliIo, type InputStream } from '../io.js';
 import type { ApplyReport } from '../../core/flows/apply.js';
+import { drive } from '../../core/flows/drive.js';
 import type { Checkpointer } from '../../core/ports.js';
 import type { ShadowStore as ShadowStoreType } from '../../infra/shadow/shadow-store.js';
 import type { CommandSpec, RawArgv } from './spec.js';
@@ -166,9 +167,8 @@ export const applyCommand: CommandSpec = {
         { response, root, dryRun: options.dryRun },
         { fs: new NodeFileSystem(), checkpoints, protect },
       );
-      let step = await flow.next();
-      while (step.done !== true) step = await flow.next();
-      const report = step.value;
+      // apply prints once, at the end: its report says everything its events did.
+      const report = await drive(flow, () => undefined);
       io.stdout.write(
         globals.json ? render.applyJson(report) : render.renderApplyText(report, makeStyle(useColor(io))),
       );

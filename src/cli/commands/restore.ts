@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { drive } from '../../core/flows/drive.js';
 import { AideError, ExitCode } from '../../shared/errors.js';
 import { useColor } from '../io.js';
 import type { CommandSpec, RawArgv } from './spec.js';
@@ -116,12 +117,9 @@ export const restoreCommand: CommandSpec = {
         { target: options.id, dryRun: options.dryRun },
         { restorer, checkpointer: restorer, approver },
       );
-      let step = await flow.next();
-      while (step.done !== true) {
-        if (!globals.json) io.stdout.write(render.renderRestoreEvent(step.value, style));
-        step = await flow.next();
-      }
-      const report = step.value;
+      const report = await drive(flow, (event) => {
+        if (!globals.json) io.stdout.write(render.renderRestoreEvent(event, style));
+      });
       io.stdout.write(globals.json ? render.restoreJson(report) : render.renderRestoreSummary(report, style));
       return report.result === 'declined' ? ExitCode.aborted : ExitCode.ok;
     } finally {

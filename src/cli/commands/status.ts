@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { STATE_DIR } from '../../config/files.js';
 import { z } from 'zod';
 import { AideError } from '../../shared/errors.js';
 import { useColor } from '../io.js';
@@ -56,14 +57,14 @@ export const statusCommand: CommandSpec = {
       import('../../infra/git/workspace-root.js'),
       import('../../infra/session/session-state.js'),
       import('../../infra/shadow/lock.js'),
-      import('../act-session-select.js'),
+      import('../../core/flows/session-select.js'),
       import('../../infra/shadow/shadow-store.js'),
       import('../session-history.js'),
       import('../render/status.js'),
       import('../render/style.js'),
     ]);
     const root = await findWorkspaceRoot(globals.cwd, io.env);
-    const stateDir = join(root, '.aide/state');
+    const stateDir = join(root, STATE_DIR);
     const sessions = await listSessionStates(stateDir);
     let shown = sessions[0];
     if (options.session !== undefined) {

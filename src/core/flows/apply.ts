@@ -165,23 +165,52 @@ function protectedCandidates(
   });
 }
 
+/** A response's edits parsed, their paths resolved and planned against the files: data, nothing written. */
+async function planResponse(request: ApplyRequest, fs: FileSystem) {
+  const parsed = parseResponse(request.response);
+  const resolved = await resolvePaths(parsed.blocks, request.root, fs);
+  const plan = planEdits(resolved.blocks, resolved.inputs);
+  const outcomes = [...plan.outcomes, ...resolved.rejected].sort((a, b) => a.index - b.index);
+  const ok = parsed.blocks.length > 0 && parsed.problems.length === 0 && outcomes.every((o) => o.ok);
+  const files = ok ? plan.changes.map(summarize) : [];
+  return { parsed, resolved, plan, outcomes, ok, files };
+}
+
+/**
+ * A response's edits applied to files no one else reads (aide act's scratch copy): all or
+ * nothing, with no checkpoint, no protected-paths guard (the step's review checks what the
+ * scratch changed) and no events (the step's own events say what matters). The report is the data.
+ */
+export async function applyToScratch(request: Omit<ApplyRequest, 'dryRun'>, fs: FileSystem) {
+  const { parsed, resolved, plan, outcomes, ok, files } = await planResponse(
+    { ...request, dryRun: false },
+    fs,
+  );
+  const written = ok && plan.changes.length > 0;
+  if (written) await fs.commit(plan.changes.map((c) => toWrite(c, resolved.targets.get(c.path) ?? c.path)));
+  return {
+    ok,
+    written,
+    blockCount: parsed.blocks.length,
+    problems: parsed.problems,
+    blocks: outcomes,
+    files,
+    forModel: feedbackForModel(outcomes, parsed.problems, parsed.blocks.length),
+  } satisfies Partial<ApplyReport>;
+}
+
 export async function* applyFlow(
   request: ApplyRequest,
   deps: ApplyDeps,
 ): AsyncGenerator<AideEvent, ApplyReport> {
-  const parsed = parseResponse(request.response);
+  const { parsed, resolved, plan, outcomes, ok, files } = await planResponse(request, deps.fs);
   yield {
     type: 'edits_parsed',
     blocks: parsed.blocks.length,
     files: [...new Set(parsed.blocks.map((b) => b.path))],
     problems: parsed.problems,
   };
-  const resolved = await resolvePaths(parsed.blocks, request.root, deps.fs);
-  const plan = planEdits(resolved.blocks, resolved.inputs);
-  const outcomes = [...plan.outcomes, ...resolved.rejected].sort((a, b) => a.index - b.index);
   for (const outcome of outcomes) yield { type: 'block_planned', outcome };
-  const ok = parsed.blocks.length > 0 && parsed.problems.length === 0 && outcomes.every((o) => o.ok);
-  const files = ok ? plan.changes.map(summarize) : [];
   let written = false;
   let checkpoint: CheckpointResult | null = null;
   // Before the checkpoint and any write: a protected file takes an explicit yes, or nothing is written.

@@ -4,6 +4,7 @@
  * out. Checked lexically first, then against the real file system.
  */
 import { isAbsolute, join, posix, relative, sep } from 'node:path';
+import { STATE_DIR } from '../../config/files.js';
 import type { FileSystem } from '../ports.js';
 import { findInvisible } from './invisible.js';
 
@@ -94,10 +95,10 @@ export function checkRelativePath(
     };
   }
   const lower = normalized.toLowerCase();
-  if (lower === '.aide/state' || lower.startsWith('.aide/state/')) {
+  if (lower === STATE_DIR || lower.startsWith(`${STATE_DIR}/`)) {
     return {
       ok: false,
-      reason: `"${written}" is inside .aide/state/`,
+      reason: `"${written}" is inside ${STATE_DIR}/`,
       hint: "aide's runtime state is not editable.",
     };
   }

@@ -4,35 +4,27 @@
  * ends, the session ends). Once state.json records a step, the write-back journal of that step
  * goes: from then on a resume knows the step is done without it.
  */
+import { join } from 'node:path';
 import type { AideEvent } from '../../core/events.js';
-import type { ActReport, DoneStep } from '../../core/flows/act.js';
+import type {
+  KeptStep,
+  SessionLog,
+  SessionPlan,
+  SessionRecord as SessionState,
+  SessionStatus,
+  SessionStepRecord as SessionStep,
+  StepOutcome,
+} from '../../core/ports.js';
 import type { SessionFiles } from './session-files.js';
-import {
-  recordedStatus,
-  SESSION_SCHEMA,
-  type SessionState,
-  type SessionStatus,
-  type SessionStep,
-} from './session-state.js';
+import { recordedStatus, SESSION_SCHEMA } from './session-state.js';
 import { removeWriteBackJournal } from './write-back-journal.js';
-
-/** The plan a session runs, as state.json records it. */
-export interface SessionPlan {
-  /** Relative to the workspace root. */
-  plan: string;
-  planHash: string;
-  title: string;
-  steps: ReadonlyArray<{ number: number; title: string; hash: string }>;
-  /** `--step N`: the one step the session carries out; null: the whole plan. */
-  only: number | null;
-}
 
 /** The plan's own fields of state.json. */
 function about(plan: SessionPlan): Pick<SessionState, 'plan' | 'planHash' | 'title' | 'only'> {
   return { plan: plan.plan, planHash: plan.planHash, title: plan.title, only: plan.only };
 }
 
-export class ActSessionLog {
+export class ActSessionLog implements SessionLog {
   /** The step the events belong to (null between steps). */
   private current: number | null = null;
   private endedAs: SessionStatus | null = null;
@@ -87,11 +79,15 @@ export class ActSessionLog {
     return this.state;
   }
 
+  logDir(step: number): string {
+    return join(this.files.logs, `step-${step}`);
+  }
+
   /**
    * The plan as it is now: finished steps keep what they recorded (with the step's new hash),
    * every other step is pending again, and removed steps go (the audit log keeps their story).
    */
-  async adoptPlan(plan: SessionPlan, done: readonly DoneStep[]): Promise<void> {
+  async adoptPlan(plan: SessionPlan, done: readonly KeptStep[]): Promise<void> {
     const finished = new Map(done.map((d) => [d.number, d]));
     const steps = plan.steps.map((s): SessionStep => {
       const before = finished.get(s.number);
@@ -130,9 +126,9 @@ export class ActSessionLog {
     }
   }
 
-  /** The session's end: each step as the report has it, and how the session ended. */
-  async end(status: SessionStatus, report: ActReport | null): Promise<void> {
-    for (const step of report?.steps ?? [])
+  /** The session's end: each step as it ended, and how the session ended. */
+  async end(status: SessionStatus, steps: readonly StepOutcome[] | null): Promise<void> {
+    for (const step of steps ?? [])
       this.setStep(step.number, {
         status: recordedStatus(step.status),
         checkpoint: step.checkpoint,

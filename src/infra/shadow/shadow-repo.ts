@@ -8,6 +8,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
+import { STATE_DIR } from '../../config/files.js';
 import { AideError } from '../../shared/errors.js';
 import { gitQueryEnv } from '../git/workspace-root.js';
 import { ShadowGit, type ShadowLocation } from './git.js';
@@ -32,7 +33,7 @@ export interface Workspace {
   user: UserRepo | null;
 }
 
-export const STATE_DIR = '.aide/state';
+export { STATE_DIR };
 
 /** Runs a read-only git query in the user's repository with the user's own configuration. */
 function userGit(root: string, args: string[], env: Env): Promise<string | undefined> {
@@ -161,7 +162,7 @@ export async function openShadow(workspace: Workspace, env: Env): Promise<Shadow
       : await readFile(join(workspace.user.commonDir, 'info', 'exclude'), 'utf8').catch(() => '');
   await writeIfChanged(
     join(gitDir, 'info', 'exclude'),
-    `${userExclude}${userExclude.endsWith('\n') || userExclude === '' ? '' : '\n'}# aide's own runtime state is never captured\n/.aide/state/\n`,
+    `${userExclude}${userExclude.endsWith('\n') || userExclude === '' ? '' : '\n'}# aide's own runtime state is never captured\n/${STATE_DIR}/\n`,
   );
   // Checkpoints hold the bytes on disk: no end-of-line conversion, filter (git-lfs), ident or
   // re-encoding from the user's .gitattributes, which info/attributes overrides. Else a CRLF

@@ -16,6 +16,7 @@
  */
 import { lstat, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { STATE_DIR } from '../../config/files.js';
 import type { ShadowGit } from './git.js';
 
 const WATCHED_FILE = 'aide-watched';
@@ -51,7 +52,7 @@ export async function readWatched(git: ShadowGit): Promise<WatchedPaths> {
 function capturable(path: string): boolean {
   const parts = path.split('/');
   if (parts.some((p) => p === '' || p === '.' || p === '..' || p.toLowerCase() === '.git')) return false;
-  return !path.startsWith('.aide/state/') && path !== '.aide/state';
+  return !path.startsWith(`${STATE_DIR}/`) && path !== STATE_DIR;
 }
 
 type Kind = 'file' | 'missing' | 'other';

@@ -4,11 +4,11 @@
  * named plan if one is given, of the same kind (a dry run resumes a dry run). When there is none,
  * a usage error says what there is instead.
  */
-import { relative } from 'node:path';
-import { listSessionStates, type FoundSession, type SessionState } from '../infra/session/session-state.js';
-import { AideError } from '../shared/errors.js';
+import { AideError } from '../../shared/errors.js';
+import type { SessionRecord, StoredSession } from '../ports.js';
 
-export type ResumableSession = FoundSession & { state: SessionState };
+/** A session that can be carried on: its state.json is one this aide reads. */
+export type ResumableSession = StoredSession & { state: SessionRecord };
 
 const START_NEW = 'Start a session with `aide act [plan]`.';
 
@@ -20,15 +20,15 @@ function nothingToResume(message: string, hint: string): AideError {
   return new AideError('input_missing', `nothing to resume: ${message}`, { hint });
 }
 
-/** The session to resume, or the error (exit 2) naming what exists. `planFile` is absolute. */
-export async function findResumable(
-  stateDir: string,
-  root: string,
-  planFile: string | undefined,
+/**
+ * The session to resume among `all` (newest first), or the error (exit 2) naming what exists.
+ * `plan` is the plan file named, relative to the workspace root.
+ */
+export function findResumable(
+  all: readonly StoredSession[],
+  plan: string | undefined,
   dryRun: boolean,
-): Promise<ResumableSession> {
-  const all = await listSessionStates(stateDir);
-  const plan = planFile === undefined ? undefined : relative(root, planFile);
+): ResumableSession {
   const ofPlan = plan === undefined ? all : all.filter((s) => s.state?.plan === plan);
   const unfinished = ofPlan.filter(
     (s): s is ResumableSession => s.state !== null && s.state.status !== 'finished',
@@ -73,10 +73,8 @@ export async function findResumable(
  * A session whose write-back was killed half way leaves the workspace partly written: a new
  * session would start from that. Only `aide act --resume` of that session may go on.
  */
-export async function refusePendingWriteBacks(stateDir: string, resuming: string | null): Promise<void> {
-  const pending = (await listSessionStates(stateDir)).find(
-    (s) => s.pendingWriteBack !== null && s.session !== resuming,
-  );
+export function refusePendingWriteBacks(sessions: readonly StoredSession[], resuming: string | null): void {
+  const pending = sessions.find((s) => s.pendingWriteBack !== null && s.session !== resuming);
   if (pending?.pendingWriteBack == null) return;
   const plan = pending.state === null ? '' : ` ${pending.state.plan}`;
   throw new AideError(

@@ -1,0 +1,110 @@
+/**
+ * The infra adapters `aide act` runs on, built in one place: the workspace and its config, the
+ * session store, the plans folder, the isolated runner, the shadow store (its lock held) and
+ * the scratch copies. The commands get ports; only this module knows which classes stand behind.
+ */
+import { realpath } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PLANS_DIR, STATE_DIR } from '../config/files.js';
+import { loadWorkspaceConfig } from '../config/load-workspace.js';
+import type { PlanFiles, Scratch, SessionStore, StoredSession } from '../core/ports.js';
+import { ignoresCase } from '../infra/fs/case-sensitivity.js';
+import { NodeFileSystem } from '../infra/fs/node-file-system.js';
+import { findWorkspaceRoot } from '../infra/git/workspace-root.js';
+import { listSessionStates } from '../infra/session/session-state.js';
+import { planFiles, ShadowSessionStore } from '../infra/session/shadow-session-store.js';
+import { ShadowStore } from '../infra/shadow/shadow-store.js';
+import type { CliIo } from './io.js';
+import { testPauseAfterWrites } from './test-hooks.js';
+import { openVerifyRunner, type VerifyRunner } from './verify-runner.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** The workspace a command runs in, and its configuration. */
+export async function openWorkspace(cwd: string, env: Env) {
+  const root = await findWorkspaceRoot(cwd, env);
+  const { config, sandbox } = await loadWorkspaceConfig(root, env);
+  return { root, config: config.value, sandbox: sandbox.value };
+}
+
+/** The workspace's sessions, read only: nothing is created when there are none. */
+export function readSessions(root: string): Promise<StoredSession[]> {
+  return listSessionStates(join(root, STATE_DIR));
+}
+
+/** The workspace's plans folder. */
+export function workspacePlans(root: string): PlanFiles {
+  return planFiles(join(root, PLANS_DIR));
+}
+
+export interface ActAdaptersRequest {
+  root: string;
+  io: CliIo;
+  allowNetwork: boolean;
+  isolate: boolean;
+  homeBinds: readonly string[];
+  maxFileBytes: number;
+  links: readonly string[];
+}
+
+/** What an act session runs on; `close()` releases them all, whichever fail. */
+export interface ActAdapters {
+  runner: VerifyRunner;
+  sessions: SessionStore;
+  /** Writes inside a scratch (the step's edits). */
+  scratchFs: NodeFileSystem;
+  /** Whether the workspace's file system ignores case (protected paths are matched so). */
+  caseInsensitive: boolean;
+  /** A scratch copy at `head`, jailed by its real path (on macOS the temp dir is behind a symlink). */
+  openScratch(session: string, head: string): Promise<Scratch>;
+  /** Disposes the runner and releases the shadow store's lock, whichever fail; throws the first failure. */
+  close(): Promise<void>;
+}
+
+/** The runner first (it may refuse: no isolation), then the shadow store, which takes the lock. */
+export async function openActAdapters(request: ActAdaptersRequest): Promise<ActAdapters> {
+  const { root, io } = request;
+  const runner = await openVerifyRunner({
+    root,
+    env: io.env,
+    allowNetwork: request.allowNetwork,
+    isolate: request.isolate,
+    homeBinds: request.homeBinds,
+  });
+  const store = await ShadowStore.open(root, io.env, { maxFileBytes: request.maxFileBytes, command: 'act' });
+  const caseInsensitive = await ignoresCase(root);
+  return {
+    runner,
+    sessions: new ShadowSessionStore(store, new NodeFileSystem(testPauseAfterWrites(io))),
+    scratchFs: new NodeFileSystem(),
+    caseInsensitive,
+    openScratch: async (session, head) =>
+      store.scratches({ tempRoot: await realpath(tmpdir()), links: request.links }).open(session, head),
+    close: async () => {
+      const failed = await settleAll([
+        () => {
+          runner.dispose();
+          return undefined;
+        },
+        () => store.close(),
+      ]);
+      if (failed !== undefined) throw failed;
+    },
+  };
+}
+
+/** Runs every clean-up step, whichever fail; returns the first failure. */
+export async function settleAll(
+  steps: ReadonlyArray<() => Promise<void> | undefined>,
+): Promise<Error | undefined> {
+  let first: Error | undefined;
+  for (const step of steps) {
+    try {
+      await step();
+    } catch (error) {
+      first ??= error instanceof Error ? error : new Error(String(error));
+    }
+  }
+  return first;
+}

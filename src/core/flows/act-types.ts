@@ -1,0 +1,192 @@
+/**
+ * The nouns of aide act, in a leaf every part of it imports: a step and its report, the
+ * session's report, the flow's input and ports, the seam a step's edits come through (a
+ * StepAuthor), and the context a step runs in.
+ */
+import type { AideEvent, ChangedFile } from '../events.js';
+import type {
+  Approver,
+  CommandRunner,
+  FileSystem,
+  ProtectedChange,
+  Scratch,
+  SessionRecorder,
+} from '../ports.js';
+import type { VerifyReport } from '../verify/report.js';
+import type { VerifyCommand, VerifyPolicy } from './verify.js';
+
+/** The part of a plan step act carries out. */
+export interface ActStep {
+  number: number;
+  title: string;
+  run: ReadonlyArray<string | readonly string[]>;
+  /** The edit blocks, verbatim (the formats `aide apply` accepts); '' when none. */
+  edits: string;
+  /** The step's Verify: names: optional commands it asks for, in addition to the others. */
+  verify?: readonly string[];
+}
+
+/**
+ * refused: verified, but the approver could not approve it (--yes and a protected file);
+ * aborted: the user stopped the session at this step.
+ */
+export type StepStatus =
+  | 'applied'
+  | 'verified'
+  | 'skipped'
+  | 'failed'
+  | 'conflict'
+  | 'refused'
+  | 'aborted'
+  | 'not_run'
+  | 'cancelled';
+
+export interface StepReport {
+  number: number;
+  title: string;
+  status: StepStatus;
+  /** Why it failed, was skipped or conflicted; null when applied. */
+  reason: string | null;
+  files: ChangedFile[];
+  /** The changed files protected_paths covers (known once the step is verified). */
+  protectedFiles: ProtectedChange[];
+  verify: VerifyReport | null;
+  /** The checkpoint recording the step; null when none was taken. */
+  checkpoint: string | null;
+  /** Where the verified patch was saved when it could not be written (conflict). */
+  patchFile: string | null;
+  /** The output of the step's Run commands (what later steps' templates get); null when none ran. */
+  output: string | null;
+}
+
+export interface ActReport {
+  session: string;
+  dryRun: boolean;
+  steps: StepReport[];
+  /** The checkpoint the session started from (undo target) and the last one. */
+  base: string;
+  head: string;
+  /** A unified diff of every verified step (dry runs: what would be written). */
+  patch: string;
+}
+
+export interface ActInput {
+  session: string;
+  steps: readonly ActStep[];
+  /** The session's first checkpoint: the workspace as it was. */
+  base: string;
+  dryRun: boolean;
+  /** Every verify command, optional ones included: a step runs those not optional and those its Verify: names. */
+  commands: readonly VerifyCommand[];
+  /** `--step N`: the one step runs without the steps before it, so it has no earlier output for its templates. */
+  alone?: boolean;
+  policy: VerifyPolicy;
+  /** sandbox.json allowed_commands: the only command lines a Run: may execute, exactly as written. */
+  allowedCommands: readonly string[];
+  /** config.json protected_paths: globs, or `glob#/pointer` for one value of a JSON file. */
+  protectedPaths: readonly string[];
+  /** Match protected paths without regard to case: the workspace's file system ignores it. */
+  protectedCaseInsensitive?: boolean;
+  userEnv: Readonly<Record<string, string | undefined>>;
+  /** Folder for a step's logs: `<session>/logs/step-<n>`. */
+  logDir: (step: number) => string;
+  signal?: AbortSignal;
+  /** Carrying on an interrupted session (`--resume`); absent for a new one. */
+  resume?: ActResume;
+}
+
+/** A step a resumed session finished before: reported as it ended, not run again. */
+export interface DoneStep {
+  number: number;
+  status: 'applied' | 'verified' | 'skipped';
+  checkpoint: string | null;
+  output: string | null;
+}
+
+export interface ActResume {
+  /** The checkpoint of the last finished step: where the next step starts. */
+  head: string;
+  done: readonly DoneStep[];
+}
+
+export interface ActDeps {
+  /** Where each step's edits come from: the plan's written edits (`writtenEdits`), or an agent. */
+  author: StepAuthor;
+  scratch: Scratch;
+  runner: CommandRunner;
+  /** Writes files inside the scratch (the edits). */
+  fs: FileSystem;
+  approver: Approver;
+  recorder: SessionRecorder;
+  now: () => number;
+}
+
+/**
+ * Why an attempt at a step failed, for an author asked again: edits that did not apply, a Run
+ * command that failed, files the capture lost, or a verification that did not pass.
+ */
+export interface AttemptFailure {
+  stage: 'edits' | 'run' | 'capture' | 'verify';
+  /** Why, as the step's report says it. */
+  reason: string;
+  /** The verification that did not pass (stage verify); null otherwise. */
+  verify: VerifyReport | null;
+}
+
+/** What an author is asked for: one attempt's edits for a step. */
+export interface AuthorRequest {
+  step: ActStep;
+  /** The output of each earlier step's Run commands, by number (for `{{ steps.N.output }}`). */
+  outputs: ReadonlyMap<number, string>;
+  /** The scratch copy at the session's head: the files the edits will apply to. */
+  cwd: string;
+  /** Why the previous attempt failed, when the author is asked again; null for the first. */
+  previous: AttemptFailure | null;
+  signal?: AbortSignal;
+}
+
+/** An author's answer: edit blocks (any format `aide apply` takes; '' for none), or why there are none. */
+export type Authored = { ok: true; edits: string } | { ok: false; reason: string };
+
+/**
+ * Where a step's edits come from. The plan's written edits are one author; an agent loop that
+ * reads the scratch and writes blocks is another. Its events (a model's progress) are the step's.
+ */
+export interface StepAuthor {
+  author(request: AuthorRequest): AsyncGenerator<AideEvent, Authored>;
+}
+
+/** A step's report: what is not given is empty (no files, no verification, no checkpoint). */
+export function stepReport(
+  step: ActStep,
+  status: StepStatus,
+  reason: string | null,
+  extra: Partial<StepReport> = {},
+): StepReport {
+  return {
+    number: step.number,
+    title: step.title,
+    status,
+    reason,
+    files: [],
+    protectedFiles: [],
+    verify: null,
+    checkpoint: null,
+    patchFile: null,
+    output: null,
+    ...extra,
+  };
+}
+
+/** What a step runs in: the session's input and ports, and what the steps before it left. */
+export interface StepContext {
+  input: ActInput;
+  deps: ActDeps;
+  /** The output of each step's Run commands, for `{{ steps.N.output }}` and `{{ last.output }}`. */
+  outputs: Map<number, string>;
+  /** The session's latest checkpoint: where the next step starts. */
+  head: string;
+}
+
+/** A part of a step that worked (its value) or did not (why, for the person reading the step). */
+export type Outcome<T> = { ok: true; value: T } | { ok: false; reason: string };

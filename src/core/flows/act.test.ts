@@ -1,0 +1,218 @@
+/**
+ * The act flow's decisions with in-memory ports (core/testing/fakes.ts; the real adapters run
+ * end to end in test/e2e/act*.test.ts): a step verified, approved and written; a verification
+ * that fails, a step the person rejects, an interrupted step, and the step-author seam.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { AideEvent } from '../events.js';
+import type { StepDecision } from '../ports.js';
+import {
+  FakeApprover,
+  FakeRecorder,
+  FakeRunner,
+  FakeScratch,
+  FakeShadow,
+  type CommandScript,
+} from '../testing/fakes.js';
+import { actFlow, writtenEdits, type ActStep, type StepAuthor } from './act.js';
+import { drive } from './drive.js';
+
+function edit(path: string, search: string, replace: string): string {
+  return `${path}\n\`\`\`\n<<<<<<< SEARCH\n${search}\n=======\n${replace}\n>>>>>>> REPLACE\n\`\`\`\n`;
+}
+
+const STEP_1: ActStep = { number: 1, title: 'Greet', run: [], edits: edit('a.txt', 'hello', 'hello world') };
+const STEP_2: ActStep = { number: 2, title: 'Part', run: [], edits: edit('b.txt', 'bye', 'goodbye') };
+
+interface Setup {
+  decisions?: StepDecision[];
+  script?: CommandScript;
+  author?: StepAuthor;
+  allowed?: string[];
+  signal?: AbortSignal;
+  dryRun?: boolean;
+}
+
+async function act(steps: ActStep[], setup: Setup = {}) {
+  const shadow = new FakeShadow();
+  const workspace = new Map([
+    ['a.txt', 'hello\n'],
+    ['b.txt', 'bye\n'],
+  ]);
+  const base = shadow.checkpoint(shadow.tree(workspace));
+  const scratch = new FakeScratch(shadow, 'act-test', base);
+  const recorder = new FakeRecorder(shadow, workspace);
+  const approver = new FakeApprover(setup.decisions);
+  const runner = new FakeRunner(setup.script);
+  const events: AideEvent[] = [];
+  const report = await drive(
+    actFlow(
+      {
+        session: 'act-test',
+        steps,
+        base,
+        dryRun: setup.dryRun ?? false,
+        commands: [{ name: 'test', run: ['npm', 'test'] }],
+        policy: {
+          timeoutMs: 1000,
+          totalTimeoutMs: 10_000,
+          flakeReruns: 0,
+          tailBytes: 1024,
+          maxLogBytes: 1 << 20,
+          envAllow: [],
+        },
+        allowedCommands: setup.allowed ?? [],
+        protectedPaths: [],
+        userEnv: { PATH: '/bin' },
+        logDir: (step) => `/logs/step-${step}`,
+        ...(setup.signal === undefined ? {} : { signal: setup.signal }),
+      },
+      {
+        author: setup.author ?? writtenEdits(),
+        scratch,
+        runner,
+        fs: scratch.fs,
+        approver,
+        recorder,
+        now: () => 0,
+      },
+    ),
+    (event) => {
+      events.push(event);
+    },
+  );
+  return { report, events, workspace, recorder, approver, runner, scratch };
+}
+
+const types = (events: readonly AideEvent[]) => events.map((e) => e.type);
+
+test('a step that passes verification and is approved is checkpointed and written', async () => {
+  const { report, events, workspace, approver } = await act([STEP_1]);
+  assert.equal(report.steps[0]?.status, 'applied');
+  assert.equal(workspace.get('a.txt'), 'hello world\n');
+  assert.deepEqual(
+    approver.reviews.map((r) => [
+      r.step,
+      r.files.map((f) => `${f.action} ${f.path} +${f.added} -${f.removed}`),
+    ]),
+    [[1, ['modified a.txt +1 -1']]],
+  );
+  assert.ok(report.steps[0]?.checkpoint !== null);
+  assert.equal(report.head, report.steps[0]?.checkpoint);
+  assert.match(report.patch, /\+hello world/);
+  for (const type of [
+    'step_edited',
+    'approval_requested',
+    'checkpoint_created',
+    'patch_applied',
+    'session_finished',
+  ])
+    assert.ok(types(events).includes(type as AideEvent['type']), type);
+});
+
+test('a step whose verification fails writes nothing, asks nothing and stops the session', async () => {
+  const { report, workspace, approver, recorder } = await act([STEP_1, STEP_2], {
+    script: (run) => (run.name === 'test' ? { exitCode: 1, tail: '1 failing' } : undefined),
+  });
+  assert.deepEqual(
+    report.steps.map((s) => s.status),
+    ['failed', 'not_run'],
+  );
+  assert.match(report.steps[0]?.reason ?? '', /test/);
+  assert.equal(report.steps[0]?.verify?.verdict, 'failed');
+  assert.deepEqual(
+    report.steps[0]?.files.map((f) => f.path),
+    ['a.txt'],
+  );
+  assert.equal(workspace.get('a.txt'), 'hello\n');
+  assert.equal(approver.reviews.length, 0);
+  assert.equal(recorder.written.length, 0);
+  assert.equal(report.patch, '');
+});
+
+test('a step the person skips is not written, and the next step starts from the files before it', async () => {
+  const { report, workspace, scratch } = await act([STEP_1, STEP_2], {
+    decisions: [{ kind: 'skip', reason: 'you chose Skip step' }],
+  });
+  assert.deepEqual(
+    report.steps.map((s) => [s.status, s.reason]),
+    [
+      ['skipped', 'you chose Skip step'],
+      ['applied', null],
+    ],
+  );
+  assert.equal(workspace.get('a.txt'), 'hello\n');
+  assert.equal(workspace.get('b.txt'), 'goodbye\n');
+  // Step 2 began at the session's base: step 1's edit was dropped from the scratch.
+  assert.equal(scratch.moves[0], scratch.moves[1]);
+});
+
+test('a step the person aborts stops the session with nothing of it written', async () => {
+  const { report, workspace, recorder } = await act([STEP_1, STEP_2], { decisions: [{ kind: 'abort' }] });
+  assert.deepEqual(
+    report.steps.map((s) => s.status),
+    ['aborted', 'not_run'],
+  );
+  assert.equal(workspace.get('a.txt'), 'hello\n');
+  assert.equal(recorder.written.length, 0);
+});
+
+test('an interrupted step is cancelled, nothing is written, and the steps after it are cancelled too', async () => {
+  const controller = new AbortController();
+  const { report, workspace, approver } = await act([{ ...STEP_1, run: ['make gen'] }, STEP_2], {
+    allowed: ['make gen'],
+    signal: controller.signal,
+    script: (run) => {
+      if (run.name !== 'run-1') return undefined;
+      controller.abort();
+      return { exitCode: null, signal: 'SIGINT', cancelled: true };
+    },
+  });
+  assert.deepEqual(
+    report.steps.map((s) => s.status),
+    ['cancelled', 'cancelled'],
+  );
+  assert.equal(workspace.get('a.txt'), 'hello\n');
+  assert.equal(approver.reviews.length, 0);
+});
+
+test("a Run command's output reaches a later step's templates", async () => {
+  const { report, workspace } = await act(
+    [
+      { number: 1, title: 'Ask', run: ['date'], edits: '' },
+      { ...STEP_2, edits: edit('b.txt', 'bye', '{{ steps.1.output }}') },
+    ],
+    { allowed: ['date'], script: (run) => (run.name === 'run-1' ? { tail: 'Tuesday\n' } : undefined) },
+  );
+  assert.deepEqual(
+    report.steps.map((s) => [s.status, s.output]),
+    [
+      ['skipped', 'Tuesday'],
+      ['applied', ''],
+    ],
+  );
+  assert.equal(workspace.get('b.txt'), 'Tuesday\n');
+});
+
+test('edits come from the step author: its events are the step’s, and it is asked with no earlier failure', async () => {
+  const asked: unknown[] = [];
+  const author: StepAuthor = {
+    async *author(request) {
+      asked.push(request.previous);
+      yield { type: 'step_started', step: 99, title: 'from the author' };
+      return await Promise.resolve({ ok: true as const, edits: edit('a.txt', 'hello', 'hi') });
+    },
+  };
+  const { report, events, workspace } = await act([{ ...STEP_1, edits: '' }], { author });
+  assert.deepEqual(asked, [null]);
+  assert.ok(events.some((e) => e.type === 'step_started' && e.step === 99));
+  assert.equal(report.steps[0]?.status, 'applied');
+  assert.equal(workspace.get('a.txt'), 'hi\n');
+});
+
+test('an author with no edits to give fails the step with its reason', async () => {
+  const { report } = await act([{ ...STEP_1, edits: 'x {{ steps.7.output }}' }]);
+  assert.equal(report.steps[0]?.status, 'failed');
+  assert.match(report.steps[0]?.reason ?? '', /step 7|steps\.7/);
+});
