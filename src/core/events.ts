@@ -2,31 +2,14 @@
  * The one event stream (DESIGN.md): every flow yields these; the terminal renderers, --json
  * and the audit log consume the same events. New flows add members here.
  */
-import type { BlockOutcome } from './edit/plan-edits.js';
+import type { ActReport, PlanChange, StepReport } from './act-report.js';
+import type { BlockOutcome } from './edit/plan-types.js';
 import type { ParseProblem } from './edit/types.js';
-import type {
-  CheckpointResult,
-  IsolationReport,
-  PendingRestore,
-  RestoreOutcome,
-  RestorePlan,
-  StepDecision,
-} from './ports.js';
-import type { ActReport, StepReport } from './flows/act.js';
-import type { PlanChange } from './flows/act-resume.js';
+import type { StepDecision } from './ports/approval.js';
+import type { ChangedFile, FileChange } from './ports/changes.js';
+import type { CheckpointResult, PendingRestore, RestoreOutcome, RestorePlan } from './ports/checkpoints.js';
+import type { IsolationReport } from './ports/commands.js';
 import type { CommandRunRecord, VerifyReport } from './verify/report.js';
-
-export interface ChangedFile {
-  path: string;
-  action: 'created' | 'modified' | 'deleted';
-  added: number;
-  removed: number;
-  /** Unified diff of the change. */
-  diff: string;
-}
-
-/** A changed file without its diff: what an event names. */
-export type FileChange = Omit<ChangedFile, 'diff'>;
 
 export type AideEvent =
   | { type: 'edits_parsed'; blocks: number; files: string[]; problems: ParseProblem[] }

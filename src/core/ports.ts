@@ -8,3 +8,4 @@ export type * from './ports/approval.js';
 export type * from './ports/scratch.js';
 export type * from './ports/commands.js';
 export type * from './ports/session.js';
+export type * from './ports/changes.js';

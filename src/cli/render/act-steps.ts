@@ -3,9 +3,9 @@
  * as the flow's events arrive, and the few words that say how a step ended.
  */
 import type { ListrTaskWrapper, SimpleRenderer } from 'listr2';
-import type { FileChange } from '../../core/events.js';
-import type { StepReport } from '../../core/flows/act.js';
-import type { StepDecision, StepReview } from '../../core/ports.js';
+import type { FileChange } from '../../core/ports/changes.js';
+import type { StepReport } from '../../core/act-report.js';
+import type { StepDecision, StepReview } from '../../core/ports/approval.js';
 import type { CommandRunRecord } from '../../core/verify/report.js';
 import { Deferred } from './deferred.js';
 import type { SuspendableRenderer } from './suspendable-renderer.js';

@@ -1,7 +1,12 @@
 /** Text (streamed event by event) and JSON renderings of `aide restore`. */
 import type { AideEvent } from '../../core/events.js';
 import type { RestoreReport } from '../../core/flows/restore.js';
-import type { PendingRestore, RestoreChange, RestorePlan, RestoreSkipReason } from '../../core/ports.js';
+import type {
+  PendingRestore,
+  RestoreChange,
+  RestorePlan,
+  RestoreSkipReason,
+} from '../../core/ports/checkpoints.js';
 import { plural } from '../../shared/text.js';
 import type { Style } from './style.js';
 

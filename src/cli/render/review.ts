@@ -3,8 +3,8 @@
  * above it, the second question for protected files, and the diff view. Pure: the prompts and
  * the pager that show it live elsewhere.
  */
-import type { ChangedFile, FileChange } from '../../core/events.js';
-import type { StepReview } from '../../core/ports.js';
+import type { ChangedFile, FileChange } from '../../core/ports/changes.js';
+import type { StepReview } from '../../core/ports/approval.js';
 import { plural } from '../../shared/text.js';
 import { colorDiff, type Style } from './style.js';
 

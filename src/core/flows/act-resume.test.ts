@@ -6,13 +6,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { AideEvent } from '../events.js';
-import type {
-  Approval,
-  CheckpointRecord,
-  PendingWriteBack,
-  SessionRecorder,
-  WriteBackResult,
-} from '../ports.js';
+import type { Approval } from '../ports/approval.js';
+import type { CheckpointRecord } from '../ports/checkpoints.js';
+import type { PendingWriteBack, SessionRecorder, WriteBackResult } from '../ports/session.js';
 import {
   comparePlanSteps,
   describePlanChanges,

@@ -5,17 +5,14 @@
  * branch and written into the workspace (unless a dry run). The first step that fails stops
  * the run; a skipped step leaves the scratch as it was before it.
  */
-import type { AideEvent, ChangedFile } from '../events.js';
-import type {
-  Approver,
-  CommandRunner,
-  FileSystem,
-  ProtectedChange,
-  Scratch,
-  ScratchCapture,
-  SessionRecorder,
-  StepDecision,
-} from '../ports.js';
+import type { ActReport, StepReport, StepStatus } from '../act-report.js';
+import type { AideEvent } from '../events.js';
+import type { ChangedFile } from '../ports/changes.js';
+import type { Approver, ProtectedChange, StepDecision } from '../ports/approval.js';
+import type { CommandRunner } from '../ports/commands.js';
+import type { FileSystem } from '../ports/files.js';
+import type { Scratch, ScratchCapture } from '../ports/scratch.js';
+import type { SessionRecorder } from '../ports/session.js';
 import { describeFailures } from '../edit/report-text.js';
 import { diffStat } from '../edit/unified-diff.js';
 import { aloneTemplateProblem, resolveTemplates } from '../plan/templates.js';
@@ -26,6 +23,9 @@ import { stepCommands } from '../verify/select-commands.js';
 import { applyFlow } from './apply.js';
 import { commandEnvironment, verifyFlow, type VerifyCommand, type VerifyPolicy } from './verify.js';
 
+// The reports moved to the leaf act-report.ts; re-exported for the branches that still import them from here.
+export type { ActReport, StepReport, StepStatus } from '../act-report.js';
+
 /** The part of a plan step act carries out. */
 export interface ActStep {
   number: number;
@@ -35,50 +35,6 @@ export interface ActStep {
   edits: string;
   /** The step's Verify: names: optional commands it asks for, in addition to the others. */
   verify?: readonly string[];
-}
-
-/**
- * refused: verified, but the approver could not approve it (--yes and a protected file);
- * aborted: the user stopped the session at this step.
- */
-export type StepStatus =
-  | 'applied'
-  | 'verified'
-  | 'skipped'
-  | 'failed'
-  | 'conflict'
-  | 'refused'
-  | 'aborted'
-  | 'not_run'
-  | 'cancelled';
-
-export interface StepReport {
-  number: number;
-  title: string;
-  status: StepStatus;
-  /** Why it failed, was skipped or conflicted; null when applied. */
-  reason: string | null;
-  files: ChangedFile[];
-  /** The changed files protected_paths covers (known once the step is verified). */
-  protectedFiles: ProtectedChange[];
-  verify: VerifyReport | null;
-  /** The checkpoint recording the step; null when none was taken. */
-  checkpoint: string | null;
-  /** Where the verified patch was saved when it could not be written (conflict). */
-  patchFile: string | null;
-  /** The output of the step's Run commands (what later steps' templates get); null when none ran. */
-  output: string | null;
-}
-
-export interface ActReport {
-  session: string;
-  dryRun: boolean;
-  steps: StepReport[];
-  /** The checkpoint the session started from (undo target) and the last one. */
-  base: string;
-  head: string;
-  /** A unified diff of every verified step (dry runs: what would be written). */
-  patch: string;
 }
 
 export interface ActInput {

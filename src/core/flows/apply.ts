@@ -10,15 +10,11 @@ import { planEdits, type BlockOutcome, type FileChange, type FileInput } from '.
 import { decodeTextFile, encodeTextFile } from '../edit/text-file.js';
 import type { EditBlock, ParseProblem } from '../edit/types.js';
 import { diffStat, unifiedDiff } from '../edit/unified-diff.js';
-import type { AideEvent, ChangedFile } from '../events.js';
-import type {
-  Checkpointer,
-  CheckpointResult,
-  FileSystem,
-  FileWrite,
-  ProtectedChange,
-  ProtectedDecision,
-} from '../ports.js';
+import type { AideEvent } from '../events.js';
+import type { ChangedFile } from '../ports/changes.js';
+import type { ProtectedChange, ProtectedDecision } from '../ports/approval.js';
+import type { CheckpointResult, Checkpointer } from '../ports/checkpoints.js';
+import type { FileSystem, FileWrite } from '../ports/files.js';
 import { jailPath, type JailResult } from '../security/path-jail.js';
 import type { ProtectedCandidate } from '../security/protected-paths.js';
 import { checkProtectedWrite, mayWrite, type ProtectedGuard } from '../security/protected-writes.js';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { AideEvent } from '../events.js';
+import type { Approval } from '../ports/approval.js';
 import type {
-  Approval,
   CheckpointRecord,
   CheckpointRequest,
   CheckpointResult,
@@ -10,7 +10,7 @@ import type {
   RestoreOutcome,
   RestorePlan,
   Restorer,
-} from '../ports.js';
+} from '../ports/checkpoints.js';
 import { restoreFlow, type RestoreReport } from './restore.js';
 
 function record(id: string, reason = 'manual'): CheckpointRecord {

@@ -5,8 +5,8 @@
  * same restore again finishes it. Dry runs stop after the plan.
  */
 import type { AideEvent, RestoreResult } from '../events.js';
+import type { Approver } from '../ports/approval.js';
 import type {
-  Approver,
   CheckpointRecord,
   CheckpointRef,
   Checkpointer,
@@ -14,9 +14,9 @@ import type {
   RestoreChange,
   RestoreOutcome,
   RestorePlan,
-  Restorer,
   RestoreSkip,
-} from '../ports.js';
+  Restorer,
+} from '../ports/checkpoints.js';
 
 export interface RestoreRequest {
   /** The checkpoint to restore: its id, full or abbreviated. */

@@ -4,7 +4,7 @@
  * out. Checked lexically first, then against the real file system.
  */
 import { isAbsolute, join, posix, relative, sep } from 'node:path';
-import type { FileSystem } from '../ports.js';
+import type { FileSystem } from '../ports/files.js';
 import { findInvisible } from './invisible.js';
 
 export type JailResult =

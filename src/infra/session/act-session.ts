@@ -5,7 +5,8 @@
  * goes: from then on a resume knows the step is done without it.
  */
 import type { AideEvent } from '../../core/events.js';
-import type { ActReport, DoneStep } from '../../core/flows/act.js';
+import type { DoneStep } from '../../core/flows/act.js';
+import type { ActReport } from '../../core/act-report.js';
 import type { SessionFiles } from './session-files.js';
 import {
   recordedStatus,

@@ -8,7 +8,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { PendingWriteBack } from '../../core/ports.js';
+import type { PendingWriteBack } from '../../core/ports/session.js';
 import { AideError } from '../../shared/errors.js';
 import { readJsonJournal, writeJsonDurably } from '../fs/durable-json.js';
 

@@ -12,7 +12,7 @@ import {
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { gitRepo, testEnv, writeTree } from '../../../test/helpers/sandbox.js';
-import type { FileWrite } from '../../core/ports.js';
+import type { FileWrite } from '../../core/ports/files.js';
 import { NodeFileSystem } from '../fs/node-file-system.js';
 import { JOURNAL_FILE, readRestoreJournal } from './restore-journal.js';
 import { readBlobs } from './raw-objects.js';

@@ -21,18 +21,17 @@ import { join } from 'node:path';
 import type {
   CheckpointRecord,
   CheckpointRef,
-  Checkpointer,
   CheckpointRequest,
   CheckpointResult,
-  FileSystem,
-  FileWrite,
+  Checkpointer,
   PendingRestore,
   RestoreChange,
   RestoreOutcome,
   RestorePlan,
-  Restorer,
   RestoreSkip,
-} from '../../core/ports.js';
+  Restorer,
+} from '../../core/ports/checkpoints.js';
+import type { FileSystem, FileWrite } from '../../core/ports/files.js';
 import { AideError } from '../../shared/errors.js';
 import { sweepTempFiles } from '../fs/node-file-system.js';
 import { damagedCheckpoint, firstMissing } from './checkpoints.js';

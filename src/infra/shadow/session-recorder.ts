@@ -6,15 +6,15 @@
  * removed once state.json records the step, lets `aide act --resume` roll the write forward.
  */
 import { join } from 'node:path';
+import type { CheckpointRecord } from '../../core/ports/checkpoints.js';
+import type { FileSystem } from '../../core/ports/files.js';
+import type { ScratchChange } from '../../core/ports/scratch.js';
 import type {
-  CheckpointRecord,
-  FileSystem,
   PendingWriteBack,
-  ScratchChange,
   SessionRecorder,
   WriteBackResult,
   WriteBackStep,
-} from '../../core/ports.js';
+} from '../../core/ports/session.js';
 import { sweepTempFiles } from '../fs/node-file-system.js';
 import { holdSignals } from '../process/hold-signals.js';
 import type { SessionFiles } from '../session/session-files.js';

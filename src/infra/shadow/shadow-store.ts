@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Checkpointer, CheckpointRequest, CheckpointResult } from '../../core/ports.js';
+import type { CheckpointRequest, CheckpointResult, Checkpointer } from '../../core/ports/checkpoints.js';
 import {
   BRANCH_PREFIX,
   createCheckpoint,

@@ -11,7 +11,8 @@
 import { createHash } from 'node:crypto';
 import { lstat, readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { FileSystem, FileWrite, PreviousContent, ScratchChange } from '../../core/ports.js';
+import type { FileSystem, FileWrite, PreviousContent } from '../../core/ports/files.js';
+import type { ScratchChange } from '../../core/ports/scratch.js';
 import { jailPath } from '../../core/security/path-jail.js';
 import type { ObjectReader } from './scratch/object-reader.js';
 

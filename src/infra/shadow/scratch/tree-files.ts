@@ -9,7 +9,7 @@
  */
 import { lstat, mkdir, rm, rmdir, symlink, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ScratchChange } from '../../../core/ports.js';
+import type { ScratchChange } from '../../../core/ports/scratch.js';
 import type { GitCallOptions, ShadowGit } from '../git.js';
 import type { ObjectReader, TreeChange } from './object-reader.js';
 

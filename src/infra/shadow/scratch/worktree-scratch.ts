@@ -23,7 +23,7 @@ import type {
   ScratchLink,
   ScratchMove,
   ScratchOpener,
-} from '../../../core/ports.js';
+} from '../../../core/ports/scratch.js';
 import { AideError } from '../../../shared/errors.js';
 import { validSessionId } from '../checkpoints.js';
 import type { ShadowGit } from '../git.js';
