@@ -6,7 +6,7 @@ import type { ActReport, PlanChange, StepReport } from './act-report.js';
 import type { BlockOutcome } from './edit/plan-types.js';
 import type { ParseProblem } from './edit/types.js';
 import type { StepDecision } from './ports/approval.js';
-import type { ChangedFile, FileChange } from './ports/changes.js';
+import type { ChangedFile, CountedChange } from './ports/changes.js';
 import type { CheckpointResult, PendingRestore, RestoreOutcome, RestorePlan } from './ports/checkpoints.js';
 import type { IsolationReport } from './ports/commands.js';
 import type { CommandRunRecord, VerifyReport } from './verify/report.js';
@@ -38,7 +38,7 @@ export type AideEvent =
   // aide act: each step of a plan, then the session's outcome.
   | { type: 'step_started'; step: number; title: string }
   // The step's edits and Run commands are done in the scratch: what they changed (diffs come with the review).
-  | { type: 'step_edited'; step: number; files: FileChange[] }
+  | { type: 'step_edited'; step: number; files: CountedChange[] }
   | { type: 'step_finished'; report: StepReport }
   | { type: 'session_finished'; report: ActReport }
   // aide act --resume: the steps done before, a write-back being finished, how the plan changed (null: it did not).

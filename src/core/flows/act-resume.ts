@@ -10,7 +10,7 @@ import type { AideEvent } from '../events.js';
 import type { Approver } from '../ports/approval.js';
 import type { PendingWriteBack, SessionRecorder } from '../ports/session.js';
 import type { PlanChange, StepReport, StepStatus } from '../act-report.js';
-import { changedFiles, type ActResume, type DoneStep } from './act.js';
+import type { ActResume, DoneStep } from './act.js';
 
 // PlanChange moved to the leaf act-report.ts; re-exported for the branches that still import it from here.
 export type { PlanChange } from '../act-report.js';
@@ -119,7 +119,7 @@ async function* finishWriteBack(
   yield { type: 'step_started', step: pending.step, title };
   const written = await recorder.finishWriteBack(pending);
   const patch = await recorder.diff(pending.from, pending.checkpoint);
-  const files = changedFiles(patch);
+  const files = await recorder.changedFiles(pending.from, pending.checkpoint);
   const base = {
     number: pending.step,
     title,

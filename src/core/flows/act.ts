@@ -14,7 +14,6 @@ import type { FileSystem } from '../ports/files.js';
 import type { Scratch, ScratchCapture } from '../ports/scratch.js';
 import type { SessionRecorder } from '../ports/session.js';
 import { describeFailures } from '../edit/report-text.js';
-import { diffStat } from '../edit/unified-diff.js';
 import { aloneTemplateProblem, resolveTemplates } from '../plan/templates.js';
 import { findProtected } from '../security/protected-paths.js';
 import { plural } from '../../shared/text.js';
@@ -244,24 +243,6 @@ async function droppedEdits(
   ].join('\n');
 }
 
-/** One ChangedFile per file of a `git diff` (the scratch's capture against its base). */
-export function changedFiles(diff: string): ChangedFile[] {
-  const parts = diff.split(/^(?=diff --git )/m).filter((part) => part.startsWith('diff --git '));
-  return parts.map((part) => {
-    const path =
-      /^\+\+\+ b\/(.+)$/m.exec(part)?.[1] ??
-      /^--- a\/(.+)$/m.exec(part)?.[1] ??
-      /^diff --git a\/(.+?) b\//.exec(part)?.[1] ??
-      '';
-    const action = /^new file mode/m.test(part)
-      ? 'created'
-      : /^deleted file mode/m.test(part)
-        ? 'deleted'
-        : 'modified';
-    return { path, action, ...diffStat(part), diff: part };
-  });
-}
-
 /** What a verified step is known by from here on: its files, the protected ones among them, its verification. */
 interface Verified {
   files: ChangedFile[];
@@ -400,7 +381,7 @@ async function* actStep(step: ActStep, ctx: Context): AsyncGenerator<AideEvent, 
         : 'the step changes no file',
     );
   }
-  const files = changedFiles(await deps.scratch.diff(capture));
+  const files = await deps.scratch.changedFiles(capture);
   yield {
     type: 'step_edited',
     step: step.number,

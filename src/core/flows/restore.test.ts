@@ -105,8 +105,8 @@ async function run(
 }
 
 const TWO_CHANGES: RestorePlan['changes'] = [
-  { path: 'new.txt', action: 'remove', kind: null },
-  { path: 'a.txt', action: 'modify', kind: 'file' },
+  { path: 'new.txt', action: 'deleted', kind: null },
+  { path: 'a.txt', action: 'modified', kind: 'file' },
 ];
 
 test('restore: plan, ask, safety checkpoint, then write; the safety checkpoint undoes it', async () => {

@@ -56,7 +56,7 @@ function ref(checkpoint: { id: string; short: string }): CheckpointRef {
 }
 
 function approvalText(plan: RestorePlan): { question: string; details: string[] } {
-  const removed = plan.changes.filter((c) => c.action === 'remove').length;
+  const removed = plan.changes.filter((c) => c.action === 'deleted').length;
   const written = plan.changes.length - removed;
   const files = (n: number) => `${n} ${n === 1 ? 'file' : 'files'}`;
   return {

@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import type { CheckpointRecord } from '../../core/ports/checkpoints.js';
 import type { FileSystem } from '../../core/ports/files.js';
-import type { ScratchChange } from '../../core/ports/scratch.js';
+import type { ChangedFile, TreeChange } from '../../core/ports/changes.js';
 import type {
   PendingWriteBack,
   SessionRecorder,
@@ -23,6 +23,7 @@ import {
   removeWriteBackJournal,
   writeWriteBackJournal,
 } from '../session/write-back-journal.js';
+import { changedFilesBetween } from './changed-files.js';
 import { createCheckpoint } from './checkpoints.js';
 import { ObjectReader } from './scratch/object-reader.js';
 import type { ShadowStore } from './shadow-store.js';
@@ -49,7 +50,7 @@ export class ShadowSessionRecorder implements SessionRecorder {
     return checkpoint;
   }
 
-  async writeBack(changes: readonly ScratchChange[], step: WriteBackStep): Promise<WriteBackResult> {
+  async writeBack(changes: readonly TreeChange[], step: WriteBackStep): Promise<WriteBackResult> {
     // Watched before any file changes: later snapshots hold them even if ignore rules change.
     await watchPaths(
       this.store.git,
@@ -106,6 +107,10 @@ export class ShadowSessionRecorder implements SessionRecorder {
 
   diff(from: string, to: string): Promise<string> {
     return this.store.diff(from, to);
+  }
+
+  changedFiles(from: string, to: string): Promise<ChangedFile[]> {
+    return changedFilesBetween(this.store.git, from, to);
   }
 
   saveFile(name: string, content: string): Promise<string> {
