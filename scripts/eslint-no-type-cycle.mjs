@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
-/** The graph is rebuilt when older than this (an editor's long-lived ESLint sees edits). */
+/** The files are looked at again when the graph is older than this (an editor's long-lived ESLint sees edits). */
 const FRESH_MS = 2000;
 
 let cached = null;
@@ -28,19 +28,30 @@ function resolveImport(from, specifier, known) {
   return known.has(target) ? target : null;
 }
 
-/** Every relative import of every file under root, type-only ones included. */
+/** Each file's relative imports, re-read only when the file changed since the last look (by mtime). */
+const parsed = new Map();
+
+/** Every relative import of every file under root, type-only ones included; whether any file changed. */
 function buildGraph(root) {
   const files = sourceFiles(root, []);
   const known = new Set(files);
   const graph = new Map();
+  let changed = false;
   for (const file of files) {
-    const info = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
-    const targets = info.importedFiles
-      .map((imported) => resolveImport(file, imported.fileName, known))
+    const mtime = statSync(file).mtimeMs;
+    let entry = parsed.get(file);
+    if (entry?.mtime !== mtime) {
+      const info = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
+      entry = { mtime, specifiers: info.importedFiles.map((imported) => imported.fileName) };
+      parsed.set(file, entry);
+      changed = true;
+    }
+    const targets = entry.specifiers
+      .map((specifier) => resolveImport(file, specifier, known))
       .filter((target) => target !== null);
     graph.set(file, new Set(targets));
   }
-  return graph;
+  return { graph, changed: changed || cached?.graph.size !== graph.size };
 }
 
 /** The graph's strongly connected components (Tarjan), as a map from file to its component. */
@@ -99,8 +110,11 @@ function shortestPath(graph, from, to) {
 function analysis(root) {
   const now = Date.now();
   if (cached === null || cached.root !== root || now - cached.at > FRESH_MS) {
-    const graph = buildGraph(root);
-    cached = { root, at: now, graph, component: components(graph) };
+    const { graph, changed } = buildGraph(root);
+    cached =
+      changed || cached === null || cached.root !== root
+        ? { root, at: now, graph, component: components(graph) }
+        : { ...cached, at: now };
   }
   return cached;
 }
