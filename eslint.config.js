@@ -3,6 +3,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
+import { noTypeCycle } from './scripts/eslint-no-type-cycle.mjs';
 
 const nodeEffects = [
   'node:fs',
@@ -34,7 +35,7 @@ export default tseslint.config(
         tsconfigRootDir: import.meta.dirname,
       },
     },
-    plugins: { 'import-x': importX },
+    plugins: { 'import-x': importX, aide: { rules: { 'no-type-cycle': noTypeCycle } } },
     rules: {
       // A `default:` is how a view says "the other events are not mine" (events grow with each flow).
       '@typescript-eslint/switch-exhaustiveness-check': [
@@ -50,6 +51,8 @@ export default tseslint.config(
       '@typescript-eslint/no-unnecessary-condition': 'off',
       '@typescript-eslint/no-non-null-assertion': 'error',
       'import-x/no-cycle': 'error',
+      // import-x/no-cycle does not follow type-only imports; this rule does (scripts/eslint-no-type-cycle.mjs).
+      'aide/no-type-cycle': ['error', { root: 'src' }],
       'no-console': 'error',
     },
   },

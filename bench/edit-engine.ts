@@ -15,7 +15,7 @@ import { dirname } from 'node:path';
 import { applyJson, renderApplyText } from '../src/cli/render/apply.js';
 import { makeStyle } from '../src/cli/render/style.js';
 import { applyFlow, type ApplyReport } from '../src/core/flows/apply.js';
-import type { FileStat, FileSystem } from '../src/core/ports.js';
+import type { FileStat, FileSystem } from '../src/core/ports/files.js';
 import { parseResponse } from '../src/core/edit/parse-response.js';
 import { planEdits, type BlockOutcome } from '../src/core/edit/plan-edits.js';
 import { parseText } from '../src/core/edit/text-file.js';

@@ -17,7 +17,7 @@ import { openActAdapters, openWorkspace, readSessions, settleAll, workspacePlans
 import { planCommands, stepsToRun } from './act-steps.js';
 import { openActView, type ActView } from './act-view.js';
 import { chooseApprover } from './approver.js';
-import type { ActOptions } from './commands/act.js';
+import type { ActOptions } from './commands/act-options.js';
 import { interruptExitCode, listenForInterrupt } from './interrupt.js';
 import { useColor, type CliIo, type GlobalOptions } from './io.js';
 import { renderActJunit } from './render/act-junit.js';

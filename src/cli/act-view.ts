@@ -5,8 +5,8 @@
  */
 import type { AideEvent } from '../core/events.js';
 import type { Plan } from '../core/plan/schema.js';
-import type { Approver } from '../core/ports.js';
-import type { ActOptions } from './commands/act.js';
+import type { Approver } from '../core/ports/approval.js';
+import type { ActOptions } from './commands/act-options.js';
 import type { CliIo, GlobalOptions } from './io.js';
 import { actEventJson, PlainActView } from './render/act.js';
 import type { Style } from './render/style.js';

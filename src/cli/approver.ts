@@ -12,7 +12,7 @@ import type {
   ProtectedWriteRequest,
   StepDecision,
   StepReview,
-} from '../core/ports.js';
+} from '../core/ports/approval.js';
 import { AideError } from '../shared/errors.js';
 import { isInteractive, useColor, type CliIo } from './io.js';
 import { protectedList } from './render/act.js';

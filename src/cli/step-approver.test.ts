@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { StepReview } from '../core/ports.js';
+import type { StepReview } from '../core/ports/approval.js';
 import type { ReviewChoice } from './render/review.js';
 import { askStep, type StepPrompts } from './step-approver.js';
 

@@ -5,7 +5,7 @@
  * second, explicit yes after Approve, and no skips it. A cancelled prompt (Ctrl-C, Escape)
  * aborts: nothing of the step is written and no later step runs.
  */
-import type { StepDecision, StepReview } from '../core/ports.js';
+import type { StepDecision, StepReview } from '../core/ports/approval.js';
 import type { ReviewChoice } from './render/review.js';
 
 /** How the questions are asked; null: the prompt was cancelled. */

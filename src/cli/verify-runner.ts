@@ -4,7 +4,7 @@
  * commands with network access the user did not agree to.
  */
 import { join } from 'node:path';
-import type { CommandRunner } from '../core/ports.js';
+import type { CommandRunner } from '../core/ports/commands.js';
 import { knownGitDirs } from '../infra/git/git-dirs.js';
 import { ProcessCommandRunner } from '../infra/process/command-runner.js';
 import { prepareIsolation, unconfined, type SessionIsolation } from '../infra/process/isolation.js';

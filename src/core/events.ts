@@ -2,31 +2,14 @@
  * The one event stream (DESIGN.md): every flow yields these; the terminal renderers, --json
  * and the audit log consume the same events. New flows add members here.
  */
-import type { BlockOutcome } from './edit/plan-edits.js';
+import type { ActReport, PlanChange, StepReport } from './act-report.js';
+import type { BlockOutcome } from './edit/plan-types.js';
 import type { ParseProblem } from './edit/types.js';
-import type {
-  CheckpointResult,
-  IsolationReport,
-  PendingRestore,
-  RestoreOutcome,
-  RestorePlan,
-  StepDecision,
-} from './ports.js';
-import type { ActReport, StepReport } from './flows/act.js';
-import type { PlanChange } from './flows/act-resume.js';
+import type { StepDecision } from './ports/approval.js';
+import type { ChangedFile, CountedChange } from './ports/changes.js';
+import type { CheckpointResult, PendingRestore, RestoreOutcome, RestorePlan } from './ports/checkpoints.js';
+import type { IsolationReport } from './ports/commands.js';
 import type { CommandRunRecord, VerifyReport } from './verify/report.js';
-
-export interface ChangedFile {
-  path: string;
-  action: 'created' | 'modified' | 'deleted';
-  added: number;
-  removed: number;
-  /** Unified diff of the change. */
-  diff: string;
-}
-
-/** A changed file without its diff: what an event names. */
-export type FileChange = Omit<ChangedFile, 'diff'>;
 
 export type AideEvent =
   | { type: 'edits_parsed'; blocks: number; files: string[]; problems: ParseProblem[] }
@@ -55,7 +38,7 @@ export type AideEvent =
   // aide act: each step of a plan, then the session's outcome.
   | { type: 'step_started'; step: number; title: string }
   // The step's edits and Run commands are done in the scratch: what they changed (diffs come with the review).
-  | { type: 'step_edited'; step: number; files: FileChange[] }
+  | { type: 'step_edited'; step: number; files: CountedChange[] }
   | { type: 'step_finished'; report: StepReport }
   | { type: 'session_finished'; report: ActReport }
   // aide act --resume: the steps done before, a write-back being finished, how the plan changed (null: it did not).

@@ -9,3 +9,4 @@ export type * from './ports/scratch.js';
 export type * from './ports/commands.js';
 export type * from './ports/session.js';
 export type * from './ports/session-store.js';
+export type * from './ports/changes.js';

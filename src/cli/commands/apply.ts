@@ -6,7 +6,7 @@ import { AideError, ExitCode } from '../../shared/errors.js';
 import { useColor, type CliIo, type InputStream } from '../io.js';
 import type { ApplyReport } from '../../core/flows/apply.js';
 import { drive } from '../../core/flows/drive.js';
-import type { Checkpointer } from '../../core/ports.js';
+import type { Checkpointer } from '../../core/ports/checkpoints.js';
 import type { ShadowStore as ShadowStoreType } from '../../infra/shadow/shadow-store.js';
 import type { CommandSpec, RawArgv } from './spec.js';
 

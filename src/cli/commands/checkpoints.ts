@@ -163,7 +163,8 @@ const show: CommandSpec = {
     const dryRuns = await dryRunSessions(r.workspace.stateDir);
     const changes = await changesOf(r, checkpoint, dryRuns);
     const dryRun = dryRuns.has(checkpoint.session);
-    return print(io, globals, 'aide.checkpoint/1', { checkpoint: { ...checkpoint, dryRun }, changes }, () =>
+    const json = { checkpoint: { ...checkpoint, dryRun }, changes: m.render.changesJson(changes) };
+    return print(io, globals, 'aide.checkpoint/1', json, () =>
       m.render.renderShow(checkpoint, changes, new Date(), style, dryRun),
     );
   },
@@ -196,7 +197,12 @@ const diff: CommandSpec = {
       io,
       globals,
       'aide.checkpoints.diff/1',
-      { from, to: options.id2 === undefined ? 'working tree' : to, changes, diff: text },
+      {
+        from,
+        to: options.id2 === undefined ? 'working tree' : to,
+        changes: m.render.changesJson(changes),
+        diff: text,
+      },
       () => m.render.renderDiff(text, style),
     );
   },

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ActReport, StepReport } from '../../core/flows/act.js';
+import type { ActReport, StepReport } from '../../core/act-report.js';
 import type { CommandReport, VerifyReport } from '../../core/verify/report.js';
 import { child, children, parseXml, type XmlElement } from '../../../test/helpers/xml.js';
 import { renderActJunit } from './act-junit.js';

@@ -9,7 +9,8 @@
  * - skipped, not run, interrupted: <skipped message="…"> saying why.
  * - <system-out>: the verify summary, each verify command with its log, the files, the checkpoint.
  */
-import { stopsSession, type ActReport, type StepReport } from '../../core/flows/act.js';
+import { stopsSession } from '../../core/flows/act.js';
+import type { ActReport, StepReport } from '../../core/act-report.js';
 import {
   isolationText,
   junitDocument,

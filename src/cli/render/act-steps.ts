@@ -3,9 +3,9 @@
  * as the flow's events arrive, and the few words that say how a step ended.
  */
 import type { ListrTaskWrapper, SimpleRenderer } from 'listr2';
-import type { FileChange } from '../../core/events.js';
-import type { StepReport } from '../../core/flows/act.js';
-import type { StepDecision, StepReview } from '../../core/ports.js';
+import type { CountedChange } from '../../core/ports/changes.js';
+import type { StepReport } from '../../core/act-report.js';
+import type { StepDecision, StepReview } from '../../core/ports/approval.js';
 import type { CommandRunRecord } from '../../core/verify/report.js';
 import { Deferred } from './deferred.js';
 import type { SuspendableRenderer } from './suspendable-renderer.js';
@@ -36,7 +36,7 @@ export class StepSlot {
   readonly tails = new Map<string, string>();
   readonly turn = new Deferred<Turn>();
   readonly finished = new Deferred<StepReport | null>();
-  edited: FileChange[] = [];
+  edited: CountedChange[] = [];
   checkpoint: string | null = null;
   task: Task | null = null;
 
@@ -60,7 +60,7 @@ export class StepSlot {
   }
 }
 
-export const filesText = (files: readonly FileChange[]) =>
+export const filesText = (files: readonly CountedChange[]) =>
   files.map((f) => `${f.path} +${f.added} -${f.removed}`).join(', ');
 
 /** What happened to a step, in a few words: "skipped: not approved", "interrupted". */

@@ -15,7 +15,7 @@ import { ListrEnquirerPromptAdapter } from '@listr2/prompt-adapter-enquirer';
 import Enquirer from 'enquirer';
 import { Listr, type ListrTask, type SimpleRenderer } from 'listr2';
 import type { AideEvent } from '../../core/events.js';
-import type { Approval, Approver, StepDecision, StepReview } from '../../core/ports.js';
+import type { Approval, Approver, StepDecision, StepReview } from '../../core/ports/approval.js';
 import { plural } from '../../shared/text.js';
 import type { OutputStream } from '../io.js';
 import { askStep, type StepPrompts } from '../step-approver.js';

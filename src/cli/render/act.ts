@@ -1,7 +1,7 @@
 /** Text and JSON lines for `aide act`. */
 import type { AideEvent } from '../../core/events.js';
-import type { ActReport, StepReport } from '../../core/flows/act.js';
-import type { ProtectedChange } from '../../core/ports.js';
+import type { ActReport, StepReport } from '../../core/act-report.js';
+import type { ProtectedChange } from '../../core/ports/approval.js';
 import { describePlanChanges } from '../../core/flows/act-resume.js';
 import { plural } from '../../shared/text.js';
 import type { OutputStream } from '../io.js';

@@ -5,7 +5,7 @@ import { firstDifferenceLines } from '../../core/edit/report-text.js';
 import { plural } from '../../shared/text.js';
 import { colorDiff, type Style } from './style.js';
 
-const ACTION_MARK = { created: 'A', modified: 'M', deleted: 'D' } as const;
+const ACTION_MARK = { created: 'A', modified: 'M', deleted: 'D', type_changed: 'T' } as const;
 
 function blockLabel(outcome: Extract<BlockOutcome, { ok: true }>): string {
   if (outcome.action === 'created' || outcome.action === 'deleted')

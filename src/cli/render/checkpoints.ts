@@ -1,4 +1,5 @@
 /** Text renderings for `aide checkpoints` and its subcommands. */
+import type { ChangeAction } from '../../core/ports/changes.js';
 import type { Checkpoint } from '../../infra/shadow/checkpoints.js';
 import type { FileChangeSummary, PruneResult, ShadowStats } from '../../infra/shadow/shadow-store.js';
 import { plural } from '../../shared/text.js';
@@ -75,12 +76,30 @@ function pad(text: string, width: number): string {
   return text + ' '.repeat(Math.max(0, width - stripLength(text)));
 }
 
-const STATUS: Readonly<Record<string, string>> = {
-  A: 'added',
-  D: 'deleted',
-  M: 'modified',
-  T: 'type changed',
+const ACTION_TEXT: Record<ChangeAction, string> = {
+  created: 'added',
+  deleted: 'deleted',
+  modified: 'modified',
+  type_changed: 'type changed',
 };
+
+/** aide.checkpoint/1 and aide.checkpoints.diff/1 name a change by git's status letter. */
+const STATUS_LETTER: Record<ChangeAction, 'A' | 'D' | 'M' | 'T'> = {
+  created: 'A',
+  deleted: 'D',
+  modified: 'M',
+  type_changed: 'T',
+};
+
+/** The changes as the --json documents list them. */
+export function changesJson(changes: readonly FileChangeSummary[]): unknown[] {
+  return changes.map((c) => ({
+    path: c.path,
+    status: STATUS_LETTER[c.action],
+    added: c.added,
+    removed: c.removed,
+  }));
+}
 
 export function renderShow(
   checkpoint: Checkpoint,
@@ -111,7 +130,7 @@ export function renderShow(
       change.added === null
         ? 'binary'
         : `${style.green(`+${change.added}`)} ${style.red(`-${change.removed ?? 0}`)}`;
-    out.push(`  ${STATUS[change.status] ?? change.status}  ${change.path}  ${counts}`);
+    out.push(`  ${ACTION_TEXT[change.action]}  ${change.path}  ${counts}`);
   }
   if (changes.length > 200) out.push(`  … and ${changes.length - 200} more`);
   return `${out.join('\n')}\n`;

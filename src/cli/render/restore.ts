@@ -1,14 +1,33 @@
 /** Text (streamed event by event) and JSON renderings of `aide restore`. */
 import type { AideEvent } from '../../core/events.js';
+import type { ChangeAction } from '../../core/ports/changes.js';
 import type { RestoreReport } from '../../core/flows/restore.js';
-import type { PendingRestore, RestoreChange, RestorePlan, RestoreSkipReason } from '../../core/ports.js';
+import type {
+  PendingRestore,
+  RestoreChange,
+  RestorePlan,
+  RestoreSkipReason,
+} from '../../core/ports/checkpoints.js';
 import { plural } from '../../shared/text.js';
 import type { Style } from './style.js';
 
 /** Longer lists are cut in text output (--json lists everything). */
 const MAX_LISTED = 200;
 
-const ACTION_MARK = { create: 'A', modify: 'M', remove: 'D' } as const;
+const ACTION_MARK: Record<ChangeAction, string> = {
+  created: 'A',
+  modified: 'M',
+  type_changed: 'M',
+  deleted: 'D',
+};
+
+/** aide.restore/1 names what happens to a path with a verb of its own. */
+const JSON_ACTION: Record<ChangeAction, 'create' | 'modify' | 'remove'> = {
+  created: 'create',
+  modified: 'modify',
+  type_changed: 'modify',
+  deleted: 'remove',
+};
 
 const SKIP_TEXT: Record<RestoreSkipReason, string> = {
   'too-large-now': 'over the size limit now: its current content is in no checkpoint',
@@ -22,9 +41,9 @@ const SKIP_TEXT: Record<RestoreSkipReason, string> = {
 function changeLine(change: RestoreChange, style: Style): string {
   const mark = ACTION_MARK[change.action];
   const colored =
-    change.action === 'remove'
+    change.action === 'deleted'
       ? style.red(mark)
-      : change.action === 'create'
+      : change.action === 'created'
         ? style.green(mark)
         : style.yellow(mark);
   const kind =
@@ -49,7 +68,7 @@ function planLines(plan: RestorePlan, style: Style): string[] {
   const out = [
     `aide restore: checkpoint ${style.bold(target.short)} "${target.message}" (${target.reason}, ${target.time})`,
   ];
-  const removed = plan.changes.filter((c) => c.action === 'remove').length;
+  const removed = plan.changes.filter((c) => c.action === 'deleted').length;
   const written = plan.changes.length - removed;
   if (plan.changes.length > 0) {
     out.push(`  ${plural(written, 'file')} to write, ${removed} to remove:`);
@@ -144,5 +163,6 @@ export function renderRestoreSummary(report: RestoreReport, style: Style): strin
 
 /** The --json shape of `aide restore` (versioned: consumers check `schema`). */
 export function restoreJson(report: RestoreReport): string {
-  return `${JSON.stringify({ schema: 'aide.restore/1', ok: report.result !== 'declined', ...report }, null, 2)}\n`;
+  const changes = report.changes.map((c) => ({ path: c.path, action: JSON_ACTION[c.action], kind: c.kind }));
+  return `${JSON.stringify({ schema: 'aide.restore/1', ok: report.result !== 'declined', ...report, changes }, null, 2)}\n`;
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ChangedFile } from '../../core/events.js';
-import type { StepReview } from '../../core/ports.js';
+import type { ChangedFile } from '../../core/ports/changes.js';
+import type { StepReview } from '../../core/ports/approval.js';
 import { protectedQuestion, reviewHeader, reviewQuestion, stepDiff } from './review.js';
 import { colorDiff, makeStyle } from './style.js';
 

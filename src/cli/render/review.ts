@@ -3,8 +3,8 @@
  * above it, the second question for protected files, and the diff view. Pure: the prompts and
  * the pager that show it live elsewhere.
  */
-import type { ChangedFile, FileChange } from '../../core/events.js';
-import type { StepReview } from '../../core/ports.js';
+import type { ChangeAction, ChangedFile, CountedChange } from '../../core/ports/changes.js';
+import type { StepReview } from '../../core/ports/approval.js';
 import { plural } from '../../shared/text.js';
 import { colorDiff, type Style } from './style.js';
 
@@ -18,10 +18,15 @@ export const REVIEW_CHOICES: ReadonlyArray<{ name: ReviewChoice; message: string
   { name: 'abort', message: 'Abort' },
 ];
 
-const ACTION_LETTER = { created: 'A', modified: 'M', deleted: 'D' } as const;
+const ACTION_LETTER: Record<ChangeAction, string> = {
+  created: 'A',
+  modified: 'M',
+  deleted: 'D',
+  type_changed: 'T',
+};
 
 /** One changed file: `M src/calc.js +4 -0`. */
-export function fileLine(file: FileChange, style: Style): string {
+export function fileLine(file: CountedChange, style: Style): string {
   return `${ACTION_LETTER[file.action]} ${file.path} ${style.green(`+${file.added}`)} ${style.red(`-${file.removed}`)}`;
 }
 

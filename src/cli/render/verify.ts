@@ -1,7 +1,7 @@
 /** Text and JSON for `aide verify`: plain lines as the commands run, then the verdict. */
 import { relative } from 'node:path';
 import type { AideEvent } from '../../core/events.js';
-import type { IsolationReport } from '../../core/ports.js';
+import type { IsolationReport } from '../../core/ports/commands.js';
 import type { CommandReport, CommandRunRecord, TestCounts, VerifyReport } from '../../core/verify/report.js';
 import { failureReason } from '../../core/verify/summary.js';
 import { plural } from '../../shared/text.js';

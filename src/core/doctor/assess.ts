@@ -3,7 +3,7 @@
  * probes, the workspace's state). Pure: facts in, checks out. A check fails only when aide
  * cannot do its job without the fix; everything else is a warning or a note.
  */
-import type { IsolationReport } from '../ports.js';
+import type { IsolationReport } from '../ports/commands.js';
 
 /** Oldest git with everything aide runs: `worktree add`, `--pathspec-from-file` (2.26), `init --initial-branch` (2.28). */
 export const MIN_GIT = '2.28.0';

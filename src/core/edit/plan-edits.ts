@@ -18,7 +18,7 @@ import type {
   BlockOutcome,
   EditPlan,
   FailureKind,
-  FileChange,
+  ContentChange,
   FileInput,
 } from './plan-types.js';
 import { invalidJson, invisibleFailure } from './result-checks.js';
@@ -29,7 +29,7 @@ export type {
   BlockOutcome,
   EditPlan,
   FailureKind,
-  FileChange,
+  ContentChange,
   FileInput,
 } from './plan-types.js';
 
@@ -367,7 +367,7 @@ export function planEdits(blocks: readonly EditBlock[], files: ReadonlyMap<strin
     });
   }
   confirmDeletions(outcomes, unconfirmed);
-  const changes: FileChange[] = [];
+  const changes: ContentChange[] = [];
   for (const path of order) {
     const before = original.get(path);
     const after = current.get(path);

@@ -55,7 +55,11 @@ export type BlockOutcome =
 export type FileInput =
   { state: 'missing' } | { state: 'text'; file: TextFile } | { state: 'unreadable'; reason: string };
 
-export interface FileChange {
+/**
+ * A file's content before and after the planned edits: what the write needs. Its action (a
+ * FileChange's, in the ports) follows from which side is missing.
+ */
+export interface ContentChange {
   path: string;
   /** null: the file is created. */
   before: TextFile | null;
@@ -67,5 +71,5 @@ export interface EditPlan {
   ok: boolean;
   outcomes: BlockOutcome[];
   /** Files whose content changes, in the order first edited. Apply them only if ok. */
-  changes: FileChange[];
+  changes: ContentChange[];
 }

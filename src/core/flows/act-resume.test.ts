@@ -6,13 +6,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { AideEvent } from '../events.js';
-import type {
-  Approval,
-  CheckpointRecord,
-  PendingWriteBack,
-  SessionRecorder,
-  WriteBackResult,
-} from '../ports.js';
+import type { ChangedFile } from '../ports/changes.js';
+import type { Approval } from '../ports/approval.js';
+import type { CheckpointRecord } from '../ports/checkpoints.js';
+import type { PendingWriteBack, SessionRecorder, WriteBackResult } from '../ports/session.js';
 import {
   comparePlanSteps,
   describePlanChanges,
@@ -60,6 +57,9 @@ class FakeRecorder implements SessionRecorder {
   diff(from: string, to: string): Promise<string> {
     this.calls.push(`diff ${from.slice(0, 1)} ${to.slice(0, 1)}`);
     return Promise.resolve(PATCH);
+  }
+  changedFiles(): Promise<ChangedFile[]> {
+    return Promise.resolve([{ path: 'a.txt', action: 'modified', added: 1, removed: 1, diff: PATCH }]);
   }
   readBlob(): Promise<Uint8Array> {
     return Promise.reject(new Error('a resume reads no blob'));

@@ -7,8 +7,13 @@
  * steps are named, and the person is asked before carrying on.
  */
 import type { AideEvent } from '../events.js';
-import type { Approver, PendingWriteBack, SessionRecorder } from '../ports.js';
-import { changedFiles, type ActResume, type DoneStep, type StepReport, type StepStatus } from './act.js';
+import type { Approver } from '../ports/approval.js';
+import type { PendingWriteBack, SessionRecorder } from '../ports/session.js';
+import type { PlanChange, StepReport, StepStatus } from '../act-report.js';
+import type { ActResume, DoneStep } from './act.js';
+
+// PlanChange moved to the leaf act-report.ts; re-exported for the branches that still import it from here.
+export type { PlanChange } from '../act-report.js';
 
 /** A step as state.json recorded it. */
 export interface RecordedStep {
@@ -18,14 +23,6 @@ export interface RecordedStep {
   checkpoint: string | null;
   hash: string;
   output: string | null;
-}
-
-/** One way a step differs between the plan the session recorded and the plan now. */
-export interface PlanChange {
-  step: number;
-  kind: 'changed' | 'added' | 'removed';
-  /** The step had finished (applied, verified or skipped): it is not redone, and what it wrote stays. */
-  done: boolean;
 }
 
 export interface ResumeInput {
@@ -122,7 +119,7 @@ async function* finishWriteBack(
   yield { type: 'step_started', step: pending.step, title };
   const written = await recorder.finishWriteBack(pending);
   const patch = await recorder.diff(pending.from, pending.checkpoint);
-  const files = changedFiles(patch);
+  const files = await recorder.changedFiles(pending.from, pending.checkpoint);
   const base = {
     number: pending.step,
     title,

@@ -3,15 +3,13 @@
  * session's report, the flow's input and ports, the seam a step's edits come through (a
  * StepAuthor), and the context a step runs in.
  */
-import type { AideEvent, ChangedFile } from '../events.js';
-import type {
-  Approver,
-  CommandRunner,
-  FileSystem,
-  ProtectedChange,
-  Scratch,
-  SessionRecorder,
-} from '../ports.js';
+import type { StepReport, StepStatus } from '../act-report.js';
+import type { AideEvent } from '../events.js';
+import type { Approver } from '../ports/approval.js';
+import type { CommandRunner } from '../ports/commands.js';
+import type { FileSystem } from '../ports/files.js';
+import type { Scratch } from '../ports/scratch.js';
+import type { SessionRecorder } from '../ports/session.js';
 import type { VerifyReport } from '../verify/report.js';
 import type { VerifyCommand, VerifyPolicy } from './verify.js';
 
@@ -26,49 +24,8 @@ export interface ActStep {
   verify?: readonly string[];
 }
 
-/**
- * refused: verified, but the approver could not approve it (--yes and a protected file);
- * aborted: the user stopped the session at this step.
- */
-export type StepStatus =
-  | 'applied'
-  | 'verified'
-  | 'skipped'
-  | 'failed'
-  | 'conflict'
-  | 'refused'
-  | 'aborted'
-  | 'not_run'
-  | 'cancelled';
-
-export interface StepReport {
-  number: number;
-  title: string;
-  status: StepStatus;
-  /** Why it failed, was skipped or conflicted; null when applied. */
-  reason: string | null;
-  files: ChangedFile[];
-  /** The changed files protected_paths covers (known once the step is verified). */
-  protectedFiles: ProtectedChange[];
-  verify: VerifyReport | null;
-  /** The checkpoint recording the step; null when none was taken. */
-  checkpoint: string | null;
-  /** Where the verified patch was saved when it could not be written (conflict). */
-  patchFile: string | null;
-  /** The output of the step's Run commands (what later steps' templates get); null when none ran. */
-  output: string | null;
-}
-
-export interface ActReport {
-  session: string;
-  dryRun: boolean;
-  steps: StepReport[];
-  /** The checkpoint the session started from (undo target) and the last one. */
-  base: string;
-  head: string;
-  /** A unified diff of every verified step (dry runs: what would be written). */
-  patch: string;
-}
+// The reports live in the leaf act-report.ts (state.json and the renderers import them too).
+export type { ActReport, StepReport, StepStatus } from '../act-report.js';
 
 export interface ActInput {
   session: string;

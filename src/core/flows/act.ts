@@ -8,8 +8,8 @@
  * The parts: act-types.ts (the nouns), step-author.ts (where edits come from), step-edits.ts
  * and step-run.ts (an attempt's apply and run); the review and record of a verified step are here.
  */
-import type { AideEvent, ChangedFile } from '../events.js';
-import { diffStat } from '../edit/unified-diff.js';
+import type { AideEvent } from '../events.js';
+import type { ChangedFile } from '../ports/changes.js';
 import { aloneTemplateProblem } from '../plan/templates.js';
 import type { ProtectedChange, ScratchCapture, StepDecision } from '../ports.js';
 import { findProtected } from '../security/protected-paths.js';
@@ -34,24 +34,6 @@ export type * from './act-types.js';
 export { stepReport } from './act-types.js';
 export { commandText } from './step-run.js';
 export { writtenEdits } from './step-author.js';
-
-/** One ChangedFile per file of a `git diff` (the scratch's capture against its base). */
-export function changedFiles(diff: string): ChangedFile[] {
-  const parts = diff.split(/^(?=diff --git )/m).filter((part) => part.startsWith('diff --git '));
-  return parts.map((part) => {
-    const path =
-      /^\+\+\+ b\/(.+)$/m.exec(part)?.[1] ??
-      /^--- a\/(.+)$/m.exec(part)?.[1] ??
-      /^diff --git a\/(.+?) b\//.exec(part)?.[1] ??
-      '';
-    const action = /^new file mode/m.test(part)
-      ? 'created'
-      : /^deleted file mode/m.test(part)
-        ? 'deleted'
-        : 'modified';
-    return { path, action, ...diffStat(part), diff: part };
-  });
-}
 
 // Short local names for the review and record below.
 const report = stepReport;
@@ -222,7 +204,7 @@ export async function* attemptStep(
       ),
     };
   }
-  const files = changedFiles(await deps.scratch.diff(capture));
+  const files = await deps.scratch.changedFiles(capture);
   yield {
     type: 'step_edited',
     step: step.number,

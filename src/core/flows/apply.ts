@@ -6,19 +6,15 @@
 import { relative, sep } from 'node:path';
 import { feedbackForModel } from '../edit/feedback.js';
 import { parseResponse } from '../edit/parse-response.js';
-import { planEdits, type BlockOutcome, type FileChange, type FileInput } from '../edit/plan-edits.js';
+import { planEdits, type BlockOutcome, type ContentChange, type FileInput } from '../edit/plan-edits.js';
 import { decodeTextFile, encodeTextFile } from '../edit/text-file.js';
 import type { EditBlock, ParseProblem } from '../edit/types.js';
 import { diffStat, unifiedDiff } from '../edit/unified-diff.js';
-import type { AideEvent, ChangedFile } from '../events.js';
-import type {
-  Checkpointer,
-  CheckpointResult,
-  FileSystem,
-  FileWrite,
-  ProtectedChange,
-  ProtectedDecision,
-} from '../ports.js';
+import type { AideEvent } from '../events.js';
+import type { ChangedFile } from '../ports/changes.js';
+import type { ProtectedChange, ProtectedDecision } from '../ports/approval.js';
+import type { CheckpointResult, Checkpointer } from '../ports/checkpoints.js';
+import type { FileSystem, FileWrite } from '../ports/files.js';
 import { jailPath, type JailResult } from '../security/path-jail.js';
 import type { ProtectedCandidate } from '../security/protected-paths.js';
 import { checkProtectedWrite, mayWrite, type ProtectedGuard } from '../security/protected-writes.js';
@@ -131,13 +127,13 @@ function pathList(paths: readonly string[]): string {
   return paths.length > 3 ? `${shown} and ${paths.length - 3} more` : shown;
 }
 
-function summarize(change: FileChange): ChangedFile {
+function summarize(change: ContentChange): ChangedFile {
   const diff = unifiedDiff(change.path, change.before, change.after);
   const action = change.before === null ? 'created' : change.after === null ? 'deleted' : 'modified';
   return { path: change.path, action, ...diffStat(diff), diff };
 }
 
-function toWrite(change: FileChange, target: string): FileWrite {
+function toWrite(change: ContentChange, target: string): FileWrite {
   const previous = change.before === null ? null : encodeTextFile(change.before);
   if (change.after === null) return { kind: 'delete', path: target, previous: previous ?? new Uint8Array() };
   return { kind: 'write', path: target, content: encodeTextFile(change.after), previous };
@@ -145,7 +141,7 @@ function toWrite(change: FileChange, target: string): FileWrite {
 
 /** Each change under its written name and, when a symlink leads elsewhere, under its target's name too. */
 function protectedCandidates(
-  changes: readonly FileChange[],
+  changes: readonly ContentChange[],
   targets: ReadonlyMap<string, string>,
   root: string,
 ): ProtectedCandidate[] {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { AideEvent } from '../events.js';
+import type { Approval } from '../ports/approval.js';
 import type {
-  Approval,
   CheckpointRecord,
   CheckpointRequest,
   CheckpointResult,
@@ -10,7 +10,7 @@ import type {
   RestoreOutcome,
   RestorePlan,
   Restorer,
-} from '../ports.js';
+} from '../ports/checkpoints.js';
 import { restoreFlow, type RestoreReport } from './restore.js';
 
 function record(id: string, reason = 'manual'): CheckpointRecord {
@@ -105,8 +105,8 @@ async function run(
 }
 
 const TWO_CHANGES: RestorePlan['changes'] = [
-  { path: 'new.txt', action: 'remove', kind: null },
-  { path: 'a.txt', action: 'modify', kind: 'file' },
+  { path: 'new.txt', action: 'deleted', kind: null },
+  { path: 'a.txt', action: 'modified', kind: 'file' },
 ];
 
 test('restore: plan, ask, safety checkpoint, then write; the safety checkpoint undoes it', async () => {

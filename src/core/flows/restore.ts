@@ -5,8 +5,8 @@
  * same restore again finishes it. Dry runs stop after the plan.
  */
 import type { AideEvent, RestoreResult } from '../events.js';
+import type { Approver } from '../ports/approval.js';
 import type {
-  Approver,
   CheckpointRecord,
   CheckpointRef,
   Checkpointer,
@@ -14,9 +14,9 @@ import type {
   RestoreChange,
   RestoreOutcome,
   RestorePlan,
-  Restorer,
   RestoreSkip,
-} from '../ports.js';
+  Restorer,
+} from '../ports/checkpoints.js';
 
 export interface RestoreRequest {
   /** The checkpoint to restore: its id, full or abbreviated. */
@@ -56,7 +56,7 @@ function ref(checkpoint: { id: string; short: string }): CheckpointRef {
 }
 
 function approvalText(plan: RestorePlan): { question: string; details: string[] } {
-  const removed = plan.changes.filter((c) => c.action === 'remove').length;
+  const removed = plan.changes.filter((c) => c.action === 'deleted').length;
   const written = plan.changes.length - removed;
   const files = (n: number) => `${n} ${n === 1 ? 'file' : 'files'}`;
   return {

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { AideEvent } from '../events.js';
-import type { CommandResult, CommandRun, CommandRunner, IsolationReport } from '../ports.js';
+import type { CommandResult, CommandRun, CommandRunner, IsolationReport } from '../ports/commands.js';
 import type { VerifyReport } from '../verify/report.js';
 import { verifyFlow, type VerifyCommand, type VerifyPolicy } from './verify.js';
 

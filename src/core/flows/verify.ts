@@ -5,7 +5,7 @@
  * with its own log. The commands come from the caller (sandbox.json), never from a model.
  */
 import type { AideEvent } from '../events.js';
-import type { CommandResult, CommandRunner } from '../ports.js';
+import type { CommandResult, CommandRunner } from '../ports/commands.js';
 import { childEnvironment } from '../security/secret-env.js';
 import type {
   CommandReport,

@@ -18,7 +18,7 @@ import {
 } from '../../config/files.js';
 import { gitignoreWithState, initialConfigText, initialSandboxText } from '../../config/init-files.js';
 import { AideError } from '../../shared/errors.js';
-import type { FileSystem, FileWrite } from '../ports.js';
+import type { FileSystem, FileWrite } from '../ports/files.js';
 import {
   detectCommands,
   PROBED_FILES,

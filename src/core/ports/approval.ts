@@ -1,5 +1,5 @@
 /** Approval: the second yes a protected file takes, and the review of a verified step. */
-import type { ChangedFile } from '../events.js';
+import type { ChangedFile } from './changes.js';
 
 export type Approval = 'yes' | 'no';
 

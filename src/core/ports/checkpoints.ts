@@ -1,4 +1,5 @@
 /** Checkpoints and restores: the shadow repository as the core sees it. */
+import type { FileChange } from './changes.js';
 
 /** A checkpoint as the core sees it: a recorded state of the workspace in the shadow repository. */
 export interface CheckpointRecord {
@@ -50,12 +51,11 @@ export interface Checkpointer {
   checkpoint(request: CheckpointRequest): Promise<CheckpointResult>;
 }
 
-/** What a restore does to one path of the workspace. */
-export interface RestoreChange {
-  /** Relative to the workspace root, '/'-separated. */
-  path: string;
-  /** create: the path is missing now; modify: it is overwritten; remove: it is deleted. */
-  action: 'create' | 'modify' | 'remove';
+/**
+ * What a restore does to one path of the workspace, from the workspace as it is now to the
+ * checkpoint: created (missing now), modified or type_changed (overwritten), deleted (removed).
+ */
+export interface RestoreChange extends FileChange {
   /** What the path holds afterwards; null for a removal. */
   kind: 'file' | 'executable' | 'symlink' | null;
 }

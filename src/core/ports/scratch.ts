@@ -1,19 +1,5 @@
 /** The scratch: a copy of the workspace where edits and verify commands run. */
-
-/** One path that differs between a scratch's base and its captured state. */
-export interface ScratchChange {
-  /** Workspace-relative, '/'-separated. */
-  path: string;
-  status: 'added' | 'modified' | 'deleted' | 'type_changed';
-  /** Git mode before ('100644', '100755', '120000' for a symlink); null when added. */
-  oldMode: string | null;
-  /** Git mode after; null when deleted. */
-  newMode: string | null;
-  /** Blob id before (what the workspace file must still be before it is overwritten); null when added. */
-  oldBlob: string | null;
-  /** Blob id after; null when deleted. */
-  newBlob: string | null;
-}
+import type { ChangedFile, TreeChange } from './changes.js';
 
 /** A path git ignores, and why: the ignore file, line and pattern (e.g. `.gitignore:3:.env`). */
 export interface IgnoredPath {
@@ -27,7 +13,7 @@ export interface ScratchCapture {
   base: string;
   /** The scratch's files as a tree (linked folders left out). */
   tree: string;
-  changes: ScratchChange[];
+  changes: TreeChange[];
 }
 
 /** What a move did. */
@@ -81,8 +67,8 @@ export interface Scratch {
   moveTo(target: string, options?: { sweep?: boolean }): Promise<ScratchMove>;
   /** Records the scratch's current files as a tree in the shadow's object store, with the changes from `base`. */
   capture(): Promise<ScratchCapture>;
-  /** The changes from `base` (a capture). */
-  changedFiles(): Promise<ScratchChange[]>;
+  /** The files a capture changed from its base, each with its diff (a capture is taken now when not given). */
+  changedFiles(capture?: ScratchCapture): Promise<ChangedFile[]>;
   /** Which of these scratch-relative paths git ignores (a capture leaves them out), each with the rule that does. */
   ignoredPaths(paths: readonly string[]): Promise<IgnoredPath[]>;
   /** A unified diff from `base` to the capture (taken now when not given). */

@@ -1,6 +1,6 @@
 /** An act session's shadow and workspace side: write-backs and their journals. */
 import type { CheckpointRecord } from './checkpoints.js';
-import type { ScratchChange } from './scratch.js';
+import type { ChangedFile, TreeChange } from './changes.js';
 
 /** Why a verified step could not be written into the workspace. */
 export interface WriteBackConflict {
@@ -30,7 +30,7 @@ export interface PendingWriteBack extends WriteBackStep {
   pid: number;
   /** ISO 8601. */
   startedAt: string;
-  changes: ScratchChange[];
+  changes: TreeChange[];
 }
 
 export interface WriteBackResult {
@@ -52,7 +52,7 @@ export interface SessionRecorder {
    * left in place until the session's state records the step, so a kill at any moment in
    * between can be rolled forward (`aide act --resume`).
    */
-  writeBack(changes: readonly ScratchChange[], step: WriteBackStep): Promise<WriteBackResult>;
+  writeBack(changes: readonly TreeChange[], step: WriteBackStep): Promise<WriteBackResult>;
   /** The write-back a kill interrupted in this session, or null. */
   pendingWriteBack(): Promise<PendingWriteBack | null>;
   /**
@@ -63,8 +63,10 @@ export interface SessionRecorder {
   finishWriteBack(pending: PendingWriteBack): Promise<WriteBackResult>;
   /** A unified diff between two trees or checkpoints of the shadow. */
   diff(from: string, to: string): Promise<string>;
+  /** The files that differ between two trees or checkpoints of the shadow, each with its diff. */
+  changedFiles(from: string, to: string): Promise<ChangedFile[]>;
   /** Saves a file (a patch) in the session's folder; returns its absolute path. */
   saveFile(name: string, content: string): Promise<string>;
-  /** The bytes of a blob of the shadow's object store (a ScratchChange's oldBlob or newBlob). */
+  /** The bytes of a blob of the shadow's object store (a TreeChange's oldBlob or newBlob). */
   readBlob(id: string): Promise<Uint8Array>;
 }

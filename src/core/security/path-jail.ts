@@ -5,7 +5,7 @@
  */
 import { isAbsolute, join, posix, relative, sep } from 'node:path';
 import { STATE_DIR } from '../../config/files.js';
-import type { FileSystem } from '../ports.js';
+import type { FileSystem } from '../ports/files.js';
 import { findInvisible } from './invisible.js';
 
 export type JailResult =

@@ -7,7 +7,7 @@
  * ordinary edit while a change to its `scripts` does not.
  */
 import picomatch from 'picomatch';
-import type { ProtectedChange } from '../ports.js';
+import type { ProtectedChange } from '../ports/approval.js';
 
 /** A changed file, with lazy access to its bytes before and after (null: absent on that side). */
 export interface ProtectedCandidate {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ProtectedApprover, ProtectedDecision, ProtectedWriteRequest } from '../ports.js';
+import type { ProtectedApprover, ProtectedDecision, ProtectedWriteRequest } from '../ports/approval.js';
 import type { ProtectedCandidate } from './protected-paths.js';
 import { checkProtectedWrite, mayWrite } from './protected-writes.js';
 

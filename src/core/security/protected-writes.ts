@@ -5,8 +5,8 @@
  * plus ALWAYS_PROTECTED; a protected file is written only on an explicit yes (a terminal
  * prompt or --allow-protected), and a flow that was given no approver writes none.
  */
-import type { ChangedFile } from '../events.js';
-import type { ProtectedApprover, ProtectedChange, ProtectedDecision } from '../ports.js';
+import type { ChangedFile } from '../ports/changes.js';
+import type { ProtectedApprover, ProtectedChange, ProtectedDecision } from '../ports/approval.js';
 import { findProtected, type MatchOptions, type ProtectedCandidate } from './protected-paths.js';
 
 export interface ProtectedPolicy extends MatchOptions {

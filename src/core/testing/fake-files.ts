@@ -10,9 +10,9 @@ import type {
   IgnoredPath,
   Scratch,
   ScratchCapture,
-  ScratchChange,
   ScratchMove,
 } from '../ports.js';
+import type { ChangedFile, TreeChange } from '../ports/changes.js';
 
 /** Files by path: a tree's content. */
 export type Files = ReadonlyMap<string, string>;
@@ -64,16 +64,16 @@ export class FakeShadow {
   }
 
   /** The changes from one set of files to another, as a scratch capture lists them. */
-  changes(from: Files, to: Files): ScratchChange[] {
+  changes(from: Files, to: Files): TreeChange[] {
     const paths = [...new Set([...from.keys(), ...to.keys()])].sort();
-    return paths.flatMap((path): ScratchChange[] => {
+    return paths.flatMap((path): TreeChange[] => {
       const before = from.get(path);
       const after = to.get(path);
       if (before === after) return [];
       return [
         {
           path,
-          status: before === undefined ? 'added' : after === undefined ? 'deleted' : 'modified',
+          action: before === undefined ? 'created' : after === undefined ? 'deleted' : 'modified',
           oldMode: before === undefined ? null : '100644',
           newMode: after === undefined ? null : '100644',
           oldBlob: before === undefined ? null : this.blob(before),
@@ -85,35 +85,36 @@ export class FakeShadow {
 
   /** A `git diff`-shaped text between two trees or checkpoints: whole files removed and added. */
   diff(from: string, to: string): string {
+    return this.changedFiles(from, to)
+      .map((change) => change.diff)
+      .join('');
+  }
+
+  /** The files that differ between two trees or checkpoints, each with its counts and its diff. */
+  changedFiles(from: string, to: string): ChangedFile[] {
     const a = this.files(from);
     const b = this.files(to);
-    return this.changes(a, b)
-      .map(({ path, status }) => {
-        const before = a.get(path);
-        const after = b.get(path);
-        const mode =
-          status === 'added'
-            ? 'new file mode 100644\n'
-            : status === 'deleted'
-              ? 'deleted file mode 100644\n'
-              : '';
-        const lines = (text: string | undefined, sign: string) =>
-          text === undefined
-            ? ''
-            : text
-                .replace(/\n$/, '')
-                .split('\n')
-                .map((l) => `${sign}${l}\n`)
-                .join('');
-        return (
-          `diff --git a/${path} b/${path}\n${mode}` +
-          `--- ${before === undefined ? '/dev/null' : `a/${path}`}\n` +
-          `+++ ${after === undefined ? '/dev/null' : `b/${path}`}\n@@ @@\n` +
-          lines(before, '-') +
-          lines(after, '+')
-        );
-      })
-      .join('');
+    return this.changes(a, b).map(({ path, action }) => {
+      const before = a.get(path);
+      const after = b.get(path);
+      const mode =
+        action === 'created'
+          ? 'new file mode 100644\n'
+          : action === 'deleted'
+            ? 'deleted file mode 100644\n'
+            : '';
+      const lines = (text: string | undefined) =>
+        text === undefined ? [] : text.replace(/\n$/, '').split('\n');
+      const removed = lines(before);
+      const added = lines(after);
+      const diff =
+        `diff --git a/${path} b/${path}\n${mode}` +
+        `--- ${before === undefined ? '/dev/null' : `a/${path}`}\n` +
+        `+++ ${after === undefined ? '/dev/null' : `b/${path}`}\n@@ @@\n` +
+        removed.map((l) => `-${l}\n`).join('') +
+        added.map((l) => `+${l}\n`).join('');
+      return { path, action, added: added.length, removed: removed.length, diff };
+    });
   }
 }
 
@@ -190,8 +191,9 @@ export class FakeScratch implements Scratch {
     });
   }
 
-  async changedFiles(): Promise<ScratchChange[]> {
-    return (await this.capture()).changes;
+  async changedFiles(capture?: ScratchCapture): Promise<ChangedFile[]> {
+    const taken = capture ?? (await this.capture());
+    return this.shadow.changedFiles(taken.base, taken.tree);
   }
 
   ignoredPaths(paths: readonly string[]): Promise<IgnoredPath[]> {

@@ -8,7 +8,6 @@ import type {
   KeptStep,
   OpenSession,
   PendingWriteBack,
-  ScratchChange,
   SessionLog,
   SessionPlan,
   SessionRecord,
@@ -20,6 +19,7 @@ import type {
   WriteBackResult,
   WriteBackStep,
 } from '../ports.js';
+import type { ChangedFile, TreeChange } from '../ports/changes.js';
 
 import type { FakeShadow } from './fake-files.js';
 
@@ -58,7 +58,7 @@ export class FakeRecorder implements SessionRecorder {
     });
   }
 
-  writeBack(changes: readonly ScratchChange[], step: WriteBackStep): Promise<WriteBackResult> {
+  writeBack(changes: readonly TreeChange[], step: WriteBackStep): Promise<WriteBackResult> {
     const conflicts = changes.flatMap((c) => {
       const now = this.workspace.get(c.path);
       const was = c.oldBlob === null ? undefined : this.shadow.readBlob(c.oldBlob);
@@ -85,6 +85,10 @@ export class FakeRecorder implements SessionRecorder {
 
   diff(from: string, to: string): Promise<string> {
     return Promise.resolve(this.shadow.diff(from, to));
+  }
+
+  changedFiles(from: string, to: string): Promise<ChangedFile[]> {
+    return Promise.resolve(this.shadow.changedFiles(from, to));
   }
 
   saveFile(name: string, content: string): Promise<string> {

@@ -3,7 +3,7 @@
  * the JUnit file is written from, and act shows above its approval prompt. Stable: fields are
  * only ever added.
  */
-import type { IsolationReport } from '../ports.js';
+import type { IsolationReport } from '../ports/commands.js';
 
 /** The test runners whose summary lines are recognised. */
 export type TestRunnerName =

@@ -21,7 +21,7 @@ import {
   symlink,
 } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { FileStat, FileSystem, FileWrite, PreviousContent } from '../../core/ports.js';
+import type { FileStat, FileSystem, FileWrite, PreviousContent } from '../../core/ports/files.js';
 import { holdSignals } from '../process/hold-signals.js';
 
 function isMissing(error: unknown): boolean {

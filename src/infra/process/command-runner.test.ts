@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import type { CommandRun } from '../../core/ports.js';
+import type { CommandRun } from '../../core/ports/commands.js';
 import { ProcessCommandRunner, type Isolation } from './command-runner.js';
 
 const PATH = `${dirname(process.execPath)}:/usr/bin:/bin`;

@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import type { CommandResult, CommandRun, CommandRunner, IsolationReport } from '../../core/ports.js';
+import type { CommandResult, CommandRun, CommandRunner, IsolationReport } from '../../core/ports/commands.js';
 import { CappedLog, OutputSink } from './output-sink.js';
 import { signalGroup, trackGroup, untrackGroup } from './process-group.js';
 import { checkStart } from './start-check.js';

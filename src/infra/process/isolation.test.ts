@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { test, type TestContext } from 'node:test';
-import type { CommandRun } from '../../core/ports.js';
+import type { CommandRun } from '../../core/ports/commands.js';
 import { ProcessCommandRunner } from './command-runner.js';
 import { prepareIsolation, selectIsolation, type IsolationOptions, type PlanTrial } from './isolation.js';
 import type { SandboxTools } from './sandbox-argv.js';

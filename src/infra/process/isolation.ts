@@ -5,7 +5,7 @@
  */
 import { accessSync, constants } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
-import type { IsolationReport } from '../../core/ports.js';
+import type { IsolationReport } from '../../core/ports/commands.js';
 import type { Isolation } from './command-runner.js';
 import { probe } from './probe.js';
 import { probePlan } from './sandbox-probe.js';

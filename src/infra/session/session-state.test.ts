@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { StepReport } from '../../core/flows/act.js';
+import type { StepReport } from '../../core/act-report.js';
 import { tempDir } from '../../../test/helpers/sandbox.js';
 import type { SessionPlan } from '../../core/ports.js';
 import { ActSessionLog } from './act-session.js';

@@ -7,7 +7,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { StepStatus } from '../../core/flows/act.js';
+import { STEP_STATUSES, type StepStatus } from '../../core/act-report.js';
 import { readWriteBackJournal } from './write-back-journal.js';
 
 export const SESSION_SCHEMA = 'aide.session/1';
@@ -15,20 +15,9 @@ export const SESSION_SCHEMA = 'aide.session/1';
 const objectId = z.string().regex(/^[0-9a-f]{40,64}$/, { error: 'expected a full object id' });
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, { error: 'expected a sha256 in hex' });
 
+// The statuses a step ends with, from the one list act reports (act-report.ts), and two of its own.
 export const sessionStepStatusSchema = z
-  .enum([
-    'pending',
-    'running',
-    'applied',
-    'verified',
-    'skipped',
-    'failed',
-    'conflict',
-    'refused',
-    'aborted',
-    'not_run',
-    'cancelled',
-  ])
+  .enum(['pending', 'running', ...STEP_STATUSES])
   .describe(
     'pending: not started; running: started, not finished (a kill leaves it so); the rest: how the step ended, as aide act reports it.',
   );

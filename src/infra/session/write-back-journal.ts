@@ -8,7 +8,8 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { PendingWriteBack } from '../../core/ports.js';
+import type { ChangeAction } from '../../core/ports/changes.js';
+import type { PendingWriteBack } from '../../core/ports/session.js';
 import { AideError } from '../../shared/errors.js';
 import { readJsonJournal, writeJsonDurably } from '../fs/durable-json.js';
 
@@ -16,6 +17,18 @@ export const WRITE_BACK_JOURNAL = 'write-back.json';
 
 const objectId = z.string().regex(/^[0-9a-f]{40,64}$/);
 const mode = z.string().regex(/^[0-7]{6}$/);
+
+/** aide.write-back/1 spells a change's action as `status`, git's words (added, not created). */
+const JOURNAL_STATUS = {
+  created: 'added',
+  modified: 'modified',
+  deleted: 'deleted',
+  type_changed: 'type_changed',
+} as const satisfies Record<ChangeAction, string>;
+type JournalStatus = (typeof JOURNAL_STATUS)[ChangeAction];
+const JOURNAL_ACTION = Object.fromEntries(
+  Object.entries(JOURNAL_STATUS).map(([action, status]) => [status, action]),
+) as Record<JournalStatus, ChangeAction>;
 
 const changeSchema = z.object({
   path: z.string().min(1),
@@ -62,13 +75,18 @@ export async function readWriteBackJournal(sessionDir: string): Promise<PendingW
     output: journal.output,
     pid: journal.pid,
     startedAt: journal.startedAt,
-    changes: journal.changes,
+    changes: journal.changes.map(({ status, ...change }) => ({ ...change, action: JOURNAL_ACTION[status] })),
   };
 }
 
 /** Written durably (fsync, then rename): it must be on disk before the first file changes. */
 export async function writeWriteBackJournal(sessionDir: string, pending: PendingWriteBack): Promise<void> {
-  const journal: WriteBackJournal = { schema: 'aide.write-back/1', ...pending };
+  const changes = pending.changes.map(({ path, action, ...objects }) => ({
+    path,
+    status: JOURNAL_STATUS[action],
+    ...objects,
+  }));
+  const journal: WriteBackJournal = { schema: 'aide.write-back/1', ...pending, changes };
   await writeJsonDurably(join(sessionDir, WRITE_BACK_JOURNAL), journal);
 }
 

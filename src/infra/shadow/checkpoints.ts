@@ -3,7 +3,7 @@
  * repository, with trailers that say what took them. Written with commit-tree and update-ref
  * (no second tree walk, no hooks, no auto-gc), and never anywhere in the user's repository.
  */
-import type { CheckpointRecord } from '../../core/ports.js';
+import type { CheckpointRecord } from '../../core/ports/checkpoints.js';
 import { AideError } from '../../shared/errors.js';
 import { missingObject, type ShadowGit } from './git.js';
 import { ownBorrowedObjects } from './own-objects.js';

@@ -1,20 +1,27 @@
 /**
- * Reading the shadow's tree diffs and blobs byte-exactly: `diff-tree -z --raw` with paths that
- * need not be UTF-8, and many blobs through one `cat-file --batch`. Used by restore.
+ * Reading the shadow's tree diffs and blobs byte-exactly: the one parser of git's raw diff
+ * (`diff-tree -z --raw`, paths that need not be UTF-8), used by snapshots, restores and the
+ * changed-file lists, and many blobs through one `cat-file --batch`.
  */
+import type { ChangeAction, TreeChange } from '../../core/ports/changes.js';
 import { AideError } from '../../shared/errors.js';
-import type { ShadowGit } from './git.js';
+import type { GitCallOptions, ShadowGit } from './git.js';
 
-/** One line of `git diff-tree --raw`. A mode of 000000 means "absent on that side". */
-export interface RawChange {
-  path: string;
+/** One entry of `git diff-tree --raw -z`: the change, and its path as git wrote it. */
+export interface RawChange extends TreeChange {
+  /** The path's bytes (need not be UTF-8): what to give git back to name this very path. */
+  pathBytes: Buffer;
   /** The path's bytes are not UTF-8: its name as text would be another file's. */
   undecodable: boolean;
-  oldMode: string;
-  newMode: string;
-  oldSha: string;
-  newSha: string;
 }
+
+const ACTIONS: Readonly<Record<string, ChangeAction>> = {
+  A: 'created',
+  D: 'deleted',
+  M: 'modified',
+  T: 'type_changed',
+};
+const ABSENT_MODE = '000000';
 
 /** Splits -z output on NUL, keeping the bytes (paths need not be UTF-8). */
 function splitNul(out: Buffer): Buffer[] {
@@ -27,31 +34,56 @@ function splitNul(out: Buffer): Buffer[] {
   return parts;
 }
 
-/** Parses `diff-tree -z --raw` output: ":old new oldsha newsha status", NUL, the path, NUL. */
+/**
+ * Parses `diff-tree -r -z --raw --no-renames` output (diff-index's too): ":old new oldsha newsha
+ * status", NUL, the path, NUL. The paths stay bytes until decoded (they need not be UTF-8). A
+ * rename or copy (two paths) throws: the callers pass --no-renames, and a misread pair of paths
+ * would name the wrong files.
+ */
 export function parseRawDiff(out: Buffer): RawChange[] {
   const fields = splitNul(out);
   const changes: RawChange[] = [];
   for (let i = 0; i + 1 < fields.length; i += 2) {
-    const [oldMode = '', newMode = '', oldSha = '', newSha = ''] = (fields[i]?.toString('latin1') ?? '')
+    const [oldMode = '', newMode = '', oldSha = '', newSha = '', status = ''] = (
+      fields[i]?.toString('latin1') ?? ''
+    )
       .slice(1)
       .split(' ');
-    const bytes = fields[i + 1] ?? Buffer.alloc(0);
-    const path = bytes.toString('utf8');
+    const pathBytes = fields[i + 1] ?? Buffer.alloc(0);
+    const path = pathBytes.toString('utf8');
+    const action = ACTIONS[status];
+    if (action === undefined)
+      throw new Error(`unexpected git diff status "${status}" at ${path} (renames must be off)`);
+    const before = oldMode !== ABSENT_MODE;
+    const after = newMode !== ABSENT_MODE;
     changes.push({
       path,
-      undecodable: !Buffer.from(path, 'utf8').equals(bytes),
-      oldMode,
-      newMode,
-      oldSha,
-      newSha,
+      action,
+      oldMode: before ? oldMode : null,
+      newMode: after ? newMode : null,
+      oldBlob: before ? oldSha : null,
+      newBlob: after ? newSha : null,
+      pathBytes,
+      undecodable: !Buffer.from(path, 'utf8').equals(pathBytes),
     });
   }
   return changes;
 }
 
+/** The changes between two trees (or commits) of the shadow, as `diff-tree -r` finds them. */
+export async function diffTrees(
+  git: ShadowGit,
+  from: string,
+  to: string,
+  options: GitCallOptions = {},
+): Promise<RawChange[]> {
+  const args = ['diff-tree', '-r', '-z', '--raw', '--no-renames', '--no-abbrev', from, to];
+  return parseRawDiff((await git.run(args, options)).stdout);
+}
+
 /** The blobs named, read through one `git cat-file --batch` (binary-safe). */
-export async function readBlobs(git: ShadowGit, shas: Iterable<string>): Promise<Map<string, Buffer>> {
-  const wanted = [...new Set(shas)];
+export async function readBlobs(git: ShadowGit, shas: Iterable<string | null>): Promise<Map<string, Buffer>> {
+  const wanted = [...new Set([...shas].filter((sha) => sha !== null))];
   const blobs = new Map<string, Buffer>();
   if (wanted.length === 0) return blobs;
   const out = (await git.run(['cat-file', '--batch'], { input: wanted.map((sha) => `${sha}\n`).join('') }))

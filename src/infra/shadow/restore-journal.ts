@@ -8,7 +8,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { PendingRestore } from '../../core/ports.js';
+import type { PendingRestore } from '../../core/ports/checkpoints.js';
 import { AideError } from '../../shared/errors.js';
 import { readJsonJournal, writeJsonDurably } from '../fs/durable-json.js';
 

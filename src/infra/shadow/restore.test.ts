@@ -12,7 +12,7 @@ import {
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { gitRepo, testEnv, writeTree } from '../../../test/helpers/sandbox.js';
-import type { FileWrite } from '../../core/ports.js';
+import type { FileWrite } from '../../core/ports/files.js';
 import { NodeFileSystem } from '../fs/node-file-system.js';
 import { JOURNAL_FILE, readRestoreJournal } from './restore-journal.js';
 import { readBlobs } from './raw-objects.js';
@@ -48,7 +48,7 @@ test('a file the checkpoint had that is back but ignored now is left alone, not 
   writeFileSync(join(root, 'out.txt'), 'ignored now, and in no checkpoint\n');
   const plan = await restorer.planRestore(checkpoint.id);
   assert.deepEqual(plan.leftAlone, [{ path: 'out.txt', reason: 'not-captured' }]);
-  assert.deepEqual(plan.changes, [{ path: '.gitignore', action: 'modify', kind: 'file' }]);
+  assert.deepEqual(plan.changes, [{ path: '.gitignore', action: 'modified', kind: 'file' }]);
 });
 
 test('a file tracked by the shadow stays captured when it becomes ignored, so restore may overwrite it', async (t) => {

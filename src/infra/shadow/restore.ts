@@ -21,23 +21,22 @@ import { join } from 'node:path';
 import type {
   CheckpointRecord,
   CheckpointRef,
-  Checkpointer,
   CheckpointRequest,
   CheckpointResult,
-  FileSystem,
-  FileWrite,
+  Checkpointer,
   PendingRestore,
   RestoreChange,
   RestoreOutcome,
   RestorePlan,
-  Restorer,
   RestoreSkip,
-} from '../../core/ports.js';
+  Restorer,
+} from '../../core/ports/checkpoints.js';
+import type { FileSystem, FileWrite } from '../../core/ports/files.js';
 import { AideError } from '../../shared/errors.js';
 import { sweepTempFiles } from '../fs/node-file-system.js';
 import { damagedCheckpoint, firstMissing } from './checkpoints.js';
 import { missingObject, type ShadowGit } from './git.js';
-import { parseRawDiff, readBlobs, type RawChange } from './raw-objects.js';
+import { diffTrees, readBlobs, type RawChange } from './raw-objects.js';
 import {
   readPendingRestore,
   readRestoreJournal,
@@ -48,7 +47,6 @@ import {
 import type { ShadowStore } from './shadow-store.js';
 import { ignoredNow, readWatched, type WatchedPaths } from './watched-paths.js';
 
-const ABSENT = '000000';
 const BLOB_MODES: Record<string, RestoreChange['kind']> = {
   '100644': 'file',
   '100755': 'executable',
@@ -110,7 +108,7 @@ async function placeWrite(
     after = true;
     break;
   }
-  if (write.oldMode === ABSENT) {
+  if (write.oldMode === null) {
     const kind = await kindOf(write.path);
     if (kind === 'directory') {
       // A folder where the file goes: fine once the plan's removals have emptied it.
@@ -168,20 +166,7 @@ export async function planFromTrees(
     watched?: WatchedPaths;
   },
 ): Promise<{ plan: RestorePlan; detail: PlanDetail }> {
-  const raw = parseRawDiff(
-    (
-      await git.run([
-        'diff-tree',
-        '-r',
-        '-z',
-        '--raw',
-        '--no-renames',
-        '--no-abbrev',
-        input.base,
-        input.target.tree,
-      ])
-    ).stdout,
-  );
+  const raw = await diffTrees(git, input.base, input.target.tree);
   const skippedNow = new Set(input.skippedNow);
   const skippedThen = new Set(input.target.skipped);
   const leftAlone = new Map<string, RestoreSkip['reason']>();
@@ -192,9 +177,9 @@ export async function planFromTrees(
   for (const change of raw) {
     const reason = skipFor(change, skippedNow, skippedThen);
     if (reason !== null) leftAlone.set(change.path, reason);
-    else if (change.newMode === ABSENT)
+    else if (change.newMode === null)
       removals.push({
-        change: { path: change.path, action: 'remove', kind: null },
+        change: { path: change.path, action: 'deleted', kind: null },
         raw: change,
         afterRemovals: false,
       });
@@ -215,9 +200,8 @@ export async function planFromTrees(
       leftAlone.set(change.path, 'not-captured');
       continue;
     }
-    const action = change.oldMode === ABSENT ? 'create' : 'modify';
     writes.push({
-      change: { path: change.path, action, kind: BLOB_MODES[change.newMode] ?? 'file' },
+      change: { path: change.path, action: change.action, kind: BLOB_MODES[change.newMode ?? ''] ?? 'file' },
       raw: change,
       afterRemovals: place === 'after-removals',
     });
@@ -236,8 +220,8 @@ function previousOf(
   raw: RawChange,
   blobs: ReadonlyMap<string, Buffer>,
 ): Uint8Array | { symlink: string } | null {
-  if (raw.oldMode === ABSENT) return null;
-  const bytes = blobs.get(raw.oldSha) ?? Buffer.alloc(0);
+  if (raw.oldMode === null || raw.oldBlob === null) return null;
+  const bytes = blobs.get(raw.oldBlob) ?? Buffer.alloc(0);
   return raw.oldMode === '120000' ? { symlink: bytes.toString('utf8') } : bytes;
 }
 
@@ -245,8 +229,9 @@ function toFileWrite(root: string, planned: Planned, blobs: ReadonlyMap<string, 
   const { raw } = planned;
   const path = join(root, raw.path);
   const previous = previousOf(raw, blobs);
-  if (raw.newMode === ABSENT) return { kind: 'delete', path, previous: previous ?? new Uint8Array() };
-  const content = blobs.get(raw.newSha) ?? Buffer.alloc(0);
+  if (raw.newMode === null || raw.newBlob === null)
+    return { kind: 'delete', path, previous: previous ?? new Uint8Array() };
+  const content = blobs.get(raw.newBlob) ?? Buffer.alloc(0);
   if (raw.newMode === '120000') return { kind: 'symlink', path, target: content.toString('utf8'), previous };
   return { kind: 'write', path, content, previous, executable: raw.newMode === '100755' };
 }
@@ -320,7 +305,9 @@ export class ShadowRestorer implements Restorer, Checkpointer {
         skippedNow: current.skipped.map((s) => s.path),
         watched: await readWatched(this.store.git),
       });
-      const blobs = [...detail.removals, ...detail.writes].flatMap((p) => [p.raw.oldSha, p.raw.newSha]);
+      const blobs = [...detail.removals, ...detail.writes].flatMap((p) =>
+        [p.raw.oldBlob, p.raw.newBlob].filter((sha) => sha !== null),
+      );
       const missing = await firstMissing(this.store.git, blobs);
       if (missing !== null) throw damagedCheckpoint(checkpoint, missing);
       this.details.set(plan, detail);
@@ -355,7 +342,7 @@ export class ShadowRestorer implements Restorer, Checkpointer {
     const all = [...detail.removals, ...detail.writes];
     const blobs = await readBlobs(
       this.store.git,
-      all.flatMap((p) => [p.raw.oldSha, p.raw.newSha].filter((sha) => !/^0+$/.test(sha))),
+      all.flatMap((p) => [p.raw.oldBlob, p.raw.newBlob]),
     );
     const previous = await readRestoreJournal(this.stateDir);
     const removes = detail.removals.map((r) => r.raw.path);

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
-import type { PendingWriteBack } from '../../core/ports.js';
+import type { PendingWriteBack } from '../../core/ports/session.js';
 import { gitRepo, tempDir, testEnv, writeTree } from '../../../test/helpers/sandbox.js';
 import { NodeFileSystem } from '../fs/node-file-system.js';
 import { SessionFiles } from '../session/session-files.js';

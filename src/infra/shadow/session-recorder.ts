@@ -6,15 +6,15 @@
  * removed once state.json records the step, lets `aide act --resume` roll the write forward.
  */
 import { join } from 'node:path';
+import type { CheckpointRecord } from '../../core/ports/checkpoints.js';
+import type { FileSystem } from '../../core/ports/files.js';
+import type { ChangedFile, TreeChange } from '../../core/ports/changes.js';
 import type {
-  CheckpointRecord,
-  FileSystem,
   PendingWriteBack,
-  ScratchChange,
   SessionRecorder,
   WriteBackResult,
   WriteBackStep,
-} from '../../core/ports.js';
+} from '../../core/ports/session.js';
 import { sweepTempFiles } from '../fs/node-file-system.js';
 import { holdSignals } from '../process/hold-signals.js';
 import type { SessionFiles } from '../session/session-files.js';
@@ -23,6 +23,7 @@ import {
   removeWriteBackJournal,
   writeWriteBackJournal,
 } from '../session/write-back-journal.js';
+import { changedFilesBetween } from './changed-files.js';
 import { createCheckpoint } from './checkpoints.js';
 import { ObjectReader } from './scratch/object-reader.js';
 import type { ShadowStore } from './shadow-store.js';
@@ -49,7 +50,7 @@ export class ShadowSessionRecorder implements SessionRecorder {
     return checkpoint;
   }
 
-  async writeBack(changes: readonly ScratchChange[], step: WriteBackStep): Promise<WriteBackResult> {
+  async writeBack(changes: readonly TreeChange[], step: WriteBackStep): Promise<WriteBackResult> {
     // Watched before any file changes: later snapshots hold them even if ignore rules change.
     await watchPaths(
       this.store.git,
@@ -106,6 +107,10 @@ export class ShadowSessionRecorder implements SessionRecorder {
 
   diff(from: string, to: string): Promise<string> {
     return this.store.diff(from, to);
+  }
+
+  changedFiles(from: string, to: string): Promise<ChangedFile[]> {
+    return changedFilesBetween(this.store.git, from, to);
   }
 
   saveFile(name: string, content: string): Promise<string> {

@@ -6,7 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Checkpointer, CheckpointRequest, CheckpointResult } from '../../core/ports.js';
+import type { FileChange } from '../../core/ports/changes.js';
+import type { CheckpointRequest, CheckpointResult, Checkpointer } from '../../core/ports/checkpoints.js';
 import {
   BRANCH_PREFIX,
   createCheckpoint,
@@ -20,6 +21,7 @@ import {
 } from './checkpoints.js';
 import { missingObject, ShadowGit } from './git.js';
 import { borrowedStores, ownBorrowedObjects } from './own-objects.js';
+import { diffTrees } from './raw-objects.js';
 import { objectsOnly } from './scratch/object-reader.js';
 import { acquireLock, type WorkspaceLock } from './lock.js';
 import { describeWorkspace, ensureStateDir, openShadow, type Env, type Workspace } from './shadow-repo.js';
@@ -37,10 +39,8 @@ export interface ShadowOptions {
   command: string;
 }
 
-export interface FileChangeSummary {
-  path: string;
-  /** git's status letter: A added, D deleted, M modified, T type changed. */
-  status: string;
+/** A file a checkpoint changed, with its line counts (null for a binary file). */
+export interface FileChangeSummary extends FileChange {
   added: number | null;
   removed: number | null;
 }
@@ -193,13 +193,10 @@ export class ShadowReader {
 
   /** Files that differ between two trees or commits, with line counts (null for binary files). */
   async changes(from: string, to: string): Promise<FileChangeSummary[]> {
-    const status = await readable(
+    const changes = await readable(
       this.git,
       [from, to],
-      this.git.fields(
-        ['diff-tree', '-r', '-z', '--no-renames', '--name-status', from, to],
-        objectsOnly(this.git),
-      ),
+      diffTrees(this.git, from, to, objectsOnly(this.git)),
     );
     const counts = await readable(
       this.git,
@@ -214,13 +211,10 @@ export class ShadowReader {
       const [added = '-', removed = '-', path = ''] = field.split('\t');
       lines.set(path, [added === '-' ? null : Number(added), removed === '-' ? null : Number(removed)]);
     }
-    const result: FileChangeSummary[] = [];
-    for (let i = 0; i + 1 < status.length; i += 2) {
-      const path = status[i + 1] ?? '';
+    return changes.map(({ path, action }) => {
       const [added, removed] = lines.get(path) ?? [null, null];
-      result.push({ path, status: status[i] ?? '?', added, removed });
-    }
-    return result;
+      return { path, action, added, removed };
+    });
   }
 
   /** A unified diff between two trees or commits. */

@@ -14,6 +14,7 @@ import { copyFile, mkdir, readFile, rename, rm, stat, utimes, writeFile } from '
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { missingObject, type ShadowGit } from './git.js';
+import { diffTrees, type RawChange } from './raw-objects.js';
 import { objectsOnly } from './scratch/object-reader.js';
 import type { Workspace } from './shadow-repo.js';
 import { ownBorrowedObjects } from './own-objects.js';
@@ -36,7 +37,8 @@ export interface Snapshot {
   changed: number;
 }
 
-interface RawEntry {
+/** An entry of an index, as `ls-files -s` lists it. */
+interface StageEntry {
   mode: string;
   sha: string;
   path: string;
@@ -44,24 +46,8 @@ interface RawEntry {
 
 const LAST_TREE_FILE = 'aide-last-snapshot';
 
-/** Parses `git diff-index --raw -z` output: ":old new oldsha newsha status\0path\0". */
-function parseRaw(fields: string[]): Array<RawEntry & { oldMode: string; oldSha: string }> {
-  const entries: Array<RawEntry & { oldMode: string; oldSha: string }> = [];
-  for (let i = 0; i + 1 < fields.length; i += 2) {
-    const [oldMode, mode, oldSha, sha] = (fields[i] ?? '').slice(1).split(' ');
-    entries.push({
-      oldMode: oldMode ?? '',
-      mode: mode ?? '',
-      oldSha: oldSha ?? '',
-      sha: sha ?? '',
-      path: fields[i + 1] ?? '',
-    });
-  }
-  return entries;
-}
-
 /** Parses `git ls-files -s -z`: "mode sha stage\tpath\0". */
-function parseStage(fields: string[]): RawEntry[] {
+function parseStage(fields: string[]): StageEntry[] {
   return fields.map((field) => {
     const tab = field.indexOf('\t');
     const [mode, sha] = field.slice(0, tab).split(' ');
@@ -166,41 +152,36 @@ async function graftNested(
   return grafted;
 }
 
-type Change = RawEntry & { oldMode: string; oldSha: string };
-
 /** Entries that differ between two trees. */
-async function treeChanges(git: ShadowGit, base: string, tree: string): Promise<Change[]> {
-  return parseRaw(
-    await git.fields(['diff-tree', '-r', '--raw', '-z', '--no-renames', base, tree], objectsOnly(git)),
-  );
+function treeChanges(git: ShadowGit, base: string, tree: string): Promise<RawChange[]> {
+  return diffTrees(git, base, tree, objectsOnly(git));
 }
 
 /** Files added or changed since the base whose blobs are over the limit: put back as the base had them. */
 async function dropLargeFiles(
   git: ShadowGit,
-  changes: readonly Change[],
+  changes: readonly RawChange[],
   limit: number,
 ): Promise<SkippedFile[]> {
-  const blobs = changes.filter((e) => e.mode === '100644' || e.mode === '100755');
+  const blobs = changes.filter((e) => e.newMode === '100644' || e.newMode === '100755');
   if (blobs.length === 0) return [];
   const sizes = (
     await git.text(['cat-file', '--batch-check=%(objectsize)'], {
-      input: blobs.map((e) => `${e.sha}\n`).join(''),
+      input: blobs.map((e) => `${e.newBlob ?? ''}\n`).join(''),
     })
   ).split('\n');
   const skipped: SkippedFile[] = [];
-  const restore: string[] = [];
+  const restore: Buffer[] = [];
   blobs.forEach((entry, i) => {
     const bytes = Number(sizes[i]);
     if (!(bytes > limit)) return;
     skipped.push({ path: entry.path, bytes });
-    restore.push(
-      entry.oldMode === '000000'
-        ? `0 ${'0'.repeat(40)}\t${entry.path}\0`
-        : `${entry.oldMode} ${entry.oldSha}\t${entry.path}\0`,
-    );
+    // The path as git's bytes: a name that is not UTF-8 would otherwise name another file.
+    const before = entry.oldMode === null ? `0 ${'0'.repeat(40)}` : `${entry.oldMode} ${entry.oldBlob ?? ''}`;
+    restore.push(Buffer.from(`${before}\t`), entry.pathBytes, Buffer.from([0]));
   });
-  if (restore.length > 0) await git.run(['update-index', '-z', '--index-info'], { input: restore.join('') });
+  if (restore.length > 0)
+    await git.run(['update-index', '-z', '--index-info'], { input: Buffer.concat(restore) });
   return skipped;
 }
 
@@ -309,7 +290,7 @@ async function snapshotOnce(
   // once less than with diff-index (bench/snapshot: a 50k-file index costs ~100 ms a read).
   let tree = await git.text(['write-tree']);
   let changes = await treeChanges(git, base, tree);
-  const links = changes.filter((c) => c.mode === '160000').map((c) => c.path);
+  const links = changes.filter((c) => c.newMode === '160000').map((c) => c.path);
   if (links.length > 0) {
     nested.push(...(await graftNested(git, workspace, '', git.location.indexFile, links)));
     tree = await git.text(['write-tree']);

@@ -11,7 +11,8 @@
 import { createHash } from 'node:crypto';
 import { lstat, readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { FileSystem, FileWrite, PreviousContent, ScratchChange } from '../../core/ports.js';
+import type { FileSystem, FileWrite, PreviousContent } from '../../core/ports/files.js';
+import type { TreeChange } from '../../core/ports/changes.js';
 import { jailPath } from '../../core/security/path-jail.js';
 import type { ObjectReader } from './scratch/object-reader.js';
 
@@ -60,7 +61,7 @@ function sameMode(now: string | null, expected: string | null): boolean {
 }
 
 /** Why a path that is neither as the step started nor as it ends is a conflict. */
-function conflictReason(change: ScratchChange, now: string | null): WriteConflict['reason'] {
+function conflictReason(change: TreeChange, now: string | null): WriteConflict['reason'] {
   if (change.oldBlob === null) return 'created';
   if (now === null) return 'deleted';
   return now === change.oldBlob || now === change.newBlob ? 'mode' : 'changed';
@@ -80,7 +81,7 @@ async function blob(objects: ObjectReader, id: string): Promise<Buffer> {
 async function writeFor(
   objects: ObjectReader,
   full: string,
-  change: ScratchChange,
+  change: TreeChange,
   previous: PreviousContent,
 ): Promise<FileWrite> {
   if (change.newBlob === null || change.newMode === null) {
@@ -106,7 +107,7 @@ async function writeFor(
 export async function planWriteBack(
   objects: ObjectReader,
   root: string,
-  changes: readonly ScratchChange[],
+  changes: readonly TreeChange[],
   fs: Pick<FileSystem, 'lstat' | 'realpath'>,
 ): Promise<WriteBackPlan> {
   const writes: FileWrite[] = [];

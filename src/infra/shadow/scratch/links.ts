@@ -18,7 +18,7 @@ import { lstat, mkdir, readdir, readlink, rm, rmdir, stat, symlink, unlink } fro
 import { join } from 'node:path';
 import picomatch from 'picomatch';
 import { CACHE_ENTRIES, MAX_GLOB_DEPTH } from '../../../shared/links.js';
-import type { ScratchLink } from '../../../core/ports.js';
+import type { ScratchLink } from '../../../core/ports/scratch.js';
 import type { ObjectReader } from './object-reader.js';
 
 /** Top-level entries of a linked folder that tools write caches into: never linked, left for the tool to make in the scratch. */

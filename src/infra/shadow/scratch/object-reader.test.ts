@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { gitRepo, tempDir, testEnv, writeTree } from '../../../../test/helpers/sandbox.js';
 import { ShadowStore } from '../shadow-store.js';
-import { ObjectReader, objectsOnly, type TreeChange } from './object-reader.js';
+import type { TreeChange } from '../../../core/ports/changes.js';
+import { diffTrees } from '../raw-objects.js';
+import { ObjectReader, objectsOnly } from './object-reader.js';
 
 async function open(t: TestContext, files: Record<string, string>) {
   const root = gitRepo(t, files);
@@ -17,27 +19,19 @@ async function open(t: TestContext, files: Record<string, string>) {
   return { root, store, objects };
 }
 
-/** git's own answer, for comparison. */
+/** git's own answer, read by the one raw-diff parser, for comparison. */
 async function diffTree(store: ShadowStore, from: string, to: string): Promise<TreeChange[]> {
-  const fields = await store.git.fields(
-    ['diff-tree', '-r', '-z', '--raw', '--no-renames', from, to],
-    objectsOnly(store.git),
-  );
-  const out: TreeChange[] = [];
-  for (let i = 0; i + 1 < fields.length; i += 2) {
-    const [oldMode = '', newMode = '', oldSha = '', newSha = '', status = ''] = (fields[i] ?? '')
-      .slice(1)
-      .split(' ');
-    out.push({
-      status: status as TreeChange['status'],
+  const changes = await diffTrees(store.git, from, to, objectsOnly(store.git));
+  return changes
+    .map(({ path, action, oldMode, newMode, oldBlob, newBlob }) => ({
+      path,
+      action,
       oldMode,
       newMode,
-      oldSha,
-      newSha,
-      path: fields[i + 1] ?? '',
-    });
-  }
-  return out.sort((a, b) => (a.path < b.path ? -1 : 1));
+      oldBlob,
+      newBlob,
+    }))
+    .sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
 test('tree changes match diff-tree -r: edits, adds, deletes, modes, symlinks, file ↔ folder', async (t) => {

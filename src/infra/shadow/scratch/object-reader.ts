@@ -8,18 +8,8 @@
  */
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
+import type { TreeChange } from '../../../core/ports/changes.js';
 import type { GitCallOptions, ShadowGit } from '../git.js';
-
-/** One path that differs between two trees, as `diff-tree --raw` reports it. */
-export interface TreeChange {
-  status: 'A' | 'D' | 'M' | 'T';
-  /** '000000' when absent. */
-  oldMode: string;
-  newMode: string;
-  oldSha: string;
-  newSha: string;
-  path: string;
-}
 
 /**
  * Options for git calls that read objects only. `diff-tree` reads the whole index even though
@@ -259,15 +249,22 @@ function kind(mode: string): string {
   return mode === '120000' || mode === '160000' ? mode : 'file';
 }
 
+/** The change at a path, as `diff-tree --raw` would report it (ABSENT: nothing on that side). */
 function change(path: string, a: TreeEntry, b: TreeEntry): TreeChange {
-  const zero = '0'.repeat(a.id.length || b.id.length || 40);
-  const status = a === ABSENT ? 'A' : b === ABSENT ? 'D' : kind(a.mode) === kind(b.mode) ? 'M' : 'T';
+  const action =
+    a === ABSENT
+      ? 'created'
+      : b === ABSENT
+        ? 'deleted'
+        : kind(a.mode) === kind(b.mode)
+          ? 'modified'
+          : 'type_changed';
   return {
-    status,
-    oldMode: a.mode.padStart(6, '0'),
-    newMode: b.mode.padStart(6, '0'),
-    oldSha: a.id || zero,
-    newSha: b.id || zero,
     path,
+    action,
+    oldMode: a === ABSENT ? null : a.mode.padStart(6, '0'),
+    newMode: b === ABSENT ? null : b.mode.padStart(6, '0'),
+    oldBlob: a === ABSENT ? null : a.id,
+    newBlob: b === ABSENT ? null : b.id,
   };
 }

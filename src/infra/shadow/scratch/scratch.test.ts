@@ -205,11 +205,11 @@ test('edits in the scratch are captured as a tree, listed and diffed; the worksp
   writeFileSync(join(scratch.path, 'node_modules/left-pad/extra.js'), 'through the link\n');
   const capture = await scratch.capture();
   assert.deepEqual(
-    capture.changes.map((c) => [c.path, c.status]),
+    capture.changes.map((c) => [c.path, c.action]),
     [
       ['docs/readme.md', 'deleted'],
       ['src/a.ts', 'modified'],
-      ['src/e.ts', 'added'],
+      ['src/e.ts', 'created'],
     ],
   );
   assert.equal(capture.base, base.tree);
@@ -221,6 +221,16 @@ test('edits in the scratch are captured as a tree, listed and diffed; the worksp
   assert.match(diff, /^-export const a = 1;$/m);
   assert.match(diff, /^\+export const a = 42;$/m);
   assert.match(diff, /^\+\+\+ b\/src\/e\.ts$/m);
+  assert.deepEqual(
+    (await scratch.changedFiles(capture)).map((f) => [f.path, f.action, f.added, f.removed]),
+    [
+      ['docs/readme.md', 'deleted', 0, 1],
+      ['src/a.ts', 'modified', 1, 1],
+      ['src/e.ts', 'created', 1, 0],
+    ],
+    'the changed files come structured, each with its counts',
+  );
+  assert.match((await scratch.changedFiles(capture))[2]?.diff ?? '', /^\+export const e = 5;$/m);
   await scratch.moveTo(base.tree);
   await scratch.dispose();
   rmSync(join(root, 'node_modules/left-pad/extra.js'));

@@ -9,25 +9,15 @@
  */
 import { lstat, mkdir, rm, rmdir, symlink, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ScratchChange } from '../../../core/ports.js';
+import type { TreeChange } from '../../../core/ports/changes.js';
 import type { GitCallOptions, ShadowGit } from '../git.js';
-import type { ObjectReader, TreeChange } from './object-reader.js';
+import type { ObjectReader } from './object-reader.js';
 
-const ABSENT_MODE = '000000';
-
-const STATUS = { A: 'added', D: 'deleted', M: 'modified', T: 'type_changed' } as const;
-
-export function toScratchChange(change: TreeChange): ScratchChange {
-  const before = change.oldMode !== ABSENT_MODE;
-  const after = change.newMode !== ABSENT_MODE;
-  return {
-    path: change.path,
-    status: STATUS[change.status],
-    oldMode: before ? change.oldMode : null,
-    newMode: after ? change.newMode : null,
-    oldBlob: before ? change.oldSha : null,
-    newBlob: after ? change.newSha : null,
-  };
+/** The side a change writes: its mode and blob after, or null when it deletes. */
+function written(change: TreeChange): { mode: string; blob: string } | null {
+  return change.newMode === null || change.newBlob === null
+    ? null
+    : { mode: change.newMode, blob: change.newBlob };
 }
 
 /**
@@ -43,11 +33,12 @@ export async function updateIndexEntries(
   if (changes.length === 0) return;
   const zero = '0'.repeat(40);
   const removals = changes
-    .filter((c) => c.newMode === ABSENT_MODE || c.status === 'T')
+    .filter((c) => c.action === 'deleted' || c.action === 'type_changed')
     .map((c) => `0 ${zero}\t${c.path}\0`);
-  const additions = changes
-    .filter((c) => c.newMode !== ABSENT_MODE)
-    .map((c) => `${c.newMode} ${c.newSha}\t${c.path}\0`);
+  const additions = changes.flatMap((c) => {
+    const after = written(c);
+    return after === null ? [] : [`${after.mode} ${after.blob}\t${c.path}\0`];
+  });
   await git.run(['update-index', '-z', '--index-info'], {
     ...options,
     input: [...removals, ...additions].join(''),
@@ -152,26 +143,29 @@ export async function applyTreeChanges(
 ): Promise<{ written: number; removed: number }> {
   const depth = (c: TreeChange) => c.path.split('/').length;
   const removals = changes
-    .filter((c) => c.status === 'D' || c.status === 'T')
+    .filter((c) => c.action === 'deleted' || c.action === 'type_changed')
     .sort((a, b) => depth(b) - depth(a));
-  const writes = changes.filter((c) => c.newMode !== ABSENT_MODE);
+  const writes = changes.flatMap((c) => {
+    const after = written(c);
+    return after === null ? [] : [{ path: c.path, ...after }];
+  });
   let removed = 0;
   for (const change of removals) {
     const segments = checkedSegments(change.path);
     if (!(await insideCheckout(root, segments))) continue;
     if (await clear(join(root, ...segments))) removed++;
-    if (change.status === 'D') await pruneEmpty(root, segments);
+    if (change.action === 'deleted') await pruneEmpty(root, segments);
   }
   // Ask for every blob at once: the reads are pipelined through one git process.
-  const blobs = writes.map((c) =>
-    c.newMode === '160000' ? Promise.resolve(Buffer.alloc(0)) : blob(objects, c.newSha),
+  const blobs = writes.map((w) =>
+    w.mode === '160000' ? Promise.resolve(Buffer.alloc(0)) : blob(objects, w.blob),
   );
   for (const [i, change] of writes.entries()) {
     const segments = checkedSegments(change.path);
     await realFolders(root, segments);
     const path = join(root, ...segments);
     await clear(path);
-    await writeEntry(path, change.newMode, await (blobs[i] ?? blob(objects, change.newSha)));
+    await writeEntry(path, change.mode, await (blobs[i] ?? blob(objects, change.blob)));
   }
   return { written: writes.length, removed };
 }

@@ -19,11 +19,11 @@ import type {
   IgnoredPath,
   Scratch,
   ScratchCapture,
-  ScratchChange,
   ScratchLink,
   ScratchMove,
   ScratchOpener,
-} from '../../../core/ports.js';
+} from '../../../core/ports/scratch.js';
+import type { ChangedFile } from '../../../core/ports/changes.js';
 import { AideError } from '../../../shared/errors.js';
 import { validSessionId } from '../checkpoints.js';
 import type { ShadowGit } from '../git.js';
@@ -51,7 +51,8 @@ import {
   writeOwner,
 } from './registry.js';
 import { ObjectReader, objectsOnly } from './object-reader.js';
-import { applyTreeChanges, toScratchChange, updateIndexEntries } from './tree-files.js';
+import { changedFilesBetween, DIFF_ARGS } from '../changed-files.js';
+import { applyTreeChanges, updateIndexEntries } from './tree-files.js';
 
 export interface ScratchOptions {
   /** The OS temp dir (os.tmpdir()), passed in: nothing below the CLI reads the environment. */
@@ -291,12 +292,13 @@ export class WorktreeScratch implements Scratch {
     this.unknownFiles = false;
     this.filesTree = tree;
     this.indexTree = tree;
-    const changes = (await this.objects.changes(this.baseTree, tree)).map(toScratchChange);
+    const changes = await this.objects.changes(this.baseTree, tree);
     return { base: this.baseTree, tree, changes };
   }
 
-  async changedFiles(): Promise<ScratchChange[]> {
-    return (await this.capture()).changes;
+  async changedFiles(capture?: ScratchCapture): Promise<ChangedFile[]> {
+    const taken = capture ?? (await this.capture());
+    return changedFilesBetween(this.git, taken.base, taken.tree);
   }
 
   async ignoredPaths(paths: readonly string[]): Promise<IgnoredPath[]> {
@@ -321,15 +323,7 @@ export class WorktreeScratch implements Scratch {
   async diff(capture?: ScratchCapture): Promise<string> {
     const taken = capture ?? (await this.capture());
     if (taken.base === taken.tree) return '';
-    const args = [
-      'diff',
-      '--no-color',
-      '--no-ext-diff',
-      '--no-textconv',
-      '--no-renames',
-      taken.base,
-      taken.tree,
-    ];
+    const args = [...DIFF_ARGS, taken.base, taken.tree];
     return (await this.git.run(args, objectsOnly(this.git))).stdout.toString('utf8');
   }
 
