@@ -3,25 +3,65 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
+import { builtinModules } from 'node:module';
 import { noTypeCycle } from './scripts/eslint-no-type-cycle.mjs';
 
-const nodeEffects = [
-  'node:fs',
-  'node:fs/promises',
-  'node:child_process',
-  'node:net',
-  'node:http',
-  'node:https',
-  'node:os',
-  'node:process',
-  'node:readline',
-  'node:tty',
-];
+// Node builtins core may import: pure computation (paths as strings, hashing), no effect on the
+// disk, processes, network, terminal or environment. Every other builtin is refused in core and
+// in config's pure modules, spelled bare ('fs') and prefixed ('node:fs'); node:test and the like
+// exist only prefixed, and newer Node lists those in builtinModules with the prefix.
+const pureBuiltins = new Set(['path', 'path/posix', 'path/win32', 'crypto']);
+const prefixOnlyBuiltins = ['sea', 'sqlite', 'test', 'test/reporters'];
+const effectBuiltins = [
+  ...new Set([...builtinModules.map((name) => name.replace(/^node:/, '')), ...prefixOnlyBuiltins]),
+]
+  .filter((name) => !pureBuiltins.has(name))
+  .flatMap((name) => [name, `node:${name}`]);
 const effectLibraries = ['execa', 'simple-git', 'listr2', 'enquirer', '@listr2/*', 'yargs'];
 
-function restrict(patterns, message) {
-  return { 'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }] };
+function restrict(patterns, message, builtinsMessage) {
+  return {
+    'no-restricted-imports': [
+      'error',
+      {
+        ...(builtinsMessage === undefined
+          ? {}
+          : { paths: effectBuiltins.map((name) => ({ name, message: builtinsMessage })) }),
+        patterns: [{ group: patterns, message }],
+      },
+    ],
+  };
 }
+
+// config/ is pure except its loader: core may import config's schemas, field patterns, file
+// names and the text of new files, never the module that reads them from disk.
+const configLoader = '**/config/load-workspace*';
+
+// What an import() or a global could reach around the import rules: a dynamic import of
+// anything but a relative module, the process (env, cwd, exit) and the network.
+const pureSyntax = {
+  'no-restricted-syntax': [
+    'error',
+    {
+      selector: "ImportExpression:not([source.type='Literal'][source.value=/^\\.\\.?\\//])",
+      message: 'A dynamic import() here may load only a relative module: effects come through a port.',
+    },
+    {
+      selector: "MemberExpression[object.name='globalThis'][property.name='process']",
+      message: 'No process here: cwd and env are passed down explicitly (STYLE 3).',
+    },
+    {
+      selector: "MemberExpression[object.name='globalThis'][property.value='process']",
+      message: 'No process here: cwd and env are passed down explicitly (STYLE 3).',
+    },
+  ],
+  'no-restricted-globals': [
+    'error',
+    { name: 'process', message: 'No process here: cwd and env are passed down explicitly (STYLE 3).' },
+    { name: 'fetch', message: 'No network here: the model client is a port.' },
+    { name: 'WebSocket', message: 'No network here: the model client is a port.' },
+  ],
+};
 
 export default tseslint.config(
   // examples/ is a user's project that aide edits in the demo, not aide's code.
@@ -58,10 +98,14 @@ export default tseslint.config(
   },
   {
     files: ['src/core/**/*.ts'],
-    rules: restrict(
-      ['**/cli/**', '**/infra/**', ...nodeEffects, ...effectLibraries],
-      'core/ is the domain: it never touches the terminal, processes, network or disk directly. Use a port from core/ports.ts.',
-    ),
+    rules: {
+      ...restrict(
+        ['**/cli/**', '**/infra/**', configLoader, ...effectLibraries],
+        'core/ is the domain: it never touches the terminal, processes, network or disk directly, nor loads config files. Use a port from core/ports.ts.',
+        'core/ is the domain: it never touches the terminal, processes, network, disk or environment directly. Use a port from core/ports.ts.',
+      ),
+      ...pureSyntax,
+    },
   },
   {
     files: ['src/shared/**/*.ts'],
@@ -79,15 +123,27 @@ export default tseslint.config(
   },
   {
     files: ['src/config/**/*.ts'],
+    ignores: ['src/config/load-workspace.ts'],
+    rules: {
+      ...restrict(
+        ['**/cli/**', '**/core/**', '**/infra/**', ...effectLibraries],
+        'config/ holds schemas; it never imports the CLI, core or infra.',
+        'config/ is pure (core imports it); only its loader, load-workspace.ts, reads files.',
+      ),
+      ...pureSyntax,
+    },
+  },
+  {
+    files: ['src/config/load-workspace.ts'],
     rules: restrict(
-      ['**/cli/**', '**/infra/**', ...effectLibraries],
-      'config/ holds schemas and loaders; it never imports the CLI or infra.',
+      ['**/cli/**', '**/core/**', '**/infra/**', ...effectLibraries],
+      'config/ holds schemas and their loader; it never imports the CLI, core or infra.',
     ),
   },
   {
     // Tests beside core code check it against the real file system and real processes.
     files: ['src/**/*.test.ts'],
-    rules: { 'no-restricted-imports': 'off' },
+    rules: { 'no-restricted-imports': 'off', 'no-restricted-syntax': 'off', 'no-restricted-globals': 'off' },
   },
   {
     files: ['src/cli/render/**/*.ts', 'scripts/**', 'bench/**', 'test/**'],

@@ -44,12 +44,18 @@ export function envVarName() {
  * no `..` segment. A regex rather than a refinement so editors check it too (JSON Schema
  * `pattern`).
  */
-const RELATIVE_PATH = /^(?![\\/])(?![A-Za-z]:)(?!(?:.*[\\/])?\.\.(?:[\\/]|$)).+$/;
+export const RELATIVE_PATH_PATTERN = /^(?![\\/])(?![A-Za-z]:)(?!(?:.*[\\/])?\.\.(?:[\\/]|$)).+$/;
 
 export function relativePath(what: string) {
   const error = `expected ${what}: a path relative to the workspace root, without ".." (e.g. "node_modules")`;
-  return z.string({ error }).regex(RELATIVE_PATH, { error });
+  return z.string({ error }).regex(RELATIVE_PATH_PATTERN, { error });
 }
+
+/**
+ * The names of sandbox.json's commands, which appear in reports, logs and command lines: kept
+ * plain. Plans name their verify commands with the same pattern (core/plan/schema.ts).
+ */
+export const COMMAND_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
 
 /** An http(s) URL. */
 export function httpUrl() {

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { CACHE_ENTRIES, DEFAULT_LINKS, MAX_GLOB_DEPTH } from '../shared/links.js';
 import {
   bool,
+  COMMAND_NAME_PATTERN,
   envVarName,
   intAtLeast,
   list,
@@ -32,12 +33,9 @@ const MAX_COMMANDS = 100;
 const CACHE_LIST = CACHE_ENTRIES.join(', ');
 const MAX_NAMES = 1000;
 
-/** Command names appear in reports, logs and command lines: keep them plain. */
-const COMMAND_NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
-
 function commandName() {
   const error = 'expected a command name: letters, digits and . _ : - (e.g. "test", "lint:types")';
-  return z.string({ error }).regex(COMMAND_NAME, { error });
+  return z.string({ error }).regex(COMMAND_NAME_PATTERN, { error });
 }
 
 function commandLine() {

@@ -3,7 +3,6 @@
  * the user's pager — `$PAGER` through the shell, as git runs it, or `less` — with the terminal
  * as the pager's output. A pager that cannot be started is not an error: the text is printed.
  */
-import { spawn } from 'node:child_process';
 import { stripAnsi } from '../../shared/text.js';
 import type { OutputStream } from '../io.js';
 
@@ -51,19 +50,24 @@ export function choosePager(env: Readonly<Record<string, string | undefined>>): 
  * it reads keys from the terminal itself. Resolves false when it could not be started (no shell,
  * or the shell's 127: command not found), true once it exits.
  */
-export function runPager(pager: Pager, text: string, fd: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const child = spawn(pager.command, { shell: true, stdio: ['pipe', fd, fd], env: pager.env });
-    child.on('error', () => {
-      resolve(false);
-    });
-    child.on('close', (code) => {
-      resolve(code !== 127);
-    });
-    // A pager quit before reading everything closes its stdin: EPIPE, not a failure.
-    child.stdin?.on('error', () => undefined);
-    child.stdin?.end(text);
+export async function runPager(pager: Pager, text: string, fd: number): Promise<boolean> {
+  // execa, imported only when a text needs paging (it costs about 0.1 s to load). Not in a process
+  // group of its own: the pager must stay in the terminal's foreground group to read keys.
+  const { execa } = await import('execa');
+  // The terminal is stdout or stderr (Screen.fd); execa's types name just those two.
+  const terminal = fd === 2 ? 2 : 1;
+  const result = await execa(pager.command, {
+    shell: true,
+    input: text,
+    stdout: terminal,
+    stderr: terminal,
+    env: pager.env,
+    extendEnv: false,
+    reject: false,
   });
+  // A pager quit before reading everything closes its stdin: EPIPE, which execa ignores.
+  const started = result.exitCode !== undefined || result.signal !== undefined;
+  return started && result.exitCode !== 127;
 }
 
 export interface Screen {

@@ -8,6 +8,9 @@
  * text fields are checked by the same section reader the parser uses.
  */
 import { z } from 'zod';
+// Verify commands are named as in .aide/sandbox.json, and Files: paths stay inside the repository
+// as config paths do: one pattern each, config's (core may import config's pure modules).
+import { COMMAND_NAME_PATTERN, RELATIVE_PATH_PATTERN } from '../../config/fields.js';
 import { splitLines } from './markdown-lines.js';
 import { readSection, type SectionKind } from './sections.js';
 import { checkTemplate, findTemplates, type TemplateContext } from './templates.js';
@@ -15,10 +18,6 @@ import { checkTemplate, findTemplates, type TemplateContext } from './templates.
 /** The plan format this aide reads and writes (the front matter's `aide_plan`). */
 export const PLAN_FORMAT_VERSION = 1;
 
-/** Verify command names as .aide/sandbox.json allows them (src/config/sandbox-schema.ts; core may not import config). */
-const VERIFY_NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
-/** Relative, inside the repository, no `..` segment (as src/config/fields.ts relativePath). */
-const RELATIVE_PATH = /^(?![\\/])(?![A-Za-z]:)(?!(?:.*[\\/])?\.\.(?:[\\/]|$)).+$/;
 /** A Run: value that starts like a JSON array of strings is read as argv (a shell command never starts so). */
 export const ARGV_START = /^\[\s*["\]]/;
 
@@ -75,7 +74,7 @@ function editsText() {
 
 const filePath = z
   .string({ error: 'expected a file path' })
-  .regex(RELATIVE_PATH, { error: 'expected a path relative to the repository root, without ".."' })
+  .regex(RELATIVE_PATH_PATTERN, { error: 'expected a path relative to the repository root, without ".."' })
   .refine((s) => !/[\r\n,]/.test(s) && s === s.trim(), {
     error: 'expected a path without commas, line breaks or surrounding spaces',
   })
@@ -83,7 +82,7 @@ const filePath = z
     error: 'templates work only in Run: lines and edits, not in Files:',
   });
 
-const verifyName = z.string().regex(VERIFY_NAME, {
+const verifyName = z.string().regex(COMMAND_NAME_PATTERN, {
   error:
     'expected the name of a command in .aide/sandbox.json: letters, digits and . _ : - (e.g. test, lint:types)',
 });

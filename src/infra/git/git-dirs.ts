@@ -3,33 +3,9 @@
  * workspace's own git dir, a linked worktree's common dir (the main repository's real `.git`,
  * reachable from the shadow through its alternates), every alternates target, and the shadow.
  */
-import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { gitQueryEnv } from './workspace-root.js';
-
-type Env = Readonly<Record<string, string | undefined>>;
-
-function gitDirs(root: string, env: Env): Promise<string[]> {
-  return new Promise((done) => {
-    execFile(
-      'git',
-      ['rev-parse', '--absolute-git-dir', '--git-common-dir'],
-      { cwd: root, env: gitQueryEnv(env), encoding: 'utf8', timeout: 30_000 },
-      (error, stdout) => {
-        done(
-          error === null
-            ? stdout
-                .trim()
-                .split('\n')
-                .filter((line) => line !== '')
-                .map((dir) => (isAbsolute(dir) ? dir : resolve(root, dir)))
-            : [],
-        );
-      },
-    );
-  });
-}
+import { gitDirs, type Env } from './user-repo.js';
 
 /** The object folders an objects folder borrows from (objects/info/alternates), followed a few levels deep. */
 function alternates(objects: string, seen: Set<string>, depth: number): void {

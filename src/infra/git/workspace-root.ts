@@ -1,30 +1,15 @@
 /**
  * Finds the workspace root: the top of the git work tree that contains `cwd`, or `cwd` itself
- * outside git; a git dir is refused. Git runs with an environment that cannot redirect it (inside a git hook,
- * GIT_DIR and GIT_INDEX_FILE are set and would point elsewhere).
+ * outside git; a git dir is refused. It runs on every command's start-up; git is asked through
+ * user-repo.ts, whose environment cannot redirect it (inside a git hook GIT_DIR and GIT_INDEX_FILE
+ * are set and would point elsewhere).
  */
-import { execFile } from 'node:child_process';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { AideError } from '../../shared/errors.js';
+import { gitLocation, type Env } from './user-repo.js';
 
-/** Environment for read-only git queries: no inherited GIT_* redirection, no prompts, no pager. */
-export function gitQueryEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
-  const clean: Record<string, string> = {};
-  for (const key of ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TMPDIR', 'SYSTEMROOT']) {
-    const value = env[key];
-    if (value !== undefined) clean[key] = value;
-  }
-  clean['GIT_TERMINAL_PROMPT'] = '0';
-  clean['GIT_PAGER'] = 'cat';
-  clean['GIT_OPTIONAL_LOCKS'] = '0';
-  return clean;
-}
-
-export async function findWorkspaceRoot(
-  cwd: string,
-  env: Readonly<Record<string, string | undefined>>,
-): Promise<string> {
+export async function findWorkspaceRoot(cwd: string, env: Env): Promise<string> {
   let real: string;
   try {
     real = await realpath(cwd);
@@ -39,9 +24,6 @@ export async function findWorkspaceRoot(
   if (lookalike !== undefined) throw gitDirError(real, false, lookalike);
   return real;
 }
-
-type GitLocation =
-  { kind: 'work-tree'; cdup: string } | { kind: 'git-dir'; bare: boolean } | { kind: 'none' };
 
 /**
  * A git dir (`.git`, a bare repository, a linked worktree's `.git/worktrees/<name>`, or any folder
@@ -61,36 +43,6 @@ function gitDirError(cwd: string, bare: boolean, gitDir?: string): AideError {
         : 'Run aide in the work tree, the folder that holds .git (check --cwd).',
     },
   );
-}
-
-/**
- * Where `cwd` is for git, in one call that also runs on every command's startup. A plain child
- * process rather than execa: importing execa costs about 0.1 s there. `--show-cdup` (not
- * `--show-toplevel`, which fails inside a git dir) is the way up to the top of the work tree.
- */
-function gitLocation(cwd: string, env: Readonly<Record<string, string | undefined>>): Promise<GitLocation> {
-  return new Promise((resolveLocation) => {
-    const args = [
-      'rev-parse',
-      '--is-inside-git-dir',
-      '--is-bare-repository',
-      '--is-inside-work-tree',
-      '--show-cdup',
-    ];
-    execFile(
-      'git',
-      args,
-      { cwd, env: gitQueryEnv(env), encoding: 'utf8', timeout: 10_000 },
-      (error, stdout) => {
-        const [insideGitDir, bare, insideWorkTree, cdup = ''] = stdout.split('\n');
-        if (error !== null) resolveLocation({ kind: 'none' });
-        else if (insideGitDir === 'true' || bare === 'true')
-          resolveLocation({ kind: 'git-dir', bare: bare === 'true' });
-        else if (insideWorkTree === 'true') resolveLocation({ kind: 'work-tree', cdup });
-        else resolveLocation({ kind: 'none' });
-      },
-    );
-  });
 }
 
 /** What git itself checks of a HEAD: a symbolic ref or an object id. */

@@ -4,13 +4,12 @@
  * files git already knows, reads the same ignore rules as the user's repository, and never
  * writes anything in the user's `.git`.
  */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
-import { isAbsolute, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { STATE_DIR } from '../../config/files.js';
 import { AideError } from '../../shared/errors.js';
-import { gitQueryEnv } from '../git/workspace-root.js';
+import { configPath, repoLayout } from '../git/user-repo.js';
 import { ShadowGit, type ShadowLocation } from './git.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -35,25 +34,6 @@ export interface Workspace {
 
 export { STATE_DIR };
 
-/** Runs a read-only git query in the user's repository with the user's own configuration. */
-function userGit(root: string, args: string[], env: Env): Promise<string | undefined> {
-  const queryEnv = gitQueryEnv(env);
-  for (const key of ['XDG_CONFIG_HOME', 'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_NOSYSTEM']) {
-    const value = env[key];
-    if (value !== undefined) queryEnv[key] = value;
-  }
-  return new Promise((done) => {
-    execFile(
-      'git',
-      args,
-      { cwd: root, env: queryEnv, encoding: 'utf8', timeout: 30_000 },
-      (error, stdout) => {
-        done(error === null ? stdout.trim() : undefined);
-      },
-    );
-  });
-}
-
 /** Refuses workspaces whose checkpoints would be everything the user owns. */
 async function refuseHugeRoots(root: string, env: Env): Promise<void> {
   const home = env['HOME'];
@@ -72,38 +52,25 @@ async function refuseHugeRoots(root: string, env: Env): Promise<void> {
 export async function describeWorkspace(root: string, env: Env): Promise<Workspace> {
   await refuseHugeRoots(root, env);
   const stateDir = join(root, STATE_DIR);
-  // One process when HEAD exists; an unborn HEAD makes the combined query fail, then ask again.
-  const output =
-    (await userGit(
-      root,
-      ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir', 'HEAD^{tree}'],
-      env,
-    )) ??
-    (await userGit(root, ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir'], env));
-  const [top, gitDir, common, headTree] = output?.split('\n') ?? [];
-  if (top === undefined || gitDir === undefined || common === undefined)
-    return { root, stateDir, user: null };
+  const layout = await repoLayout(root, env);
+  if (layout === undefined) return { root, stateDir, user: null };
   // Only the top of the user's work tree borrows from it; a subfolder workspace does not.
-  if ((await realpath(top).catch(() => top)) !== root) return { root, stateDir, user: null };
-  const commonDir = isAbsolute(common) ? common : resolve(root, common);
+  if ((await realpath(layout.toplevel).catch(() => layout.toplevel)) !== root)
+    return { root, stateDir, user: null };
   return {
     root,
     stateDir,
-    user: { gitDir, commonDir, headTree: headTree === undefined || headTree === '' ? null : headTree },
+    user: { gitDir: layout.gitDir, commonDir: layout.commonDir, headTree: layout.headTree },
   };
 }
 
 /** The user's effective global excludes file (core.excludesFile, or git's XDG default), if it exists. */
 async function userExcludesFile(workspace: Workspace, env: Env): Promise<string | undefined> {
-  const configured = await userGit(workspace.root, ['config', '--path', '--get', 'core.excludesFile'], env);
+  const configured = await configPath(workspace.root, 'core.excludesFile', env);
   const xdg =
     env['XDG_CONFIG_HOME'] ?? (env['HOME'] === undefined ? undefined : join(env['HOME'], '.config'));
   const candidate =
-    configured !== undefined && configured !== ''
-      ? configured
-      : xdg === undefined
-        ? undefined
-        : join(xdg, 'git', 'ignore');
+    configured !== undefined ? configured : xdg === undefined ? undefined : join(xdg, 'git', 'ignore');
   return candidate !== undefined && existsSync(candidate) ? candidate : undefined;
 }
 

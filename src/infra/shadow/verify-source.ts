@@ -3,11 +3,10 @@
  * the user's repository: the staged content (the index, exactly) and a commit. The working tree
  * is a snapshot (snapshot.ts).
  */
-import { execFile } from 'node:child_process';
 import { copyFile, rm } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { AideError } from '../../shared/errors.js';
-import { gitQueryEnv } from '../git/workspace-root.js';
+import { resolveCommit } from '../git/user-repo.js';
 import { GitCommandError, type ShadowGit } from './git.js';
 import { objectsOnly } from './scratch/object-reader.js';
 import type { Env, Workspace } from './shadow-repo.js';
@@ -64,20 +63,6 @@ export async function stagedTree(git: ShadowGit, workspace: Workspace, env: Env)
   }
 }
 
-/** Resolves a revision in the user's repository (read-only, the user's own configuration). */
-function userRevParse(root: string, rev: string, env: Env): Promise<string | undefined> {
-  return new Promise((done) => {
-    execFile(
-      'git',
-      ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`],
-      { cwd: root, env: gitQueryEnv(env), encoding: 'utf8', timeout: 30_000 },
-      (error, stdout) => {
-        done(error === null ? stdout.trim() : undefined);
-      },
-    );
-  });
-}
-
 /** A commit of the user's repository (any revision git understands) and its tree. */
 export async function refTree(
   git: ShadowGit,
@@ -86,7 +71,7 @@ export async function refTree(
   rev: string,
 ): Promise<{ commit: string; tree: string }> {
   if (workspace.user === null) throw notARepository('--ref');
-  const commit = rev.startsWith('-') ? undefined : await userRevParse(workspace.root, rev, env);
+  const commit = rev.startsWith('-') ? undefined : await resolveCommit(workspace.root, rev, env);
   if (commit === undefined || commit === '') {
     throw new AideError('usage', `--ref ${rev}: no such commit in this repository`, {
       hint: 'Give a branch, tag or commit id (e.g. --ref HEAD~1); `git log --oneline` lists commits.',

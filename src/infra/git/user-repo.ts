@@ -1,0 +1,218 @@
+/**
+ * The one door to the user's own repository: read-only queries (where the work tree and the git
+ * dirs are, a commit, a config value, the hooks folder, the worktrees), through simple-git.
+ *
+ * The shadow's writes have their own runner (infra/shadow/git.ts: forced config, a lock, raw
+ * bytes). Here git runs with the user's own configuration, as the user's git would, but nothing
+ * in aide's environment can redirect it: inside a git hook GIT_DIR, GIT_INDEX_FILE and
+ * GIT_WORK_TREE are set (LESSONS: child git processes that keep them have corrupted users'
+ * indexes). So the environment is built from an allow-list, never copied, and simple-git's own
+ * guards stay on: a GIT_* or PAGER/EDITOR variable not named in `allowEnvironment` is refused, as
+ * are `-c core.hooksPath`, `--upload-pack` and the like.
+ *
+ * simple-git is imported on first use (about 30 ms and a dozen modules), so `aide --help` and
+ * commands that never look at git do not pay for it.
+ */
+import { isAbsolute, resolve } from 'node:path';
+import type { SimpleGit, SimpleGitOptions, simpleGit } from 'simple-git';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** Ordinary variables git needs to find itself, the user's config and a temp folder. */
+const PASSED = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TMPDIR', 'SYSTEMROOT', 'XDG_CONFIG_HOME'] as const;
+
+/**
+ * The only GIT_* variables a query sees: which global config is the user's (tests and careful
+ * users point GIT_CONFIG_GLOBAL elsewhere), no credential prompt, and no optional locks (a read
+ * must not refresh the index: LESSONS, a plain `git status` rewrites it).
+ */
+const GIT_PASSED = ['GIT_CONFIG_GLOBAL', 'GIT_CONFIG_NOSYSTEM'] as const;
+const GIT_FORCED = { GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' } as const;
+
+/**
+ * The environment of a query: the allow-listed variables of `env` and the forced ones. No
+ * GIT_PAGER is needed: simple-git reads git's output through a pipe, and git never pages to one.
+ */
+export function userRepoEnv(env: Env): Record<string, string> {
+  const clean: Record<string, string> = {};
+  for (const key of [...PASSED, ...GIT_PASSED]) {
+    const value = env[key];
+    if (value !== undefined) clean[key] = value;
+  }
+  return { ...clean, ...GIT_FORCED };
+}
+
+let loadSimpleGit: Promise<typeof simpleGit> | undefined;
+
+/** A simple-git instance for `cwd`; simple-git refuses a folder that does not exist. */
+async function open(cwd: string, env: Env, timeoutMs: number): Promise<SimpleGit> {
+  loadSimpleGit ??= import('simple-git').then((module) => module.simpleGit);
+  const create = await loadSimpleGit;
+  const queryEnv = userRepoEnv(env);
+  const options: Partial<SimpleGitOptions> = {
+    baseDir: cwd,
+    allowEnvironment: Object.keys(queryEnv).filter((key) => key.startsWith('GIT_')),
+    // GIT_CONFIG_GLOBAL names a config file, which simple-git counts as unsafe; it is the user's
+    // own choice of file, the same one their git reads. Nothing else is unlocked.
+    unsafe: { allowUnsafeConfigPaths: queryEnv['GIT_CONFIG_GLOBAL'] !== undefined },
+    timeout: { block: timeoutMs },
+    // Done when the output pipes close, not 50 ms after exit: a long answer is read whole.
+    completion: { onClose: true, onExit: false },
+    // simple-git counts a failure that printed nothing on stderr (`rev-parse --verify --quiet`)
+    // as a success; any non-zero exit is a failure here.
+    errors: (error, result) =>
+      error ?? (result.exitCode === 0 ? undefined : Buffer.concat([...result.stdErr, ...result.stdOut])),
+  };
+  return create(options).env(queryEnv);
+}
+
+/** Runs one query in `cwd`: git's output, or undefined when git fails or cannot start. */
+async function query(
+  cwd: string,
+  args: readonly string[],
+  env: Env,
+  timeoutMs = 30_000,
+): Promise<string | undefined> {
+  try {
+    return await (await open(cwd, env, timeoutMs)).raw([...args]);
+  } catch {
+    return undefined;
+  }
+}
+
+function lines(output: string): string[] {
+  return output.split('\n').filter((line) => line !== '');
+}
+
+function absolute(cwd: string, path: string): string {
+  return isAbsolute(path) ? path : resolve(cwd, path);
+}
+
+/** Where a folder is for git. */
+export type GitLocation =
+  /** In a work tree; `cdup` is the relative way up to its top ('' at the top). */
+  | { kind: 'work-tree'; cdup: string }
+  /** Inside a git dir (`.git`, a linked worktree's git dir) or a bare repository. */
+  | { kind: 'git-dir'; bare: boolean }
+  /** Not in a repository, or one git refuses (another user's). */
+  | { kind: 'none' };
+
+/**
+ * Where `cwd` is, in one git process (it runs on every command's start-up). `--show-cdup` rather
+ * than `--show-toplevel`, which fails inside a git dir.
+ */
+export async function gitLocation(cwd: string, env: Env): Promise<GitLocation> {
+  const args = [
+    'rev-parse',
+    '--is-inside-git-dir',
+    '--is-bare-repository',
+    '--is-inside-work-tree',
+    '--show-cdup',
+  ];
+  const output = await query(cwd, args, env, 10_000);
+  if (output === undefined) return { kind: 'none' };
+  const [insideGitDir, bare, insideWorkTree, cdup = ''] = output.split('\n');
+  if (insideGitDir === 'true' || bare === 'true') return { kind: 'git-dir', bare: bare === 'true' };
+  if (insideWorkTree === 'true') return { kind: 'work-tree', cdup };
+  return { kind: 'none' };
+}
+
+/** The folders of the repository around a work tree. All paths absolute. */
+export interface RepoLayout {
+  /** The top of the work tree (`--show-toplevel`). */
+  toplevel: string;
+  /** The per-worktree git dir (holds the index and HEAD). */
+  gitDir: string;
+  /** The common git dir (objects, refs, config, info/); the git dir itself outside linked worktrees. */
+  commonDir: string;
+  /** The tree of HEAD's commit; null on an unborn branch. */
+  headTree: string | null;
+}
+
+/** The repository around `cwd`, or undefined outside one. */
+export async function repoLayout(cwd: string, env: Env): Promise<RepoLayout | undefined> {
+  const dirs = ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir'];
+  // One process when HEAD exists; an unborn HEAD makes the combined query fail, then ask again.
+  const output = (await query(cwd, [...dirs, 'HEAD^{tree}'], env)) ?? (await query(cwd, dirs, env));
+  const [toplevel, gitDir, common, headTree] = output?.split('\n') ?? [];
+  if (toplevel === undefined || toplevel === '' || gitDir === undefined || common === undefined)
+    return undefined;
+  return {
+    toplevel,
+    gitDir,
+    commonDir: absolute(cwd, common),
+    headTree: headTree === undefined || headTree === '' ? null : headTree,
+  };
+}
+
+/** The git dir and common dir of the repository at `cwd` (one entry when they are the same); [] outside one. */
+export async function gitDirs(cwd: string, env: Env): Promise<string[]> {
+  const output = await query(cwd, ['rev-parse', '--absolute-git-dir', '--git-common-dir'], env);
+  return output === undefined ? [] : [...new Set(lines(output.trim()).map((dir) => absolute(cwd, dir)))];
+}
+
+/** The commit a revision names (any spelling git understands), or undefined. `rev` must not start with '-'. */
+export async function resolveCommit(cwd: string, rev: string, env: Env): Promise<string | undefined> {
+  const output = await query(
+    cwd,
+    ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`],
+    env,
+  );
+  const commit = output?.trim();
+  return commit === '' ? undefined : commit;
+}
+
+/** A path-valued config setting (`git config --path --get`, `~` expanded), or undefined when unset. */
+export async function configPath(cwd: string, key: string, env: Env): Promise<string | undefined> {
+  const value = (await query(cwd, ['config', '--path', '--get', key], env))?.trim();
+  return value === '' ? undefined : value;
+}
+
+/**
+ * The folder git runs hooks from: `core.hooksPath` when set, else the common dir's `hooks/`
+ * (`git rev-parse --git-path hooks` resolves both). Absolute; undefined outside a repository.
+ */
+export async function hooksDir(cwd: string, env: Env): Promise<string | undefined> {
+  const path = (await query(cwd, ['rev-parse', '--git-path', 'hooks'], env))?.trim();
+  return path === undefined || path === '' ? undefined : absolute(cwd, path);
+}
+
+/** One entry of `git worktree list`. */
+export interface Worktree {
+  /** The work tree's folder (for a bare main repository, the repository itself). */
+  path: string;
+  /** The checked-out commit; null for a bare repository or an unborn branch. */
+  head: string | null;
+  /** The checked-out branch (`refs/heads/…`); null when detached or bare. */
+  branch: string | null;
+  bare: boolean;
+}
+
+/** Parses `git worktree list --porcelain -z`: attribute lines separated by NUL, entries by an empty one. */
+export function parseWorktrees(output: string): Worktree[] {
+  const worktrees: Worktree[] = [];
+  let current: Worktree | undefined;
+  for (const field of output.split('\0')) {
+    if (field === '') {
+      current = undefined;
+      continue;
+    }
+    const space = field.indexOf(' ');
+    const [name, value] = space < 0 ? [field, ''] : [field.slice(0, space), field.slice(space + 1)];
+    if (name === 'worktree') {
+      current = { path: value, head: null, branch: null, bare: false };
+      worktrees.push(current);
+    } else if (current !== undefined) {
+      if (name === 'HEAD') current.head = /^0+$/.test(value) ? null : value;
+      else if (name === 'branch') current.branch = value;
+      else if (name === 'bare') current.bare = true;
+    }
+  }
+  return worktrees;
+}
+
+/** Every worktree of the repository at `cwd`, the main one first; [] outside a repository. */
+export async function worktrees(cwd: string, env: Env): Promise<Worktree[]> {
+  const output = await query(cwd, ['worktree', 'list', '--porcelain', '-z'], env);
+  return output === undefined ? [] : parseWorktrees(output);
+}
