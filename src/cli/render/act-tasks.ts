@@ -179,7 +179,18 @@ export class TaskListActView implements Approver {
       case 'session_finished':
         for (const report of event.report.steps) this.slots.get(report.number)?.finish(report);
         break;
-      default:
+      // The step's approval task asks its own question (reviewStep); the edits show in its files.
+      case 'approval_requested':
+      case 'edits_parsed':
+      case 'block_planned':
+      case 'patch_applied':
+        break;
+      // The resume's events are shown before the tree opens (act-run.ts); the rest are not aide act's.
+      case 'session_resumed':
+      case 'restore_pending':
+      case 'restore_planned':
+      case 'files_restored':
+      case 'restore_finished':
         break;
     }
   }

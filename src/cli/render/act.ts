@@ -104,7 +104,22 @@ export class PlainActView {
         }
         this.out.write(`${stepLine(event.report, style)}\n`);
         break;
-      default:
+      // The step's line says how it ended, with its files and any approval's outcome.
+      case 'command_started':
+      case 'approval_requested':
+      case 'approval_decided':
+      case 'edits_parsed':
+      case 'block_planned':
+      case 'patch_applied':
+        break;
+      // The summary after the session is printed from the report the flow returns.
+      case 'session_finished':
+        break;
+      // Not events of aide act.
+      case 'restore_pending':
+      case 'restore_planned':
+      case 'files_restored':
+      case 'restore_finished':
         break;
     }
   }

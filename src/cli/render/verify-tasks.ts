@@ -79,7 +79,22 @@ export class TaskListVerifyView {
       case 'verify_finished':
         this.settleAll();
         break;
-      default:
+      // Not events of aide verify.
+      case 'checkpoint_created':
+      case 'edits_parsed':
+      case 'block_planned':
+      case 'patch_applied':
+      case 'restore_pending':
+      case 'restore_planned':
+      case 'approval_requested':
+      case 'approval_decided':
+      case 'files_restored':
+      case 'restore_finished':
+      case 'step_started':
+      case 'step_edited':
+      case 'step_finished':
+      case 'session_finished':
+      case 'session_resumed':
         break;
     }
   }

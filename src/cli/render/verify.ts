@@ -93,7 +93,25 @@ export class PlainVerifyView {
             `  ${this.style.yellow('failed once; running it again before the failure counts (flake_reruns)')}\n`,
           );
         break;
-      default:
+      // The verdict is printed from the report, after the last command (renderVerifyResult).
+      case 'verify_finished':
+        break;
+      // Not events of aide verify.
+      case 'checkpoint_created':
+      case 'edits_parsed':
+      case 'block_planned':
+      case 'patch_applied':
+      case 'restore_pending':
+      case 'restore_planned':
+      case 'approval_requested':
+      case 'approval_decided':
+      case 'files_restored':
+      case 'restore_finished':
+      case 'step_started':
+      case 'step_edited':
+      case 'step_finished':
+      case 'session_finished':
+      case 'session_resumed':
         break;
     }
   }
