@@ -45,7 +45,6 @@ import { useColor, type CliIo, type GlobalOptions } from './io.js';
 import { renderActJunit } from './render/act-junit.js';
 import { actEventJson, PlainActView, renderActSummary, renderResumeHint } from './render/act.js';
 import { makeStyle, type Style } from './render/style.js';
-import { testPauseAfterWrites } from './test-hooks.js';
 import { planCommands, stepsToRun } from './act-steps.js';
 import { verifyPolicy, writeReportFile } from './verify-run.js';
 import { openVerifyRunner } from './verify-runner.js';
@@ -264,7 +263,7 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
     const context: SessionContext = {
       store,
       plan: sessionPlan,
-      writes: new NodeFileSystem(testPauseAfterWrites(io)),
+      writes: new NodeFileSystem({ afterChange: io.afterWorkspaceChange }),
       dryRun: options.dryRun,
       approver,
       view: early,

@@ -57,7 +57,6 @@ export const restoreCommand: CommandSpec = {
       { chooseApprover },
       { restoreFlow },
       { NodeFileSystem },
-      { testPauseAfterWrites },
       { findWorkspaceRoot },
       { loadWorkspaceConfig },
       { ShadowReader, ShadowStore },
@@ -68,7 +67,6 @@ export const restoreCommand: CommandSpec = {
       import('../approver.js'),
       import('../../core/flows/restore.js'),
       import('../../infra/fs/node-file-system.js'),
-      import('../test-hooks.js'),
       import('../../infra/git/workspace-root.js'),
       import('../../config/load-workspace.js'),
       import('../../infra/shadow/shadow-store.js'),
@@ -111,7 +109,10 @@ export const restoreCommand: CommandSpec = {
           stdout: globals.json ? process.stderr : process.stdout,
         }),
       );
-      const restorer = new ShadowRestorer(store, new NodeFileSystem(testPauseAfterWrites(io)));
+      const restorer = new ShadowRestorer(
+        store,
+        new NodeFileSystem({ afterChange: io.afterWorkspaceChange }),
+      );
       const flow = restoreFlow(
         { target: options.id, dryRun: options.dryRun },
         { restorer, checkpointer: restorer, approver },
