@@ -40,7 +40,8 @@ import {
   suspendableRenderer,
   type SuspendableRenderer,
 } from './suspendable-renderer.js';
-import { isolationLine, seconds, testsText } from './verify.js';
+import { isolationLine, testsText } from './verify.js';
+import { formatDuration } from '../../shared/units.js';
 import { awaitCommandRun, outcomeError } from './verify-tasks.js';
 
 export interface ActTaskListOptions {
@@ -283,13 +284,13 @@ export class TaskListActView implements Approver {
         if (run === null) return;
         const attempts = slot.attempts.get(name) ?? 1;
         if (run.exitCode !== 0 || run.timedOut) {
-          task.title = `${name}  ${style.dim(`${seconds(run.durationMs)}${attempts > 1 ? ` · failed ${plural(attempts, 'run')} (flake guard)` : ''}`)}`;
+          task.title = `${name}  ${style.dim(`${formatDuration(run.durationMs)}${attempts > 1 ? ` · failed ${plural(attempts, 'run')} (flake guard)` : ''}`)}`;
           const tail = (slot.tails.get(name) ?? '').trimEnd().split('\n').slice(-TAIL_LINES);
           throw new Error([outcomeError(name, run), ...tail.map((l) => style.dim(`│ ${l}`))].join('\n'));
         }
         const tests = testsText(run.tests);
         const flaky = attempts > 1 ? style.yellow(`  flaky: passed on run ${attempts}`) : '';
-        task.title = `${name}${tests === '' ? '' : `  ${tests}`}  ${style.dim(seconds(run.durationMs))}${flaky}`;
+        task.title = `${name}${tests === '' ? '' : `  ${tests}`}  ${style.dim(formatDuration(run.durationMs))}${flaky}`;
       },
     };
   }

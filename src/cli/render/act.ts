@@ -6,7 +6,8 @@ import { describePlanChanges } from '../../core/flows/act-resume.js';
 import { plural } from '../../shared/text.js';
 import type { OutputStream } from '../io.js';
 import type { Style } from './style.js';
-import { isolationLine, seconds, testsText } from './verify.js';
+import { isolationLine, testsText } from './verify.js';
+import { formatDuration } from '../../shared/units.js';
 
 /** How protected files are named in a message: `test/a.test.js (rule **\/test/**)`. */
 export function protectedList(files: readonly ProtectedChange[]): string {
@@ -76,7 +77,7 @@ export class PlainActView {
         const ok = event.run.exitCode === 0 && !event.run.timedOut;
         const tests = testsText(event.run.tests);
         this.out.write(
-          `  ${ok ? style.green('✓') : style.red('✗')} ${event.name}  ${seconds(event.run.durationMs)}${tests === '' ? '' : `  ${tests}`}${event.rerun ? style.yellow('  (running it again: flake guard)') : ''}\n`,
+          `  ${ok ? style.green('✓') : style.red('✗')} ${event.name}  ${formatDuration(event.run.durationMs)}${tests === '' ? '' : `  ${tests}`}${event.rerun ? style.yellow('  (running it again: flake guard)') : ''}\n`,
         );
         if (!ok && !event.rerun && event.tail.trim() !== '')
           this.out.write(
