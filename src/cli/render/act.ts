@@ -36,7 +36,8 @@ function stepLine(report: StepReport, style: Style): string {
       return `  ${style.red('✗')} not written: ${report.reason ?? ''}${report.patchFile === null ? '' : `\n    the verified patch is saved in ${report.patchFile}`}`;
     case 'failed': {
       const reason = (report.reason ?? '').replace(/\n/g, '\n    ');
-      return `  ${style.red('✗')} ${reason.startsWith('failed') ? reason : `failed: ${reason}`}`;
+      // After verification the reason is its verdict, which says "failed: …" itself.
+      return `  ${style.red('✗')} ${report.verify === null ? `failed: ${reason}` : reason}`;
     }
     case 'cancelled':
       return `  ${style.yellow('-')} interrupted`;

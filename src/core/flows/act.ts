@@ -165,7 +165,8 @@ interface Context {
   head: string;
 }
 
-type Outcome<T> = { ok: true; value: T } | { ok: false; reason: string };
+// `cancelled`: Ctrl-C stopped it (the step is cancelled, not failed); the reason is for people only.
+type Outcome<T> = { ok: true; value: T } | { ok: false; reason: string; cancelled?: true };
 
 /** Templates in one Run command, element by element for an argv. */
 function resolveRun(run: string | readonly string[], ctx: Context, step: number): Outcome<string | string[]> {
@@ -205,7 +206,7 @@ async function runCommands(step: ActStep, ctx: Context): Promise<Outcome<string>
       tailBytes: RUN_OUTPUT_BYTES,
       ...(input.signal === undefined ? {} : { signal: input.signal }),
     });
-    if (result.cancelled) return { ok: false, reason: 'interrupted' };
+    if (result.cancelled) return { ok: false, reason: 'interrupted', cancelled: true };
     if (result.exitCode !== 0 || result.timedOut) {
       const why =
         result.startError ??
@@ -430,7 +431,7 @@ async function* actStep(step: ActStep, ctx: Context): AsyncGenerator<AideEvent, 
   const edited = await applyEdits(step, ctx);
   if (!edited.ok) return report(step, 'failed', edited.reason);
   const ran = await runCommands(step, ctx);
-  if (!ran.ok) return report(step, ran.reason === 'interrupted' ? 'cancelled' : 'failed', ran.reason);
+  if (!ran.ok) return report(step, ran.cancelled === true ? 'cancelled' : 'failed', ran.reason);
   ctx.outputs.set(step.number, ran.value);
   const capture = await deps.scratch.capture();
   const dropped = await droppedEdits(edited.value.written, capture, ctx);
