@@ -8,6 +8,7 @@ import type {
   CheckpointResult,
   IsolationReport,
   PendingRestore,
+  ProtectedChange,
   RestoreOutcome,
   RestorePlan,
   StepDecision,
@@ -28,6 +29,21 @@ export interface ChangedFile {
 /** A changed file without its diff: what an event names. */
 export type FileChange = Omit<ChangedFile, 'diff'>;
 
+/** What an approval asks about, as data: the CLI words the question (cli/render/review.ts). */
+export type ApprovalSubject =
+  // A verified step of aide act (the review the approver gets, without the diffs).
+  | {
+      kind: 'step';
+      step: number;
+      title: string;
+      /** The verify verdict: "verified: 3 commands, 41 tests passed". */
+      verdict: string;
+      files: FileChange[];
+      protectedFiles: ProtectedChange[];
+    }
+  // A yes/no question its flow still words (a restore, a resumed session's changed plan).
+  | { kind: 'question'; question: string; details: string[] };
+
 export type AideEvent =
   | { type: 'edits_parsed'; blocks: number; files: string[]; problems: ParseProblem[] }
   | { type: 'block_planned'; outcome: BlockOutcome }
@@ -36,7 +52,7 @@ export type AideEvent =
   // A restore found a journal: an earlier restore was killed before it finished.
   | { type: 'restore_pending'; pending: PendingRestore; tempFilesRemoved: number }
   | { type: 'restore_planned'; plan: RestorePlan; dryRun: boolean }
-  | { type: 'approval_requested'; question: string; details: string[] }
+  | { type: 'approval_requested'; subject: ApprovalSubject }
   // decision: what a step review chose (aide act); absent for a yes/no question.
   | { type: 'approval_decided'; approved: boolean; decision?: StepDecision['kind'] }
   | ({ type: 'files_restored' } & RestoreOutcome)

@@ -5,6 +5,7 @@ import type { ProtectedChange } from '../../core/ports.js';
 import { describePlanChanges } from '../../core/flows/act-resume.js';
 import { plural } from '../../shared/text.js';
 import type { OutputStream } from '../io.js';
+import { approvalText } from './review.js';
 import type { Style } from './style.js';
 import { isolationLine, testsText } from './verify.js';
 import { formatDuration } from '../../shared/units.js';
@@ -14,8 +15,13 @@ export function protectedList(files: readonly ProtectedChange[]): string {
   return files.map((f) => `${f.path} (rule ${f.rule})`).join(', ');
 }
 
-/** `--json`: one object per line, every event as the audit log has it (schema aide.act.event/1). */
+/**
+ * `--json`: one object per line, every event as the audit log has it (schema aide.act.event/1);
+ * an approval also in words (`question`, `details`), where the log keeps only what was asked.
+ */
 export function actEventJson(event: AideEvent): string {
+  if (event.type === 'approval_requested')
+    return `${JSON.stringify({ schema: 'aide.act.event/1', ...event, ...approvalText(event.subject) })}\n`;
   return `${JSON.stringify({ schema: 'aide.act.event/1', ...event })}\n`;
 }
 

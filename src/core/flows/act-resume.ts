@@ -188,7 +188,7 @@ export async function* resumeFlow(
   if (changes !== null && changes.length > 0 && !input.dryRun) {
     const question = planQuestion(changes);
     // The changes themselves were just shown (session_resumed).
-    yield { type: 'approval_requested', question, details: [] };
+    yield { type: 'approval_requested', subject: { kind: 'question', question, details: [] } };
     const approved = (await deps.approver.confirm(question, [])) === 'yes';
     yield { type: 'approval_decided', approved };
     if (!approved) return { kind: 'declined' };

@@ -112,7 +112,7 @@ export async function* restoreFlow(
   }
 
   const { question, details } = approvalText(plan);
-  yield { type: 'approval_requested', question, details };
+  yield { type: 'approval_requested', subject: { kind: 'question', question, details } };
   const approved = (await deps.approver.confirm(question, details)) === 'yes';
   yield { type: 'approval_decided', approved };
   if (!approved) {
