@@ -61,7 +61,9 @@ export type Remedy =
   /** The staged content has conflicts: resolve and stage, then `aide verify --staged` again. */
   | 'restage_and_verify'
   /** `aide verify --ref` named no commit: say how to name one. */
-  | 'name_a_commit';
+  | 'name_a_commit'
+  /** `aide init` found the files there already: see them, or replace them with --force. */
+  | 'init_force';
 
 export interface AideErrorOptions {
   /** How to fix it, in one or two sentences. */

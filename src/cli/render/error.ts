@@ -14,6 +14,8 @@ export const REMEDY_TEXT: Readonly<Record<Remedy, string>> = {
   restage_and_verify:
     'Resolve merge conflicts and stage the result (`git add`), then run `aide verify --staged` again.',
   name_a_commit: 'Give a branch, tag or commit id (e.g. --ref HEAD~1); `git log --oneline` lists commits.',
+  init_force:
+    'Check the current settings with `aide config`, or run `aide init --force` to replace the file(s) with fresh ones.',
 };
 
 /** How to fix an expected error: its own hint, else its remedy in words. */
