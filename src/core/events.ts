@@ -29,7 +29,7 @@ export interface ChangedFile {
 /** A changed file without its diff: what an event names. */
 export type FileChange = Omit<ChangedFile, 'diff'>;
 
-/** What an approval asks about, as data: the CLI words the question (cli/render/review.ts). */
+/** What an approval asks about, as data: the CLI words the question (cli/render/approval.ts). */
 export type ApprovalSubject =
   // A verified step of aide act (the review the approver gets, without the diffs).
   | {
@@ -41,8 +41,13 @@ export type ApprovalSubject =
       files: FileChange[];
       protectedFiles: ProtectedChange[];
     }
-  // A yes/no question its flow still words (a restore, a resumed session's changed plan).
+  // Restoring a checkpoint (aide restore): what it writes and removes.
+  | { kind: 'restore'; plan: RestorePlan }
+  // A yes/no question its flow still words (a resumed session's changed plan).
   | { kind: 'question'; question: string; details: string[] };
+
+/** What a yes/no approval asks about (a step has its own review, Approver.reviewStep). */
+export type YesNoSubject = Exclude<ApprovalSubject, { kind: 'step' }>;
 
 export type AideEvent =
   | { type: 'edits_parsed'; blocks: number; files: string[]; problems: ParseProblem[] }

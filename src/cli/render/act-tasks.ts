@@ -14,7 +14,7 @@ import { writeSync } from 'node:fs';
 import { ListrEnquirerPromptAdapter } from '@listr2/prompt-adapter-enquirer';
 import Enquirer from 'enquirer';
 import { Listr, type ListrTask, type SimpleRenderer } from 'listr2';
-import type { AideEvent } from '../../core/events.js';
+import type { AideEvent, YesNoSubject } from '../../core/events.js';
 import type { Approval, Approver, StepDecision, StepReview } from '../../core/ports.js';
 import { plural } from '../../shared/text.js';
 import type { OutputStream } from '../io.js';
@@ -22,6 +22,7 @@ import { askStep, type StepPrompts } from '../step-approver.js';
 import { discardTypeahead, keepSignalsFrom, type KeyboardInput } from '../prompt-guard.js';
 import { silenceEcho } from '../terminal-echo.js';
 import { protectedList } from './act.js';
+import { approvalText } from './approval.js';
 import { filesText, statusText, StepSlot, type PlannedStep, type Task, type Turn } from './act-steps.js';
 import { Deferred } from './deferred.js';
 import { showText, type TerminalSize } from './pager.js';
@@ -197,8 +198,8 @@ export class TaskListActView implements Approver {
   }
 
   /** aide act asks only step reviews; a yes/no question here is a bug. */
-  confirm(question: string): Promise<Approval> {
-    return Promise.reject(new Error(`the act task list cannot ask "${question}"`));
+  confirm(subject: YesNoSubject): Promise<Approval> {
+    return Promise.reject(new Error(`the act task list cannot ask "${approvalText(subject).question}"`));
   }
 
   /** Hands the question to the step's approval task and waits for its answer. */

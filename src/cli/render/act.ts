@@ -5,7 +5,7 @@ import type { ProtectedChange } from '../../core/ports.js';
 import { describePlanChanges } from '../../core/flows/act-resume.js';
 import { plural } from '../../shared/text.js';
 import type { OutputStream } from '../io.js';
-import { approvalText } from './review.js';
+import { approvalText } from './approval.js';
 import type { Style } from './style.js';
 import { isolationLine, testsText } from './verify.js';
 import { formatDuration } from '../../shared/units.js';

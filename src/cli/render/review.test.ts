@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import type { ChangedFile } from '../../core/events.js';
 import type { StepReview } from '../../core/ports.js';
 import { actEventJson } from './act.js';
-import { approvalText, protectedQuestion, reviewHeader, reviewQuestion, stepDiff } from './review.js';
+import { approvalText } from './approval.js';
+import { protectedQuestion, reviewHeader, reviewQuestion, stepDiff } from './review.js';
 import { colorDiff, makeStyle } from './style.js';
 
 const plain = makeStyle(false);

@@ -3,10 +3,10 @@
  * above it, the second question for protected files, and the diff view. Pure: the prompts and
  * the pager that show it live elsewhere.
  */
-import type { ApprovalSubject, ChangedFile, FileChange } from '../../core/events.js';
+import type { ChangedFile, FileChange } from '../../core/events.js';
 import type { StepReview } from '../../core/ports.js';
 import { plural } from '../../shared/text.js';
-import { colorDiff, makeStyle, type Style } from './style.js';
+import { colorDiff, type Style } from './style.js';
 
 export type ReviewChoice = 'approve' | 'diff' | 'skip' | 'abort';
 
@@ -37,28 +37,6 @@ export function reviewHeader(review: StepReview, style: Style): string {
 
 export function reviewQuestion(review: Pick<StepReview, 'step' | 'title'>): string {
   return `Write step ${review.step} (${review.title}) into your files?`;
-}
-
-/**
- * An approval in words, for `--json` (`question`, `details`): a step's question, then its
- * verdict, files and protected files, uncolored.
- */
-export function approvalText(subject: ApprovalSubject): { question: string; details: string[] } {
-  switch (subject.kind) {
-    case 'step': {
-      const plain = makeStyle(false);
-      return {
-        question: reviewQuestion(subject),
-        details: [
-          subject.verdict,
-          ...subject.files.map((f) => fileLine(f, plain)),
-          ...subject.protectedFiles.map((p) => `protected: ${p.path} (${p.rule})`),
-        ],
-      };
-    }
-    case 'question':
-      return { question: subject.question, details: subject.details };
-  }
 }
 
 /** The second question, after Approve, when the step changes protected files (default: no). */

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { AideEvent } from '../events.js';
+import { approvalText } from '../../cli/render/approval.js';
+import type { AideEvent, YesNoSubject } from '../events.js';
 import type {
   Approval,
   CheckpointRecord,
@@ -78,8 +79,9 @@ function checkpointer(calls: string[]) {
 
 function approver(answer: Approval, calls: string[]) {
   return {
-    confirm: (question: string): Promise<Approval> => {
-      calls.push(`ask: ${question}`);
+    confirm: (subject: YesNoSubject): Promise<Approval> => {
+      // Worded as the CLI asks it.
+      calls.push(`ask: ${approvalText(subject).question}`);
       return Promise.resolve(answer);
     },
     reviewStep: () => Promise.reject(new Error('restore never reviews a step')),

@@ -1,5 +1,5 @@
 /** Approval: the second yes a protected file takes, and the review of a verified step. */
-import type { ChangedFile } from '../events.js';
+import type { ChangedFile, YesNoSubject } from '../events.js';
 
 export type Approval = 'yes' | 'no';
 
@@ -55,8 +55,8 @@ export type StepDecision =
 
 /** Asks the person at the keyboard, or answers for them (--yes). Flows never know which. */
 export interface Approver {
-  /** `details` are short lines shown above the question. */
-  confirm(question: string, details: readonly string[]): Promise<Approval>;
+  /** A yes/no question about `subject`, which the approver words (the CLI: cli/render/approval.ts). */
+  confirm(subject: YesNoSubject): Promise<Approval>;
   /** Whether to write a verified step into the workspace. */
   reviewStep(review: StepReview): Promise<StepDecision>;
 }
