@@ -16,7 +16,6 @@ import { listSessionStates } from '../infra/session/session-state.js';
 import { planFiles, ShadowSessionStore } from '../infra/session/shadow-session-store.js';
 import { ShadowStore } from '../infra/shadow/shadow-store.js';
 import type { CliIo } from './io.js';
-import { testPauseAfterWrites } from './test-hooks.js';
 import { openVerifyRunner, type VerifyRunner } from './verify-runner.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -76,7 +75,7 @@ export async function openActAdapters(request: ActAdaptersRequest): Promise<ActA
   const caseInsensitive = await ignoresCase(root);
   return {
     runner,
-    sessions: new ShadowSessionStore(store, new NodeFileSystem(testPauseAfterWrites(io))),
+    sessions: new ShadowSessionStore(store, new NodeFileSystem({ afterChange: io.afterWorkspaceChange })),
     scratchFs: new NodeFileSystem(),
     caseInsensitive,
     openScratch: async (session, head) =>

@@ -13,9 +13,11 @@ import type {
   StepDecision,
   StepReview,
 } from '../core/ports/approval.js';
+import type { YesNoSubject } from '../core/ports/approval.js';
 import { AideError } from '../shared/errors.js';
 import { isInteractive, useColor, type CliIo } from './io.js';
 import { protectedList } from './render/act.js';
+import { approvalText } from './render/approval.js';
 import { showText } from './render/pager.js';
 import {
   protectedQuestion,
@@ -96,7 +98,8 @@ export function interactiveApprover(
       streams.stdout.write('\n');
     }
   }
-  async function confirm(question: string, details: readonly string[]): Promise<Approval> {
+  async function confirm(subject: YesNoSubject): Promise<Approval> {
+    const { question, details } = approvalText(subject);
     for (const line of details) streams.stdout.write(`${line}\n`);
     return (await ask<boolean>({ type: 'confirm', message: question, initial: false, format: yesNo })) ===
       true
@@ -206,7 +209,7 @@ export function protectedApprover(
       const answer = await interactiveApprover(streams(), {
         env: io.env,
         style: makeStyle(useColor(io)),
-      }).confirm(question, protectedDetails(request));
+      }).confirm({ kind: 'question', question, details: protectedDetails(request) });
       return answer === 'yes' ? { kind: 'approve' } : { kind: 'decline' };
     },
   };

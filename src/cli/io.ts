@@ -21,6 +21,12 @@ export interface CliIo {
   env: Readonly<Record<string, string | undefined>>;
   /** The process working directory; commands use the resolved --cwd instead. */
   cwd: string;
+  /**
+   * Awaited after each file change aide makes in the workspace (a restore's files, an act step's
+   * write-back), with the number done so far in that commit. Only aide's test entry point
+   * (test/helpers/aide-test-bin.ts) sets it, to kill aide between two writes; src/bin.ts never does.
+   */
+  afterWorkspaceChange?: (done: number) => Promise<void>;
 }
 
 /** Options every command accepts. */

@@ -168,13 +168,15 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
 }
 
 /** Entry used by bin.ts: real process streams, real exit code. */
-export async function start(): Promise<void> {
+/** Runs aide on this process; `hooks` come from the test entry point only (src/bin.ts passes none). */
+export async function start(hooks: Pick<CliIo, 'afterWorkspaceChange'> = {}): Promise<void> {
   const io: CliIo = {
     stdout: process.stdout,
     stderr: process.stderr,
     stdin: process.stdin,
     env: process.env,
     cwd: process.cwd(),
+    ...hooks,
   };
   process.exitCode = await runCli(process.argv.slice(2), io);
 }

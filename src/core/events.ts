@@ -5,7 +5,7 @@
 import type { ActReport, PlanChange, StepReport } from './act-report.js';
 import type { BlockOutcome } from './edit/plan-types.js';
 import type { ParseProblem } from './edit/types.js';
-import type { StepDecision } from './ports/approval.js';
+import type { ApprovalSubject, StepDecision } from './ports/approval.js';
 import type { ChangedFile, CountedChange } from './ports/changes.js';
 import type { CheckpointResult, PendingRestore, RestoreOutcome, RestorePlan } from './ports/checkpoints.js';
 import type { IsolationReport } from './ports/commands.js';
@@ -19,7 +19,7 @@ export type AideEvent =
   // A restore found a journal: an earlier restore was killed before it finished.
   | { type: 'restore_pending'; pending: PendingRestore; tempFilesRemoved: number }
   | { type: 'restore_planned'; plan: RestorePlan; dryRun: boolean }
-  | { type: 'approval_requested'; question: string; details: string[] }
+  | { type: 'approval_requested'; subject: ApprovalSubject }
   // decision: what a step review chose (aide act); absent for a yes/no question.
   | { type: 'approval_decided'; approved: boolean; decision?: StepDecision['kind'] }
   | ({ type: 'files_restored' } & RestoreOutcome)

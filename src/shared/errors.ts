@@ -45,9 +45,31 @@ export type AideErrorCode =
   | 'isolation_unavailable'
   | 'aborted';
 
+/**
+ * A fix that takes a command-line flag. Only the CLI knows its flags, so code below it names the
+ * fix and cli/render/error.ts words it, as the error's hint (REMEDY_TEXT there, one per remedy).
+ */
+export type Remedy =
+  /** The --cwd given does not exist. */
+  | 'check_cwd'
+  /** aide ran inside a git dir: run it in the work tree (or give --cwd one). */
+  | 'use_work_tree'
+  /** The workspace would be / or $HOME: run in a project folder (or give --cwd one). */
+  | 'use_project_folder'
+  /** `aide verify --staged` or `--ref` outside a git repository: verify the files as they are. */
+  | 'verify_working_tree'
+  /** The staged content has conflicts: resolve and stage, then `aide verify --staged` again. */
+  | 'restage_and_verify'
+  /** `aide verify --ref` named no commit: say how to name one. */
+  | 'name_a_commit'
+  /** `aide init` found the files there already: see them, or replace them with --force. */
+  | 'init_force';
+
 export interface AideErrorOptions {
   /** How to fix it, in one or two sentences. */
   hint?: string;
+  /** A fix that names a CLI flag, worded by the CLI; `hint` wins when both are given. */
+  remedy?: Remedy;
   /** Defaults to 2 (usage/config) for usage and config codes, else 1. */
   exitCode?: ExitCode;
   /** Extra lines printed under the message (e.g. one per invalid field). */
@@ -60,6 +82,7 @@ export interface AideErrorOptions {
 export class AideError extends Error {
   readonly code: AideErrorCode;
   readonly hint: string | undefined;
+  readonly remedy: Remedy | undefined;
   readonly exitCode: ExitCode;
   readonly details: readonly string[];
   readonly data: Readonly<Record<string, unknown>> | undefined;
@@ -69,6 +92,7 @@ export class AideError extends Error {
     this.name = 'AideError';
     this.code = code;
     this.hint = options.hint;
+    this.remedy = options.remedy;
     this.details = options.details ?? [];
     this.data = options.data;
     this.exitCode = options.exitCode ?? defaultExitCode(code);

@@ -22,7 +22,7 @@ import {
   type StepSpec,
 } from '../helpers/act.js';
 import { omit, workspaceState } from '../helpers/checkpoints.js';
-import { BIN, runAide } from '../helpers/cli.js';
+import { runAide, TEST_BIN } from '../helpers/cli.js';
 import { fingerprint, gitRepo, tempDir, testEnv, testHome, type Cleanup } from '../helpers/sandbox.js';
 import { needScript, onTerminal } from '../helpers/pty.js';
 import { processesMatching, uniqueSeconds } from '../helpers/verify.js';
@@ -76,7 +76,7 @@ class Running {
   private readonly waiters: Array<() => void> = [];
 
   constructor(root: string, args: string[], env: Record<string, string> = {}) {
-    this.child = spawn(process.execPath, [BIN, ...args], {
+    this.child = spawn(process.execPath, [TEST_BIN, ...args], {
       cwd: root,
       env: testEnv(testHome(), env),
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -10,7 +10,7 @@ import { existsSync, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { saveCheckpoint, workspaceState } from '../helpers/checkpoints.js';
-import { BIN, runAide } from '../helpers/cli.js';
+import { runAide, TEST_BIN } from '../helpers/cli.js';
 import { fingerprint, gitRepo, testEnv, testHome, writeTree, type Cleanup } from '../helpers/sandbox.js';
 
 const FILES = 40;
@@ -38,7 +38,7 @@ async function bigRestore(t: Cleanup) {
 
 /** Starts `aide restore ID --yes` with the test-only pause, waits until it has written `after` files, kills it. */
 async function killMidRestore(root: string, id: string, after: number): Promise<number> {
-  const child = spawn(process.execPath, [BIN, 'restore', id, '--yes'], {
+  const child = spawn(process.execPath, [TEST_BIN, 'restore', id, '--yes'], {
     cwd: root,
     env: testEnv(testHome(), { AIDE_TEST_PAUSE_AFTER_WRITES: String(after) }),
     stdio: ['ignore', 'ignore', 'pipe'],

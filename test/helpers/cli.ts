@@ -6,6 +6,9 @@ import { testEnv, testHome } from './sandbox.js';
 /** dist/test/helpers/cli.js → dist/src/bin.js */
 export const BIN = fileURLToPath(new URL('../../src/bin.js', import.meta.url));
 
+/** aide with the test-only hooks (AIDE_TEST_PAUSE_AFTER_WRITES): dist/test/helpers/aide-test-bin.js. */
+export const TEST_BIN = fileURLToPath(new URL('./aide-test-bin.js', import.meta.url));
+
 export interface CliResult {
   code: number | null;
   signal: NodeJS.Signals | null;

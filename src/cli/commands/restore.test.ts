@@ -49,11 +49,19 @@ test('the approver: --dry-run never, --yes auto, a terminal asks, neither is exi
     throw new Error('no prompt streams without a terminal');
   };
   assert.equal(
-    await chooseApprover({ yes: false, dryRun: true, command: 'restore' }, io(false), never).confirm('q', []),
+    await chooseApprover({ yes: false, dryRun: true, command: 'restore' }, io(false), never).confirm({
+      kind: 'question',
+      question: 'q',
+      details: [],
+    }),
     'no',
   );
   assert.equal(
-    await chooseApprover({ yes: true, dryRun: false, command: 'restore' }, io(false), never).confirm('q', []),
+    await chooseApprover({ yes: true, dryRun: false, command: 'restore' }, io(false), never).confirm({
+      kind: 'question',
+      question: 'q',
+      details: [],
+    }),
     'yes',
   );
   assert.throws(

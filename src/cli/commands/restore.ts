@@ -58,7 +58,6 @@ export const restoreCommand: CommandSpec = {
       { chooseApprover },
       { restoreFlow },
       { NodeFileSystem },
-      { testPauseAfterWrites },
       { findWorkspaceRoot },
       { loadWorkspaceConfig },
       { ShadowReader, ShadowStore },
@@ -69,7 +68,6 @@ export const restoreCommand: CommandSpec = {
       import('../approver.js'),
       import('../../core/flows/restore.js'),
       import('../../infra/fs/node-file-system.js'),
-      import('../test-hooks.js'),
       import('../../infra/git/workspace-root.js'),
       import('../../config/load-workspace.js'),
       import('../../infra/shadow/shadow-store.js'),
@@ -112,7 +110,10 @@ export const restoreCommand: CommandSpec = {
           stdout: globals.json ? process.stderr : process.stdout,
         }),
       );
-      const restorer = new ShadowRestorer(store, new NodeFileSystem(testPauseAfterWrites(io)));
+      const restorer = new ShadowRestorer(
+        store,
+        new NodeFileSystem({ afterChange: io.afterWorkspaceChange }),
+      );
       const flow = restoreFlow(
         { target: options.id, dryRun: options.dryRun },
         { restorer, checkpointer: restorer, approver },

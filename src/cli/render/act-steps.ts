@@ -73,7 +73,12 @@ export function statusText(report: StepReport): string {
     case 'aborted':
       // The report's reason is a sentence for the plain lines; a tree line stays short.
       return 'aborted: nothing of this step was written';
-    default:
+    case 'applied':
+    case 'verified':
+    case 'skipped':
+    case 'refused':
+    case 'conflict':
+    case 'failed':
       return report.reason === null ? report.status : `${report.status}: ${report.reason}`;
   }
 }

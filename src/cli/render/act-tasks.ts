@@ -15,13 +15,20 @@ import { ListrEnquirerPromptAdapter } from '@listr2/prompt-adapter-enquirer';
 import Enquirer from 'enquirer';
 import { Listr, type ListrTask, type SimpleRenderer } from 'listr2';
 import type { AideEvent } from '../../core/events.js';
-import type { Approval, Approver, StepDecision, StepReview } from '../../core/ports/approval.js';
+import type {
+  Approval,
+  Approver,
+  StepDecision,
+  StepReview,
+  YesNoSubject,
+} from '../../core/ports/approval.js';
 import { plural } from '../../shared/text.js';
 import type { OutputStream } from '../io.js';
 import { askStep, type StepPrompts } from '../step-approver.js';
 import { discardTypeahead, keepSignalsFrom, type KeyboardInput } from '../prompt-guard.js';
 import { silenceEcho } from '../terminal-echo.js';
 import { protectedList } from './act.js';
+import { approvalText } from './approval.js';
 import { filesText, statusText, StepSlot, type PlannedStep, type Task, type Turn } from './act-steps.js';
 import { Deferred } from './deferred.js';
 import { showText, type TerminalSize } from './pager.js';
@@ -40,7 +47,8 @@ import {
   suspendableRenderer,
   type SuspendableRenderer,
 } from './suspendable-renderer.js';
-import { isolationLine, seconds, testsText } from './verify.js';
+import { isolationLine, testsText } from './verify.js';
+import { formatDuration } from '../../shared/units.js';
 import { awaitCommandRun, outcomeError } from './verify-tasks.js';
 
 export interface ActTaskListOptions {
@@ -179,14 +187,25 @@ export class TaskListActView implements Approver {
       case 'session_finished':
         for (const report of event.report.steps) this.slots.get(report.number)?.finish(report);
         break;
-      default:
+      // The step's approval task asks its own question (reviewStep); the edits show in its files.
+      case 'approval_requested':
+      case 'edits_parsed':
+      case 'block_planned':
+      case 'patch_applied':
+        break;
+      // The resume's events are shown before the tree opens (act-run.ts); the rest are not aide act's.
+      case 'session_resumed':
+      case 'restore_pending':
+      case 'restore_planned':
+      case 'files_restored':
+      case 'restore_finished':
         break;
     }
   }
 
   /** aide act asks only step reviews; a yes/no question here is a bug. */
-  confirm(question: string): Promise<Approval> {
-    return Promise.reject(new Error(`the act task list cannot ask "${question}"`));
+  confirm(subject: YesNoSubject): Promise<Approval> {
+    return Promise.reject(new Error(`the act task list cannot ask "${approvalText(subject).question}"`));
   }
 
   /** Hands the question to the step's approval task and waits for its answer. */
@@ -272,13 +291,13 @@ export class TaskListActView implements Approver {
         if (run === null) return;
         const attempts = slot.attempts.get(name) ?? 1;
         if (run.exitCode !== 0 || run.timedOut) {
-          task.title = `${name}  ${style.dim(`${seconds(run.durationMs)}${attempts > 1 ? ` · failed ${plural(attempts, 'run')} (flake guard)` : ''}`)}`;
+          task.title = `${name}  ${style.dim(`${formatDuration(run.durationMs)}${attempts > 1 ? ` · failed ${plural(attempts, 'run')} (flake guard)` : ''}`)}`;
           const tail = (slot.tails.get(name) ?? '').trimEnd().split('\n').slice(-TAIL_LINES);
           throw new Error([outcomeError(name, run), ...tail.map((l) => style.dim(`│ ${l}`))].join('\n'));
         }
         const tests = testsText(run.tests);
         const flaky = attempts > 1 ? style.yellow(`  flaky: passed on run ${attempts}`) : '';
-        task.title = `${name}${tests === '' ? '' : `  ${tests}`}  ${style.dim(seconds(run.durationMs))}${flaky}`;
+        task.title = `${name}${tests === '' ? '' : `  ${tests}`}  ${style.dim(formatDuration(run.durationMs))}${flaky}`;
       },
     };
   }

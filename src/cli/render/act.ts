@@ -5,16 +5,23 @@ import type { ProtectedChange } from '../../core/ports/approval.js';
 import { describePlanChanges } from '../../core/flows/act-resume.js';
 import { plural } from '../../shared/text.js';
 import type { OutputStream } from '../io.js';
+import { approvalText } from './approval.js';
 import type { Style } from './style.js';
-import { isolationLine, seconds, testsText } from './verify.js';
+import { isolationLine, testsText } from './verify.js';
+import { formatDuration } from '../../shared/units.js';
 
 /** How protected files are named in a message: `test/a.test.js (rule **\/test/**)`. */
 export function protectedList(files: readonly ProtectedChange[]): string {
   return files.map((f) => `${f.path} (rule ${f.rule})`).join(', ');
 }
 
-/** `--json`: one object per line, every event as the audit log has it (schema aide.act.event/1). */
+/**
+ * `--json`: one object per line, every event as the audit log has it (schema aide.act.event/1);
+ * an approval also in words (`question`, `details`), where the log keeps only what was asked.
+ */
 export function actEventJson(event: AideEvent): string {
+  if (event.type === 'approval_requested')
+    return `${JSON.stringify({ schema: 'aide.act.event/1', ...event, ...approvalText(event.subject) })}\n`;
   return `${JSON.stringify({ schema: 'aide.act.event/1', ...event })}\n`;
 }
 
@@ -35,7 +42,8 @@ function stepLine(report: StepReport, style: Style): string {
       return `  ${style.red('✗')} not written: ${report.reason ?? ''}${report.patchFile === null ? '' : `\n    the verified patch is saved in ${report.patchFile}`}`;
     case 'failed': {
       const reason = (report.reason ?? '').replace(/\n/g, '\n    ');
-      return `  ${style.red('✗')} ${reason.startsWith('failed') ? reason : `failed: ${reason}`}`;
+      // After verification the reason is its verdict, which says "failed: …" itself.
+      return `  ${style.red('✗')} ${report.verify === null ? `failed: ${reason}` : reason}`;
     }
     case 'cancelled':
       return `  ${style.yellow('-')} interrupted`;
@@ -76,7 +84,7 @@ export class PlainActView {
         const ok = event.run.exitCode === 0 && !event.run.timedOut;
         const tests = testsText(event.run.tests);
         this.out.write(
-          `  ${ok ? style.green('✓') : style.red('✗')} ${event.name}  ${seconds(event.run.durationMs)}${tests === '' ? '' : `  ${tests}`}${event.rerun ? style.yellow('  (running it again: flake guard)') : ''}\n`,
+          `  ${ok ? style.green('✓') : style.red('✗')} ${event.name}  ${formatDuration(event.run.durationMs)}${tests === '' ? '' : `  ${tests}`}${event.rerun ? style.yellow('  (running it again: flake guard)') : ''}\n`,
         );
         if (!ok && !event.rerun && event.tail.trim() !== '')
           this.out.write(
@@ -104,7 +112,22 @@ export class PlainActView {
         }
         this.out.write(`${stepLine(event.report, style)}\n`);
         break;
-      default:
+      // The step's line says how it ended, with its files and any approval's outcome.
+      case 'command_started':
+      case 'approval_requested':
+      case 'approval_decided':
+      case 'edits_parsed':
+      case 'block_planned':
+      case 'patch_applied':
+        break;
+      // The summary after the session is printed from the report the flow returns.
+      case 'session_finished':
+        break;
+      // Not events of aide act.
+      case 'restore_pending':
+      case 'restore_planned':
+      case 'files_restored':
+      case 'restore_finished':
         break;
     }
   }

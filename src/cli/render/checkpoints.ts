@@ -3,6 +3,7 @@ import type { ChangeAction } from '../../core/ports/changes.js';
 import type { Checkpoint } from '../../infra/shadow/checkpoints.js';
 import type { FileChangeSummary, PruneResult, ShadowStats } from '../../infra/shadow/shadow-store.js';
 import { plural } from '../../shared/text.js';
+import { formatBytes } from '../../shared/units.js';
 import { colorDiff, type Style } from './style.js';
 
 /** "3 minutes ago", "2 days ago" — for people; JSON keeps ISO times. */
@@ -18,18 +19,6 @@ export function ago(iso: string, now: Date): string {
   for (const [size, name] of units)
     if (seconds >= size) return `${plural(Math.floor(seconds / size), name)} ago`;
   return 'just now';
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit] ?? 'TiB'}`;
 }
 
 /** `hidden`: how many checkpoints of dry runs were left out (listed with --all). */

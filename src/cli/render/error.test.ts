@@ -19,6 +19,18 @@ test('an AideError prints its message, details and hint and returns its exit cod
   assert.equal(sink.text(), 'aide: bad config\n  a.json:1:2: x\n  hint: fix it\n');
 });
 
+test('a remedy is worded by the CLI, as the hint of the text and of --json', () => {
+  const error = new AideError('workspace_invalid', 'the directory /x does not exist', {
+    remedy: 'check_cwd',
+  });
+  const text = capture();
+  assert.equal(printError(error, text.out, false), 2);
+  assert.equal(text.text(), 'aide: the directory /x does not exist\n  hint: Check --cwd.\n');
+  const json = capture();
+  printError(error, json.out, true);
+  assert.equal((JSON.parse(json.text()) as { error: { hint: string } }).error.hint, 'Check --cwd.');
+});
+
 test('any other error is a bug: the stack, a request for a report, exit 70', () => {
   const sink = capture();
   const code = printError(new TypeError('boom'), sink.out, false);

@@ -20,6 +20,7 @@
  * U+FFFD: one stray byte in a log must not make the whole file unreadable to the CI system.
  */
 import type { CommandReport, CommandRunRecord, TestCounts, VerifyReport } from '../../core/verify/report.js';
+import { formatDuration } from '../../shared/units.js';
 
 export interface JunitOptions {
   /** Name of the <testsuite>, e.g. "aide verify". */
@@ -62,7 +63,7 @@ export function attributes(values: Readonly<Record<string, string | number>>): s
 }
 
 /** JUnit `time`: seconds with three decimals. */
-export const seconds = (ms: number) => (Math.max(0, ms) / 1000).toFixed(3);
+export const junitTime = (ms: number) => (Math.max(0, ms) / 1000).toFixed(3);
 
 /** How a test case ended, as JUnit says it. */
 export type JunitOutcome =
@@ -77,7 +78,7 @@ export function testcaseXml(
   out: string | null,
 ): string[] {
   const lines = [
-    `    <testcase ${attributes({ classname: values.classname, name: values.name, time: seconds(values.time) })}>`,
+    `    <testcase ${attributes({ classname: values.classname, name: values.name, time: junitTime(values.time) })}>`,
   ];
   if (outcome.kind === 'failure' || outcome.kind === 'error') {
     const head = `      <${outcome.kind} ${attributes({ message: outcome.message, type: outcome.type })}`;
@@ -99,7 +100,7 @@ export function junitTotals(outcomes: readonly JunitOutcome['kind'][], timeMs: n
     failures: outcomes.filter((kind) => kind === 'failure').length,
     errors: outcomes.filter((kind) => kind === 'error').length,
     skipped: outcomes.filter((kind) => kind === 'skipped').length,
-    time: seconds(timeMs),
+    time: junitTime(timeMs),
   };
 }
 
@@ -126,7 +127,7 @@ export function junitDocument(
 
 function describeRun(run: CommandRunRecord): string {
   if (run.startError !== null) return `could not start: ${run.startError}`;
-  if (run.timedOut) return `timed out after ${seconds(run.durationMs)} s`;
+  if (run.timedOut) return `timed out after ${formatDuration(run.durationMs)}`;
   if (run.cancelled) return 'cancelled';
   if (run.signal !== null) return `killed by ${run.signal}`;
   return `exit code ${run.exitCode ?? 'unknown'}`;

@@ -119,7 +119,25 @@ export function renderRestoreEvent(event: AideEvent, style: Style): string {
     case 'checkpoint_created':
       lines.push(`Saved the current state as checkpoint ${style.bold(event.result.checkpoint.short)}.`);
       break;
-    default:
+    // The approver asks the question and the summary says how it ended (renderRestoreSummary).
+    case 'approval_requested':
+    case 'approval_decided':
+    case 'files_restored':
+    case 'restore_finished':
+      break;
+    // Not events of a restore.
+    case 'edits_parsed':
+    case 'block_planned':
+    case 'patch_applied':
+    case 'verify_started':
+    case 'command_started':
+    case 'command_finished':
+    case 'verify_finished':
+    case 'step_started':
+    case 'step_edited':
+    case 'step_finished':
+    case 'session_finished':
+    case 'session_resumed':
       break;
   }
   return lines.length === 0 ? '' : `${lines.join('\n')}\n`;

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ChangedFile } from '../../core/ports/changes.js';
 import type { StepReview } from '../../core/ports/approval.js';
+import { actEventJson } from './act.js';
+import { approvalText } from './approval.js';
 import { protectedQuestion, reviewHeader, reviewQuestion, stepDiff } from './review.js';
 import { colorDiff, makeStyle } from './style.js';
 
@@ -97,4 +99,29 @@ test('a removed line that reads like a file header ("-- x") is colored as remove
     'after the hunk, the next file header is a header again',
   );
   assert.equal(lines[10], '\\ No newline at end of file');
+});
+
+test('a step approval in words, for --json: the question, the verdict, each file, each protected file', () => {
+  const subject = {
+    kind: 'step' as const,
+    step: 2,
+    title: 'Swap operands',
+    verdict: 'verified: 3 commands, 41 tests passed',
+    files: [CALC, TEST].map((f) => ({ path: f.path, action: f.action, added: f.added, removed: f.removed })),
+    protectedFiles: [{ path: 'test/calc.test.js', rule: '**/test/**' }],
+  };
+  const words = {
+    question: 'Write step 2 (Swap operands) into your files?',
+    details: [
+      'verified: 3 commands, 41 tests passed',
+      'M src/calc.js +1 -1',
+      'A test/calc.test.js +2 -0',
+      'protected: test/calc.test.js (**/test/**)',
+    ],
+  };
+  assert.deepEqual(approvalText(subject), words);
+  const line = JSON.parse(actEventJson({ type: 'approval_requested', subject })) as Record<string, unknown>;
+  assert.deepEqual(line, { schema: 'aide.act.event/1', type: 'approval_requested', subject, ...words });
+  const question = { kind: 'question' as const, question: 'Carry on?', details: ['the plan changed'] };
+  assert.deepEqual(approvalText(question), { question: 'Carry on?', details: ['the plan changed'] });
 });

@@ -40,7 +40,7 @@ export function reviewHeader(review: StepReview, style: Style): string {
   return lines.join('\n');
 }
 
-export function reviewQuestion(review: StepReview): string {
+export function reviewQuestion(review: Pick<StepReview, 'step' | 'title'>): string {
   return `Write step ${review.step} (${review.title}) into your files?`;
 }
 

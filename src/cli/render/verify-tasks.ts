@@ -13,7 +13,8 @@ import {
 import type { AideEvent } from '../../core/events.js';
 import type { CommandRunRecord } from '../../core/verify/report.js';
 import { Deferred } from './deferred.js';
-import { isolationLine, runOutcome, seconds, testsText } from './verify.js';
+import { isolationLine, runOutcome, testsText } from './verify.js';
+import { formatDuration } from '../../shared/units.js';
 import type { Style } from './style.js';
 
 interface Outcome {
@@ -38,7 +39,7 @@ export async function awaitCommandRun(
   const began = Date.now();
   const tick = setInterval(() => {
     const run = attempt();
-    task.title = `${name} ${style.dim(`${seconds(Date.now() - began)}${run > 1 ? ` · run ${run} (flake guard)` : ''}`)}`;
+    task.title = `${name} ${style.dim(`${formatDuration(Date.now() - began)}${run > 1 ? ` · run ${run} (flake guard)` : ''}`)}`;
   }, 250);
   const run = await ended;
   clearInterval(tick);
@@ -79,7 +80,22 @@ export class TaskListVerifyView {
       case 'verify_finished':
         this.settleAll();
         break;
-      default:
+      // Not events of aide verify.
+      case 'checkpoint_created':
+      case 'edits_parsed':
+      case 'block_planned':
+      case 'patch_applied':
+      case 'restore_pending':
+      case 'restore_planned':
+      case 'approval_requested':
+      case 'approval_decided':
+      case 'files_restored':
+      case 'restore_finished':
+      case 'step_started':
+      case 'step_edited':
+      case 'step_finished':
+      case 'session_finished':
+      case 'session_resumed':
         break;
     }
   }

@@ -5,6 +5,7 @@ import type { IsolationReport } from '../../core/ports/commands.js';
 import type { CommandReport, CommandRunRecord, TestCounts, VerifyReport } from '../../core/verify/report.js';
 import { failureReason } from '../../core/verify/summary.js';
 import { plural } from '../../shared/text.js';
+import { formatDuration } from '../../shared/units.js';
 import type { OutputStream } from '../io.js';
 import type { Style } from './style.js';
 
@@ -19,10 +20,6 @@ export interface VerifyContext {
   skipped: Array<{ path: string; bytes: number }>;
   /** Optional commands of sandbox.json that did not run because nothing named them. */
   optionalNotRun: string[];
-}
-
-export function seconds(ms: number): string {
-  return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
 }
 
 function sourceLabel(context: VerifyContext): string {
@@ -60,7 +57,7 @@ export function testsText(tests: TestCounts | null): string {
 export function runOutcome(run: CommandRunRecord): string {
   if (run.cancelled) return 'interrupted';
   if (run.startError !== null) return `could not start (${run.startError})`;
-  if (run.timedOut) return `timed out after ${seconds(run.timeoutMs)}`;
+  if (run.timedOut) return `timed out after ${formatDuration(run.timeoutMs)}`;
   if (run.signal !== null) return `killed by ${run.signal}`;
   return run.exitCode === 0 ? 'passed' : `exited ${run.exitCode ?? '?'}`;
 }
@@ -93,7 +90,25 @@ export class PlainVerifyView {
             `  ${this.style.yellow('failed once; running it again before the failure counts (flake_reruns)')}\n`,
           );
         break;
-      default:
+      // The verdict is printed from the report, after the last command (renderVerifyResult).
+      case 'verify_finished':
+        break;
+      // Not events of aide verify.
+      case 'checkpoint_created':
+      case 'edits_parsed':
+      case 'block_planned':
+      case 'patch_applied':
+      case 'restore_pending':
+      case 'restore_planned':
+      case 'approval_requested':
+      case 'approval_decided':
+      case 'files_restored':
+      case 'restore_finished':
+      case 'step_started':
+      case 'step_edited':
+      case 'step_finished':
+      case 'session_finished':
+      case 'session_resumed':
         break;
     }
   }
@@ -103,7 +118,12 @@ export class PlainVerifyView {
     const ok = outcome === 'passed';
     const mark = ok ? this.style.green('✓') : this.style.red('✗');
     const tests = testsText(run.tests);
-    return [`${mark} ${name}`, ok ? null : outcome, seconds(run.durationMs), tests === '' ? null : tests]
+    return [
+      `${mark} ${name}`,
+      ok ? null : outcome,
+      formatDuration(run.durationMs),
+      tests === '' ? null : tests,
+    ]
       .filter((p) => p !== null)
       .join('  ');
   }

@@ -64,7 +64,7 @@ test('a machine with everything: ok, worktree scratch, overlay detected but not 
   assert.equal(report.scratch.mechanism, 'worktree');
   assert.match(report.scratch.reason, /only inside its own mount namespace/);
   const scratch = report.checks.find((c) => c.id === 'scratch');
-  assert.ok(scratch?.details.some((d) => d.includes('1 stale') && d.includes('2.0 GB free in RAM')));
+  assert.ok(scratch?.details.some((d) => d.includes('1 stale') && d.includes('2.0 GiB free in RAM')));
 });
 
 test('what fails (exit 1) and what only warns', () => {

@@ -3,6 +3,7 @@
  * probes, the workspace's state). Pure: facts in, checks out. A check fails only when aide
  * cannot do its job without the fix; everything else is a warning or a note.
  */
+import { formatBytes } from '../../shared/units.js';
 import type { IsolationReport } from '../ports/commands.js';
 
 /** Oldest git with everything aide runs: `worktree add`, `--pathspec-from-file` (2.26), `init --initial-branch` (2.28). */
@@ -133,13 +134,6 @@ function gitCheck(facts: DoctorFacts): DoctorCheck {
       fix,
     );
   return check('git', 'ok', `git ${version} (needs ${MIN_GIT.replace(/\.0$/, '')} or newer)`);
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  if (bytes < 1024 * 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-  return `${(bytes / 1024 / 1024 / 1024).toFixed(1)} GB`;
 }
 
 function workspaceCheck({ workspace }: DoctorFacts): DoctorCheck {

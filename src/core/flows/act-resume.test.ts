@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { approvalText } from '../../cli/render/approval.js';
 import type { AideEvent } from '../events.js';
 import type { ChangedFile } from '../ports/changes.js';
 import type { Approval } from '../ports/approval.js';
@@ -88,7 +89,7 @@ async function resume(input: Partial<ResumeInput>, recorder: FakeRecorder, answe
   const flow = resumeFlow(full, {
     recorder,
     approver: {
-      confirm: (q) => (questions.push(q), Promise.resolve(answer)),
+      confirm: (s) => (questions.push(approvalText(s).question), Promise.resolve(answer)),
       reviewStep: () => Promise.reject(new Error('a resume reviews no step')),
     },
   });

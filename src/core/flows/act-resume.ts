@@ -185,8 +185,9 @@ export async function* resumeFlow(
   if (changes !== null && changes.length > 0 && !input.dryRun) {
     const question = planQuestion(changes);
     // The changes themselves were just shown (session_resumed).
-    yield { type: 'approval_requested', question, details: [] };
-    const approved = (await deps.approver.confirm(question, [])) === 'yes';
+    const subject = { kind: 'question' as const, question, details: [] };
+    yield { type: 'approval_requested', subject };
+    const approved = (await deps.approver.confirm(subject)) === 'yes';
     yield { type: 'approval_decided', approved };
     if (!approved) return { kind: 'declined' };
   }

@@ -146,4 +146,5 @@ export interface StepContext {
 }
 
 /** A part of a step that worked (its value) or did not (why, for the person reading the step). */
-export type Outcome<T> = { ok: true; value: T } | { ok: false; reason: string };
+// `cancelled`: Ctrl-C stopped it (the step is cancelled, not failed); the reason is for people only.
+export type Outcome<T> = { ok: true; value: T } | { ok: false; reason: string; cancelled?: true };

@@ -109,23 +109,11 @@ async function* approve(
 ): AsyncGenerator<AideEvent, StepDecision> {
   if (ctx.input.dryRun) return { kind: 'approve' };
   const { files, protectedFiles, verify } = verified;
-  const question = `Write step ${step.number} (${step.title}) into your files?`;
-  const details = [
-    verify.summary,
-    ...files.map(
-      (f) =>
-        `${f.action === 'created' ? 'A' : f.action === 'deleted' ? 'D' : 'M'} ${f.path} +${f.added} -${f.removed}`,
-    ),
-    ...protectedFiles.map((p) => `protected: ${p.path} (${p.rule})`),
-  ];
-  yield { type: 'approval_requested', question, details };
-  const decision = await ctx.deps.approver.reviewStep({
-    step: step.number,
-    title: step.title,
-    verdict: verify.summary,
-    files,
-    protectedFiles,
-  });
+  const review = { step: step.number, title: step.title, verdict: verify.summary, files, protectedFiles };
+  // The event names the files without their diffs (the approver gets those).
+  const named = files.map((f) => ({ path: f.path, action: f.action, added: f.added, removed: f.removed }));
+  yield { type: 'approval_requested', subject: { kind: 'step', ...review, files: named } };
+  const decision = await ctx.deps.approver.reviewStep(review);
   yield { type: 'approval_decided', approved: decision.kind === 'approve', decision: decision.kind };
   return decision;
 }
@@ -187,7 +175,7 @@ export async function* attemptStep(
   if (!edited.ok) return failed(step, 'edits', edited.reason);
   const ran = await runCommands(step, ctx);
   if (!ran.ok)
-    return failed(step, 'run', ran.reason, { status: ran.reason === 'interrupted' ? 'cancelled' : 'failed' });
+    return failed(step, 'run', ran.reason, { status: ran.cancelled === true ? 'cancelled' : 'failed' });
   ctx.outputs.set(step.number, ran.value);
   const capture = await deps.scratch.capture();
   const dropped = await droppedEdits(edited.value.written, capture, ctx);

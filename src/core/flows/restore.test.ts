@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { approvalText } from '../../cli/render/approval.js';
 import type { AideEvent } from '../events.js';
-import type { Approval } from '../ports/approval.js';
+import type { Approval, YesNoSubject } from '../ports/approval.js';
 import type {
   CheckpointRecord,
   CheckpointRequest,
@@ -78,8 +79,9 @@ function checkpointer(calls: string[]) {
 
 function approver(answer: Approval, calls: string[]) {
   return {
-    confirm: (question: string): Promise<Approval> => {
-      calls.push(`ask: ${question}`);
+    confirm: (subject: YesNoSubject): Promise<Approval> => {
+      // Worded as the CLI asks it.
+      calls.push(`ask: ${approvalText(subject).question}`);
       return Promise.resolve(answer);
     },
     reviewStep: () => Promise.reject(new Error('restore never reviews a step')),

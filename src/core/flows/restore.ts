@@ -13,7 +13,6 @@ import type {
   PendingRestore,
   RestoreChange,
   RestoreOutcome,
-  RestorePlan,
   RestoreSkip,
   Restorer,
 } from '../ports/checkpoints.js';
@@ -53,16 +52,6 @@ const NOTHING_DONE: RestoreOutcome = { written: 0, removed: 0, foldersRemoved: [
 
 function ref(checkpoint: { id: string; short: string }): CheckpointRef {
   return { id: checkpoint.id, short: checkpoint.short };
-}
-
-function approvalText(plan: RestorePlan): { question: string; details: string[] } {
-  const removed = plan.changes.filter((c) => c.action === 'deleted').length;
-  const written = plan.changes.length - removed;
-  const files = (n: number) => `${n} ${n === 1 ? 'file' : 'files'}`;
-  return {
-    question: `Restore checkpoint ${plan.target.short}: write ${files(written)} and remove ${files(removed)}?`,
-    details: ['A checkpoint of the current state is taken first, so this restore can be undone.'],
-  };
 }
 
 export async function* restoreFlow(
@@ -111,9 +100,9 @@ export async function* restoreFlow(
     return report('dry-run', NOTHING_DONE, null, null);
   }
 
-  const { question, details } = approvalText(plan);
-  yield { type: 'approval_requested', question, details };
-  const approved = (await deps.approver.confirm(question, details)) === 'yes';
+  const subject = { kind: 'restore', plan } as const;
+  yield { type: 'approval_requested', subject };
+  const approved = (await deps.approver.confirm(subject)) === 'yes';
   yield { type: 'approval_decided', approved };
   if (!approved) {
     yield { type: 'restore_finished', outcome: 'declined' };

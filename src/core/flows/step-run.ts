@@ -53,7 +53,7 @@ export async function runCommands(step: ActStep, ctx: StepContext): Promise<Outc
       tailBytes: RUN_OUTPUT_BYTES,
       ...(input.signal === undefined ? {} : { signal: input.signal }),
     });
-    if (result.cancelled) return { ok: false, reason: 'interrupted' };
+    if (result.cancelled) return { ok: false, reason: 'interrupted', cancelled: true };
     if (result.exitCode !== 0 || result.timedOut) {
       const why =
         result.startError ??

@@ -85,9 +85,7 @@ async function existingConfigFiles(fs: FileSystem, root: string): Promise<string
 function refuse(existing: readonly string[]): AideError {
   const what =
     existing.length === 1 ? `${existing[0] ?? ''} already exists` : `${existing.join(' and ')} already exist`;
-  return new AideError('config_exists', `${what}; nothing written`, {
-    hint: 'Check the current settings with `aide config`, or run `aide init --force` to replace the file(s) with fresh ones.',
-  });
+  return new AideError('config_exists', `${what}; nothing written`, { remedy: 'init_force' });
 }
 
 /** `$schema` points at the schemas shipped with aide when aide is installed in the project. */

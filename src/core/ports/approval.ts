@@ -1,5 +1,6 @@
 /** Approval: the second yes a protected file takes, and the review of a verified step. */
-import type { ChangedFile } from './changes.js';
+import type { ChangedFile, CountedChange } from './changes.js';
+import type { RestorePlan } from './checkpoints.js';
 
 export type Approval = 'yes' | 'no';
 
@@ -55,8 +56,28 @@ export type StepDecision =
 
 /** Asks the person at the keyboard, or answers for them (--yes). Flows never know which. */
 export interface Approver {
-  /** `details` are short lines shown above the question. */
-  confirm(question: string, details: readonly string[]): Promise<Approval>;
+  /** A yes/no question about `subject`, which the approver words (the CLI: cli/render/approval.ts). */
+  confirm(subject: YesNoSubject): Promise<Approval>;
   /** Whether to write a verified step into the workspace. */
   reviewStep(review: StepReview): Promise<StepDecision>;
 }
+
+/** What an approval asks about, as data: the CLI words the question (cli/render/approval.ts). */
+export type ApprovalSubject =
+  // A verified step of aide act (the review the approver gets, without the diffs).
+  | {
+      kind: 'step';
+      step: number;
+      title: string;
+      /** The verify verdict: "verified: 3 commands, 41 tests passed". */
+      verdict: string;
+      files: CountedChange[];
+      protectedFiles: ProtectedChange[];
+    }
+  // Restoring a checkpoint (aide restore): what it writes and removes.
+  | { kind: 'restore'; plan: RestorePlan }
+  // A yes/no question its flow still words (a resumed session's changed plan).
+  | { kind: 'question'; question: string; details: string[] };
+
+/** What a yes/no approval asks about (a step has its own review, Approver.reviewStep). */
+export type YesNoSubject = Exclude<ApprovalSubject, { kind: 'step' }>;

@@ -8,6 +8,7 @@ import type {
   IsolationReport,
   StepDecision,
   StepReview,
+  YesNoSubject,
 } from '../ports.js';
 
 const ISOLATED: IsolationReport = {
@@ -55,8 +56,11 @@ export class FakeApprover implements Approver {
     private readonly answer: Approval = 'yes',
   ) {}
 
-  confirm(question: string): Promise<Approval> {
-    this.questions.push(question);
+  /** Records a question's words, or `restore <checkpoint>` for a restore (the CLI words that one). */
+  confirm(subject: YesNoSubject): Promise<Approval> {
+    this.questions.push(
+      subject.kind === 'question' ? subject.question : `restore ${subject.plan.target.short}`,
+    );
     return Promise.resolve(this.answer);
   }
 

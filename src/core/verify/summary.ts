@@ -1,10 +1,7 @@
 /** The one-line verdict people read: "verified: 3 commands, 41 tests passed" or why it failed. */
 import { plural } from '../../shared/text.js';
+import { formatDuration } from '../../shared/units.js';
 import type { CommandReport, TestCounts, Verdict } from './report.js';
-
-function seconds(ms: number): string {
-  return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
-}
 
 /** Tests counted over all commands; null when no command's output was recognised. */
 export function totalTests(commands: readonly CommandReport[]): Omit<TestCounts, 'runner'> | null {
@@ -18,7 +15,7 @@ export function totalTests(commands: readonly CommandReport[]): Omit<TestCounts,
 export function failureReason(command: CommandReport): string {
   const last = command.runs.at(-1);
   if (last?.startError != null) return `could not start (${last.startError})`;
-  if (command.status === 'timed_out') return `timed out after ${seconds(last?.timeoutMs ?? 0)}`;
+  if (command.status === 'timed_out') return `timed out after ${formatDuration(last?.timeoutMs ?? 0)}`;
   if (command.signal !== null) return `was killed by ${command.signal}`;
   return `exited ${command.exitCode ?? '?'}`;
 }
@@ -50,7 +47,7 @@ export function summarize(facts: SummaryFacts): string {
   const failed = commands.find((c) => c.status === 'failed' || c.status === 'timed_out');
   if (failed === undefined) {
     const next = commands.find((c) => c.status === 'not_run');
-    const limit = facts.totalTimeoutMs === null ? '' : ` of ${seconds(facts.totalTimeoutMs)}`;
+    const limit = facts.totalTimeoutMs === null ? '' : ` of ${formatDuration(facts.totalTimeoutMs)}`;
     return `failed: the total time limit${limit} ran out${next === undefined ? '' : ` before ${next.name}`}`;
   }
   const tests = failed.tests;

@@ -145,8 +145,9 @@ interface Staged {
 
 export interface NodeFileSystemOptions {
   /**
-   * Test-only: awaited after each change of a commit is in place (renamed or removed), with
-   * the number done so far. Lets a crash test kill aide between two file writes.
+   * Awaited after each change of a commit is in place (renamed or removed), with the number done
+   * so far. Only aide's test entry point sets it (CliIo.afterWorkspaceChange), so a crash test can
+   * kill aide between two file writes.
    */
   afterChange?: (done: number) => Promise<void>;
 }

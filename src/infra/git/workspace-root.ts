@@ -14,7 +14,7 @@ export async function findWorkspaceRoot(cwd: string, env: Env): Promise<string> 
   try {
     real = await realpath(cwd);
   } catch {
-    throw new AideError('workspace_invalid', `the directory ${cwd} does not exist`, { hint: 'Check --cwd.' });
+    throw new AideError('workspace_invalid', `the directory ${cwd} does not exist`, { remedy: 'check_cwd' });
   }
   const where = await gitLocation(real, env);
   if (where.kind === 'git-dir') throw gitDirError(real, where.bare);
@@ -38,9 +38,9 @@ function gitDirError(cwd: string, bare: boolean, gitDir?: string): AideError {
     'workspace_invalid',
     `${cwd} is ${what}, not a work tree: aide does not edit or checkpoint git's own files`,
     {
-      hint: bare
-        ? 'Run aide in a checkout of the repository (git clone, or git worktree add).'
-        : 'Run aide in the work tree, the folder that holds .git (check --cwd).',
+      ...(bare
+        ? { hint: 'Run aide in a checkout of the repository (git clone, or git worktree add).' }
+        : { remedy: 'use_work_tree' }),
     },
   );
 }

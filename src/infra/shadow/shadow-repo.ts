@@ -42,9 +42,7 @@ async function refuseHugeRoots(root: string, env: Env): Promise<void> {
     throw new AideError(
       'workspace_invalid',
       `aide will not keep checkpoints of ${root === '/' ? 'the whole file system' : 'your home directory'} (${root})`,
-      {
-        hint: 'Run aide inside a project folder (a git repository), or pass --cwd with one.',
-      },
+      { remedy: 'use_project_folder' },
     );
   }
 }

@@ -14,7 +14,7 @@ import { EMPTY_TREE } from './snapshot.js';
 
 function notARepository(what: string): AideError {
   return new AideError('workspace_invalid', `${what} needs a git repository, and this workspace is not one`, {
-    hint: 'Run `aide verify` without --staged or --ref to check the files as they are.',
+    remedy: 'verify_working_tree',
   });
 }
 
@@ -52,9 +52,7 @@ export async function stagedTree(git: ShadowGit, workspace: Workspace, env: Env)
       throw new AideError(
         'workspace_invalid',
         `the staged content cannot be verified: ${error.stderr.trim().split('\n')[0] ?? 'git write-tree failed'}`,
-        {
-          hint: 'Resolve merge conflicts and stage the result (`git add`), then run `aide verify --staged` again.',
-        },
+        { remedy: 'restage_and_verify' },
       );
     }
     throw error;
@@ -74,7 +72,7 @@ export async function refTree(
   const commit = rev.startsWith('-') ? undefined : await resolveCommit(workspace.root, rev, env);
   if (commit === undefined || commit === '') {
     throw new AideError('usage', `--ref ${rev}: no such commit in this repository`, {
-      hint: 'Give a branch, tag or commit id (e.g. --ref HEAD~1); `git log --oneline` lists commits.',
+      remedy: 'name_a_commit',
     });
   }
   const tree = await git.text(['rev-parse', '--verify', `${commit}^{tree}`], objectsOnly(git));
