@@ -116,3 +116,23 @@ export function pathFromFenceInfo(info: string): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * A file name without an extension or a folder on a path line (`VERSION`, `NOTICE`, `configure`,
+ * `Caddyfile`), other than the well-known ones pathFromLine takes. Such a word may be prose, so
+ * it is a path only for a file that exists (plan-edits.ts refuses it otherwise), and not at all
+ * when it reads like a word of prose: a capitalised word (`Changes`, `Done`), or a line ending
+ * in a colon (`Next:` introduces the code below).
+ */
+export function bareNameFromLine(line: string): string | undefined {
+  if (line.length > 100 || line.trimEnd().endsWith(':')) return undefined;
+  const { text } = peel(line);
+  if (!/^[A-Za-z0-9_][\w.+-]*$/.test(text) || /^[A-Z][a-z]+$/.test(text)) return undefined;
+  if (text.endsWith('.') || !/[A-Za-z]/.test(text)) return undefined;
+  return text;
+}
+
+/** Whether a path is only a bare name (bareNameFromLine), which names an existing file or nothing. */
+export function isBareName(path: string): boolean {
+  return pathFromLine(path) === undefined && bareNameFromLine(path) === path;
+}

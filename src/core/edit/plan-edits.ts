@@ -21,6 +21,7 @@ import type {
   FileChange,
   FileInput,
 } from './plan-types.js';
+import { isBareName } from './path-text.js';
 import { invalidJson, invisibleFailure } from './result-checks.js';
 
 export type {
@@ -258,6 +259,15 @@ function applyVariant(block: EditBlock, current: FileInput, variant: EditVariant
     if (file === null)
       return fail('file-missing', `${path} does not exist, so it cannot be deleted`, 'Drop this deletion.');
     return deleteFile(path, file, variant.search);
+  }
+  // A bare name (`VERSION`) was taken for a path because it may name a file (path-text.ts): only
+  // an existing one. Creating a file named after a word of prose would be a wrong write.
+  if (file === null && block.format === 'search-replace' && isBareName(path)) {
+    return fail(
+      'file-missing',
+      `${path} does not exist, and a name without an extension or folder is taken for a path only when the file exists`,
+      `To edit a file, put its path from the repository root on the line before the block; to create ${path}, write a diff from \`--- /dev/null\` to \`+++ b/${path}\`.`,
+    );
   }
   const fillable = file === null || isBlank(file.lines);
   if (variant.search.length === 0 || (isBlank(variant.search) && fillable))
