@@ -113,7 +113,7 @@ function skeletonPositions(view: LineView, wanted: string): number[] {
 }
 
 /** Window starts (in the non-blank view) worth checking: enough lines equal after trimming. */
-function candidateStarts(file: TextFile, model: readonly string[], budget: number): number[] {
+export function candidateStarts(file: TextFile, model: readonly string[], budget: number): number[] {
   const view = lineView(file, 'trim', true);
   const m = model.length;
   const last = view.keys.length - m;
@@ -165,30 +165,46 @@ export function fuzzyMatch(
       else if (relation === 'typo') typos++;
     }
     if (typos === 0 || typos > budget) continue;
-    const spans: Array<[number, number]> = [];
-    let cursor = view.index[start] ?? 0;
-    let k = 0;
-    search.forEach((_, i) => {
-      if (modelIdx[k] === i) {
-        const line = view.index[start + k] ?? cursor;
-        spans.push([line, line + 1]);
-        cursor = line + 1;
-        k++;
-      } else spans.push([cursor, cursor]);
-    });
-    const pairs = modelIdx.map((i, j) => ({
-      model: search[i] ?? '',
-      file: file.lines[view.index[start + j] ?? 0] ?? '',
-    }));
-    const { model: modelUnit, file: fileUnit } = units();
-    const indent = findIndentTransform(pairs, modelUnit, fileUnit);
-    if (indent === null) continue;
-    found.push({
-      start: view.index[start] ?? 0,
-      end: (view.index[start + model.length - 1] ?? 0) + 1,
-      spans,
-      indent,
-    });
+    const alignment = windowAlignment(file, search, modelIdx, start, units);
+    if (alignment !== null) found.push(alignment);
   }
   return found;
+}
+
+/**
+ * The alignment of SEARCH's non-blank lines (`modelIdx`) onto the window of the file's non-blank
+ * lines that begins at `start`; null when no uniform re-indentation maps one onto the other.
+ */
+export function windowAlignment(
+  file: TextFile,
+  search: readonly string[],
+  modelIdx: readonly number[],
+  start: number,
+  units: () => { model: string | undefined; file: string | undefined },
+): Alignment | null {
+  const view = lineView(file, 'trim', true);
+  const spans: Array<[number, number]> = [];
+  let cursor = view.index[start] ?? 0;
+  let k = 0;
+  search.forEach((_, i) => {
+    if (modelIdx[k] === i) {
+      const line = view.index[start + k] ?? cursor;
+      spans.push([line, line + 1]);
+      cursor = line + 1;
+      k++;
+    } else spans.push([cursor, cursor]);
+  });
+  const pairs = modelIdx.map((i, j) => ({
+    model: search[i] ?? '',
+    file: file.lines[view.index[start + j] ?? 0] ?? '',
+  }));
+  const { model: modelUnit, file: fileUnit } = units();
+  const indent = findIndentTransform(pairs, modelUnit, fileUnit);
+  if (indent === null) return null;
+  return {
+    start: view.index[start] ?? 0,
+    end: (view.index[start + modelIdx.length - 1] ?? 0) + 1,
+    spans,
+    indent,
+  };
 }

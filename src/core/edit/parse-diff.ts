@@ -3,6 +3,7 @@
  * wrong counts. Hunks are located by content later, so numbers and counts are ignored; each
  * hunk becomes a search/replace pair.
  */
+import { lostPlusReadings, type HunkRow } from './lost-plus.js';
 import { normalizeWrittenPath } from './path-text.js';
 import type { EditBlock, ParseProblem } from './types.js';
 
@@ -16,6 +17,10 @@ interface Hunk {
   search: string[];
   replace: string[];
   changed: boolean;
+  /** It has `-` lines: a diff "from /dev/null" that has them edits a file, it does not create one. */
+  removes: boolean;
+  /** Every line taken, in order: the other readings of a hunk whose `+` were lost (lost-plus.ts). */
+  rows: HunkRow[];
   /** Trailing lines that were completely empty (not a space): usually the fence's padding. */
   bareEmptyTail: number;
   /** The new-file start line from the header, when it has numbers. */
@@ -99,11 +104,14 @@ export function parseDiff(
   let section: FileSection | undefined;
   let hunk: Hunk | undefined;
   let i = start;
+  /** The line after the last `+++` header: a hunk may start there without an `@@` line. */
+  let afterHeader = -1;
   const closeHunk = () => {
     if (hunk && section) {
       for (; hunk.bareEmptyTail > 0; hunk.bareEmptyTail--) {
         hunk.search.pop();
         hunk.replace.pop();
+        hunk.rows.pop();
       }
       section.hunks.push(hunk);
     }
@@ -130,6 +138,7 @@ export function parseDiff(
       };
       sections.push(section);
       i++;
+      afterHeader = i + 1;
       continue;
     }
     if (GIT_PREAMBLE.test(line) && hunk === undefined) continue;
@@ -159,15 +168,25 @@ export function parseDiff(
         sections.push(section);
       }
       const newStart = HUNK_NEW_START.exec(line)?.[1];
-      hunk = {
-        line: lineNo,
-        search: [],
-        replace: [],
-        changed: false,
-        bareEmptyTail: 0,
-        newStart: newStart === undefined ? undefined : Number(newStart),
-      };
+      hunk = newHunk(lineNo, newStart === undefined ? undefined : Number(newStart));
       continue;
+    }
+    // No `@@` line (models drop it): the hunk starts right after the file headers, or, in a
+    // fenced diff under a path line that has no headers either, at its first diff line.
+    if (hunk === undefined && /^[-+ ]/.test(line)) {
+      const headerless = fenced && sections.length === 0 && fallbackPath !== undefined;
+      if (headerless) {
+        section = {
+          line: lineNo,
+          oldPath: fallbackPath,
+          newPath: fallbackPath,
+          creates: false,
+          deletes: false,
+          hunks: [],
+        };
+        sections.push(section);
+      }
+      if (headerless || (i === afterHeader && section !== undefined)) hunk = newHunk(lineNo, undefined);
     }
     if (hunk === undefined) {
       if (line.trim() === '') continue;
@@ -187,20 +206,38 @@ export function parseDiff(
     if (marker === '+') {
       hunk.replace.push(line.slice(1));
       hunk.changed = true;
+      hunk.rows.push({ kind: 'add', line });
     } else if (marker === '-') {
       hunk.search.push(line.slice(1));
       hunk.changed = true;
+      hunk.removes = true;
+      hunk.rows.push({ kind: 'remove', line });
     } else if (marker === ' ' || line === '') {
       hunk.search.push(line.slice(1));
       hunk.replace.push(line.slice(1));
+      hunk.rows.push({ kind: 'context', line, text: line.slice(1) });
     } else {
       // In a fenced diff: a context line whose leading space the model dropped.
       hunk.search.push(line);
       hunk.replace.push(line);
+      hunk.rows.push({ kind: 'context', line, text: line });
     }
   }
   closeHunk();
   return { ...sectionsToBlocks(sections, problems), next: i };
+}
+
+function newHunk(line: number, newStart: number | undefined): Hunk {
+  return {
+    line,
+    search: [],
+    replace: [],
+    changed: false,
+    removes: false,
+    rows: [],
+    bareEmptyTail: 0,
+    newStart,
+  };
 }
 
 function sectionsToBlocks(sections: FileSection[], problems: ParseProblem[]): DiffParseResult {
@@ -235,7 +272,9 @@ function sectionsToBlocks(sections: FileSection[], problems: ParseProblem[]): Di
       });
       continue;
     }
-    if (section.creates) {
+    // `--- /dev/null` over hunks that remove lines is an edit mislabelled: its `-` lines must
+    // match the file, so it fails on a file that is not there instead of creating a wrong one.
+    if (section.creates && !section.hunks.some((h) => h.removes)) {
       const content = section.hunks.flatMap((h) => h.replace);
       blocks.push({
         line: section.line,
@@ -263,7 +302,7 @@ function sectionsToBlocks(sections: FileSection[], problems: ParseProblem[]): Di
         path,
         pathFrom: 'explicit',
         op: 'edit',
-        variants: [{ search: hunk.search, replace: hunk.replace }],
+        variants: [{ search: hunk.search, replace: hunk.replace }, ...lostPlusReadings(hunk.rows)],
         ...(hunk.newStart === undefined ? {} : { lineHint: hunk.newStart }),
       });
     }

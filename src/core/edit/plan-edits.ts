@@ -285,6 +285,9 @@ function applyVariant(block: EditBlock, current: FileInput, variant: EditVariant
 /** Applies a block: its single reading, or the one reading (of several `=======` splits) that applies. */
 function applyBlock(block: EditBlock, current: FileInput): VariantResult {
   const results = block.variants.map((variant) => applyVariant(block, current, variant));
+  // A diff hunk's reading as written decides when it applies; the others are for a hunk whose
+  // `+` were lost (lost-plus.ts), whose reading as written leaves a new line in SEARCH.
+  if (block.format === 'diff' && results[0]?.ok === true) return results[0];
   const applied = block.variants.flatMap((variant, i) => {
     const result = results[i];
     return result?.ok === true ? [{ result, searchLength: variant.search.length }] : [];
@@ -301,6 +304,13 @@ function applyBlock(block: EditBlock, current: FileInput): VariantResult {
   if (applied.length > 1 && places.size === 1) {
     const longest = applied.reduce((best, a) => (a.searchLength > best.searchLength ? a : best));
     return longest.result;
+  }
+  if (applied.length > 1 && block.format === 'diff') {
+    return fail(
+      'ambiguous',
+      `the hunk for ${block.path} has no \`+\` lines, and more than one way of reading which of its lines are new applies, at different places`,
+      'Mark every added line with `+` and every unchanged line with a space.',
+    );
   }
   if (applied.length > 1) {
     return fail(
