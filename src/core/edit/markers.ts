@@ -13,10 +13,10 @@
  *   (`<<<<<<< SEARCH>>`, `>>>>>>> REPLACE<<<`): nothing in a file looks like that by chance;
  * - the keyword must end there: `<<<<<<< SEARCHING` or `>>>>>>> REPLACED` is not a marker.
  *
- * A line that is the keyword with a shorter run or with the run only after it (`<<< SEARCH`,
- * `<<SEARCH>>`, `SEARCH>>>>>>>`, `>>> REPLACE`) is not a marker either; outside a block it is
- * reported as a problem, so the reply fails with a pointer to that line instead of its block
- * silently not being applied while the others are.
+ * A line that is the keyword in capitals with a run of two to four angle brackets, or with the
+ * run only after it (`<<< SEARCH`, `<<SEARCH>>`, `SEARCH>>>>>>>`, `>>> REPLACE`), is not a
+ * marker either; outside a block it is reported as a problem, so the reply fails with a pointer
+ * to that line instead of its block silently not being applied while the others are.
  */
 
 /** The SEARCH marker; group 1 is its run of marker characters, group 2 what follows (an inline path). */
@@ -26,9 +26,12 @@ const DIVIDER = /^ {0,3}(={5,})\s*$/;
 /** The usual longest divider: longer runs are a heading underline unless the block's markers are long too. */
 const MAX_PLAIN_DIVIDER = 9;
 
-/** Angle brackets only: `- SEARCH` alone on a line is a Markdown list item. */
+/**
+ * Two to four angle brackets and the keyword in capitals: `- SEARCH` is a Markdown list item,
+ * `> REPLACE` a quote, `<search>` an HTML element.
+ */
 const NEAR_MARKER =
-  /^\s*(?:<{1,4}[ \t]*SEARCH|>{1,4}[ \t]*REPLACE|(?:SEARCH|REPLACE)[ \t]*[<>]{2,})[<>]*\s*$/i;
+  /^\s*(?:<{2,4}[ \t]*SEARCH|>{2,4}[ \t]*REPLACE|(?:SEARCH|REPLACE)[ \t]*[<>]{2,})[<>]*\s*$/;
 
 /** Whether a line inside a block whose SEARCH marker has `headLength` characters splits it. */
 export function isDivider(line: string, headLength: number): boolean {

@@ -122,12 +122,14 @@ export function pathFromFenceInfo(info: string): string | undefined {
  * `Caddyfile`), other than the well-known ones pathFromLine takes. Such a word may be prose, so
  * it is a path only for a file that exists (plan-edits.ts refuses it otherwise), and not at all
  * when it reads like a word of prose: a capitalised word (`Changes`, `Done`), or a line ending
- * in a colon (`Next:` introduces the code below).
+ * in a colon (`Next:` introduces the code below). A capitalised word ending in `file` is a file
+ * (`Caddyfile`, `Tiltfile`).
  */
 export function bareNameFromLine(line: string): string | undefined {
   if (line.length > 100 || line.trimEnd().endsWith(':')) return undefined;
   const { text } = peel(line);
-  if (!/^[A-Za-z0-9_][\w.+-]*$/.test(text) || /^[A-Z][a-z]+$/.test(text)) return undefined;
+  if (!/^[A-Za-z0-9_][\w.+-]*$/.test(text)) return undefined;
+  if (/^[A-Z][a-z]+$/.test(text) && !text.endsWith('file')) return undefined;
   if (text.endsWith('.') || !/[A-Za-z]/.test(text)) return undefined;
   return text;
 }

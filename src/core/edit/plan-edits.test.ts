@@ -311,3 +311,51 @@ describe('safety of the result', () => {
     assert.equal(r.failure.closest?.firstDifference?.fileLineNumber, 2);
   });
 });
+
+describe('a bare name on the path line (path-text.ts)', () => {
+  test('edits the file of that name when it exists', () => {
+    const plan = run('1.0\n', [edit(['1.0'], ['1.1'], 'VERSION')]);
+    assert.equal(plan.ok, true);
+  });
+  test('never creates it: the word may be prose', () => {
+    const plan = run(null, [edit([], ['remember'], 'notes')]);
+    const outcome = plan.outcomes[0];
+    assert.equal(outcome?.ok === false ? outcome.failure.kind : 'applied', 'file-missing');
+    assert.deepEqual(plan.changes, []);
+  });
+  test('a well-known name (Makefile) is still created', () => {
+    assert.equal(run(null, [edit([], ['all:'], 'Makefile')]).ok, true);
+  });
+});
+
+describe('a diff hunk with several readings (lost-plus.ts)', () => {
+  const diff = (variants: EditBlock['variants']): EditBlock => ({
+    ...edit([], []),
+    format: 'diff',
+    variants,
+  });
+  test('its reading as written wins when it applies', () => {
+    const plan = run('a\nb\nc\na\nb\n', [
+      diff([
+        { search: ['b', 'c'], replace: ['c'] },
+        { search: ['b'], replace: ['c'] },
+      ]),
+    ]);
+    assert.equal(
+      plan.changes[0]?.after === null ? '' : renderText(plan.changes[0]?.after ?? parseText('')),
+      'a\nc\na\nb\n',
+    );
+  });
+  test('readings that apply at different places are ambiguous', () => {
+    const plan = run('a\nx\nb\nc\nb\nd\n', [
+      diff([
+        { search: ['a', 'new'], replace: ['a', 'z'] },
+        { search: ['b', 'c'], replace: ['b', 'C'] },
+        { search: ['b', 'd'], replace: ['b', 'D'] },
+      ]),
+    ]);
+    const outcome = plan.outcomes[0];
+    assert.equal(outcome?.ok === false ? outcome.failure.kind : 'applied', 'ambiguous');
+    assert.match(outcome?.ok === false ? outcome.failure.message : '', /more than one way of reading/);
+  });
+});
