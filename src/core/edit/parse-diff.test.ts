@@ -34,3 +34,30 @@ test('a hunk without + lines also has the readings of lost-plus.ts', () => {
   const parsed = parseResponse('```diff\n--- a/x.py\n+++ b/x.py\n@@ -1,3 +1,3 @@\n a\n-b\n c\n```\n');
   assert.equal(parsed.blocks[0]?.variants.length, 2);
 });
+
+test('a git diff -M rename moves the file, then its hunks apply at the new path', () => {
+  const parsed = parseResponse(
+    'diff --git a/a.py b/b.py\nsimilarity index 90%\nrename from a.py\nrename to b.py\n--- a/a.py\n+++ b/b.py\n@@ -1 +1 @@\n-x\n+y\n',
+  );
+  assert.deepEqual(parsed.problems, []);
+  assert.deepEqual(
+    parsed.blocks.map((b) => [b.path, b.renameFrom, b.variants[0]]),
+    [
+      ['b.py', 'a.py', { search: [], replace: [] }],
+      ['b.py', undefined, { search: ['x'], replace: ['y'] }],
+    ],
+  );
+});
+
+test('a rename whose headers name other files is a problem, not a guess', () => {
+  const parsed = parseResponse(
+    '```diff\nrename from a.py\nrename to b.py\n--- a/c.py\n+++ b/c.py\n@@ -1 +1 @@\n-x\n+y\n```\n',
+  );
+  assert.equal(parsed.blocks.length, 0);
+  assert.match(parsed.problems[0]?.message ?? '', /renames a.py to b.py, but its file headers name c.py/);
+});
+
+test('half a rename is a problem', () => {
+  const parsed = parseResponse('```diff\ndiff --git a/a.py b/b.py\nrename from a.py\n```\n');
+  assert.match(parsed.problems[0]?.message ?? '', /without its `rename to`/);
+});

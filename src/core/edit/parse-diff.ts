@@ -36,6 +36,15 @@ interface FileSection {
   /** `+++ /dev/null`: the diff deletes the file. */
   deletes: boolean;
   hunks: Hunk[];
+  /** `rename from` and `rename to` (git diff -M): the file moves, then its hunks apply. */
+  rename?: { from: string; to: string };
+}
+
+/** A rename's lines before the headers it belongs to (or none: a rename without changes). */
+interface PendingRename {
+  line: number;
+  from?: string | null;
+  to?: string | null;
 }
 
 /** `@@ -1,3 +1,4 @@`, `@@ @@`, aider's `@@ ... @@`, or a bare `@@`. */
@@ -106,6 +115,29 @@ export function parseDiff(
   let i = start;
   /** The line after the last `+++` header: a hunk may start there without an `@@` line. */
   let afterHeader = -1;
+  let rename: PendingRename | undefined;
+  /** A rename whose `---`/`+++` headers never came: a pure move (100% similarity). */
+  const flushRename = () => {
+    if (rename === undefined) return;
+    const { from, to } = rename;
+    if (typeof from === 'string' && typeof to === 'string') {
+      const moved = {
+        line: rename.line,
+        oldPath: from,
+        newPath: to,
+        creates: false,
+        deletes: false,
+        hunks: [],
+      };
+      sections.push({ ...moved, rename: { from, to } });
+    } else
+      problems.push({
+        line: rename.line,
+        message: 'the diff has a `rename from` line without its `rename to` line, or the reverse',
+        hint: 'Give both lines, `rename from old/path` and `rename to new/path`, as git diff -M writes them.',
+      });
+    rename = undefined;
+  };
   const closeHunk = () => {
     if (hunk && section) {
       for (; hunk.bareEmptyTail > 0; hunk.bareEmptyTail--) {
@@ -136,21 +168,32 @@ export function parseDiff(
         deletes: newPath === null,
         hunks: [],
       };
+      if (rename !== undefined) {
+        section.rename = { from: rename.from ?? '', to: rename.to ?? '' };
+        rename = undefined;
+      }
       sections.push(section);
       i++;
       afterHeader = i + 1;
       continue;
     }
-    if (GIT_PREAMBLE.test(line) && hunk === undefined) continue;
     if (line.startsWith('diff --git ')) {
       closeHunk();
+      flushRename();
       continue;
     }
-    if (/^(?:rename|copy) (?:from|to) /.test(line)) {
+    if (GIT_PREAMBLE.test(line) && hunk === undefined) continue;
+    const renameLine = /^rename (from|to) (.+)$/.exec(line);
+    if (renameLine !== null && hunk === undefined) {
+      rename ??= { line: lineNo };
+      rename[renameLine[1] === 'from' ? 'from' : 'to'] = headerPath(renameLine[2] ?? '');
+      continue;
+    }
+    if (/^(?:copy) (?:from|to) /.test(line)) {
       problems.push({
         line: lineNo,
-        message: 'the diff renames or copies a file, which aide apply does not support',
-        hint: 'Delete the old file and create the new one with two separate diffs, or use SEARCH/REPLACE blocks.',
+        message: 'the diff copies a file, which aide apply does not support',
+        hint: 'Create the new file with a diff from /dev/null, or use SEARCH/REPLACE blocks.',
       });
       continue;
     }
@@ -224,7 +267,39 @@ export function parseDiff(
     }
   }
   closeHunk();
+  flushRename();
   return { ...sectionsToBlocks(sections, problems), next: i };
+}
+
+/**
+ * The block that moves a renamed file, before the blocks of its hunks; false (and a problem)
+ * when the rename lines and the file headers name different files, which would be a guess.
+ */
+function addRename(
+  section: FileSection,
+  rename: { from: string; to: string },
+  blocks: Omit<EditBlock, 'index'>[],
+  problems: ParseProblem[],
+): boolean {
+  const agrees = section.oldPath === rename.from && section.newPath === rename.to;
+  if (rename.from === '' || rename.to === '' || !agrees || section.creates || section.deletes) {
+    problems.push({
+      line: section.line,
+      message: `the diff renames ${rename.from || '?'} to ${rename.to || '?'}, but its file headers name ${section.oldPath ?? '/dev/null'} and ${section.newPath ?? '/dev/null'}`,
+      hint: 'Give the rename as git diff -M writes it: `rename from`, `rename to`, then `--- a/old` and `+++ b/new`.',
+    });
+    return false;
+  }
+  blocks.push({
+    line: section.line,
+    format: 'diff',
+    path: rename.to,
+    pathFrom: 'explicit',
+    op: 'edit',
+    variants: [{ search: [], replace: [] }],
+    renameFrom: rename.from,
+  });
+  return true;
 }
 
 function newHunk(line: number, newStart: number | undefined): Hunk {
@@ -243,6 +318,7 @@ function newHunk(line: number, newStart: number | undefined): Hunk {
 function sectionsToBlocks(sections: FileSection[], problems: ParseProblem[]): DiffParseResult {
   const blocks: Omit<EditBlock, 'index'>[] = [];
   for (const section of sections) {
+    if (section.rename !== undefined && !addRename(section, section.rename, blocks, problems)) continue;
     const path = section.newPath ?? section.oldPath;
     if (path === undefined) {
       problems.push({
@@ -264,7 +340,7 @@ function sectionsToBlocks(sections: FileSection[], problems: ParseProblem[]): Di
       });
       continue;
     }
-    if (section.hunks.length === 0) {
+    if (section.hunks.length === 0 && section.rename === undefined) {
       problems.push({
         line: section.line,
         message: `the diff for ${path} has no hunks`,

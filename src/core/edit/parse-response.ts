@@ -88,7 +88,8 @@ class ResponseParser {
         }
         continue;
       }
-      if (isFileHeader(this.lines, i)) {
+      // `diff --git` too: a raw rename (git diff -M) may have no `---`/`+++` headers at all.
+      if (isFileHeader(this.lines, i) || line.startsWith('diff --git ')) {
         const result = parseDiff(this.lines, i, this.lines.length, 0, undefined, false);
         this.collectDiff(result);
         i = result.next - 1;

@@ -359,3 +359,32 @@ describe('a diff hunk with several readings (lost-plus.ts)', () => {
     assert.match(outcome?.ok === false ? outcome.failure.message : '', /more than one way of reading/);
   });
 });
+
+describe('a rename (rename.ts)', () => {
+  const rename: EditBlock = { ...edit([], [], 'b.py'), format: 'diff', renameFrom: 'a.py' };
+  const files = (b: FileInput): Map<string, FileInput> =>
+    new Map([
+      ['a.py', { state: 'text', file: parseText('x\n') }],
+      ['b.py', b],
+    ]);
+  test('deletes the old path and creates the new one, with the content', () => {
+    const plan = planEdits(
+      [rename, { ...edit(['x'], ['y'], 'b.py', 2), format: 'diff' }],
+      files({ state: 'missing' }),
+    );
+    assert.equal(plan.ok, true);
+    assert.deepEqual(
+      plan.changes.map((c) => [c.path, c.before === null, c.after === null ? null : renderText(c.after)]),
+      [
+        ['a.py', false, null],
+        ['b.py', true, 'y\n'],
+      ],
+    );
+  });
+  test('never overwrites a file at the new path', () => {
+    const plan = planEdits([rename], files({ state: 'text', file: parseText('z\n') }));
+    const outcome = plan.outcomes[0];
+    assert.equal(outcome?.ok === false ? outcome.failure.kind : 'applied', 'file-exists');
+    assert.deepEqual(plan.changes, []);
+  });
+});

@@ -22,6 +22,7 @@ import type {
   FileInput,
 } from './plan-types.js';
 import { isBareName } from './path-text.js';
+import { planRename } from './rename.js';
 import { invalidJson, invisibleFailure } from './result-checks.js';
 
 export type {
@@ -360,6 +361,21 @@ export function planEdits(blocks: readonly EditBlock[], files: ReadonlyMap<strin
   for (const block of blocks) {
     const base = { index: block.index, line: block.line, path: block.path, format: block.format };
     const input = current.get(block.path) ?? { state: 'missing' };
+    if (block.renameFrom !== undefined) {
+      const moved = planRename(block.renameFrom, block.path, current.get(block.renameFrom), input);
+      if (!moved.ok) {
+        outcomes.push({ ...base, ok: false, failure: moved.failure });
+        continue;
+      }
+      current.set(block.renameFrom, { state: 'missing' });
+      current.set(block.path, { state: 'text', file: moved.file });
+      for (const path of [block.renameFrom, block.path]) {
+        if (!lastBlock.has(path)) order.push(path);
+        lastBlock.set(path, outcomes.length);
+      }
+      outcomes.push({ ...base, ok: true, action: 'created', strategy: null, range: null });
+      continue;
+    }
     const result = applyBlock(block, input);
     if (!result.ok) {
       outcomes.push({ ...base, ok: false, failure: withClosest(result.failure) });
