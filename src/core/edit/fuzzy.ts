@@ -115,6 +115,19 @@ function skeletonPositions(view: LineView, wanted: string): number[] {
 /** Window starts (in the non-blank view) worth checking: enough lines equal after trimming. */
 export function candidateStarts(file: TextFile, model: readonly string[], budget: number): number[] {
   const view = lineView(file, 'trim', true);
+  // The fuzzy rung asks twice for the same SEARCH (fuzzyMatch, then kept-typo.ts): count the votes once.
+  const key = `${String(budget)}\u0000${model.join('\u0000')}`;
+  const last = lastStarts.get(view);
+  if (last?.key === key) return last.starts;
+  const starts = computeStarts(view, model, budget);
+  lastStarts.set(view, { key, starts });
+  return starts;
+}
+
+/** The last SEARCH's window starts per view (a view is replaced when its file changes). */
+const lastStarts = new WeakMap<LineView, { key: string; starts: number[] }>();
+
+function computeStarts(view: LineView, model: readonly string[], budget: number): number[] {
   const m = model.length;
   const last = view.keys.length - m;
   if (last < 0) return [];
