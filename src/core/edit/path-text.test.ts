@@ -8,7 +8,19 @@ test('bare names of files without an extension or folder', () => {
 });
 
 test('prose is not a bare name', () => {
-  for (const line of ['Changes', 'Done', 'Next:', 'then:', 'the fix.', 'two words', '42', '---'])
+  for (const line of [
+    'Changes',
+    'Done',
+    'Next:',
+    'then:',
+    'the fix.',
+    'two words',
+    '42',
+    '---',
+    'python',
+    'and',
+    'then',
+  ])
     assert.equal(bareNameFromLine(line), undefined, line);
 });
 
