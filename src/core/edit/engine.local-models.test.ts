@@ -140,3 +140,49 @@ describe('a tiny SEARCH that occurs more than once', () => {
     });
   });
 });
+
+describe('a REPLACE indented at another width than the file (issue 14)', () => {
+  test('2 spaces for a Python file of 4: re-indented to 4, and the file still loads', () => {
+    const replace =
+      'def total(items):\n  result = 0\n  for item in items:\n    if item.taxed:\n      result += item.price * 1.2';
+    const result = apply(
+      block(
+        'm.py',
+        'def total(items):\n    result = 0\n    for item in items:\n        result += item.price',
+        replace,
+      ),
+      'm.py',
+      python,
+    );
+    assert.ok('text' in result, JSON.stringify(result));
+    assert.equal(
+      result.text,
+      'def total(items):\n    result = 0\n    for item in items:\n        if item.taxed:\n            result += item.price * 1.2\n    return result\n',
+    );
+    assert.notEqual(pythonLoads(result.text), false, 'python3 cannot parse the result');
+  });
+
+  test('4 spaces for a file of 2: re-indented to 2', () => {
+    const file = 'function f() {\n  if (ok) {\n    return 1;\n  }\n}\n';
+    const result = apply(
+      block(
+        'f.js',
+        '  if (ok) {\n    return 1;\n  }',
+        '    if (ok) {\n        log();\n        return 1;\n    }',
+      ),
+      'f.js',
+      file,
+    );
+    assert.deepEqual(result, { text: 'function f() {\n  if (ok) {\n    log();\n    return 1;\n  }\n}\n' });
+  });
+
+  test('a shared line moved to another level is no evidence: REPLACE stays as written', () => {
+    const file = 'def f(x):\n    y = x\n    return y\n';
+    const result = apply(
+      block('f.py', '    y = x\n    return y', '  if x:\n    y = x\n  return y'),
+      'f.py',
+      file,
+    );
+    assert.deepEqual(result, { text: 'def f(x):\n  if x:\n    y = x\n  return y\n' });
+  });
+});

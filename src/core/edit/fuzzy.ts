@@ -113,8 +113,21 @@ function skeletonPositions(view: LineView, wanted: string): number[] {
 }
 
 /** Window starts (in the non-blank view) worth checking: enough lines equal after trimming. */
-function candidateStarts(file: TextFile, model: readonly string[], budget: number): number[] {
+export function candidateStarts(file: TextFile, model: readonly string[], budget: number): number[] {
   const view = lineView(file, 'trim', true);
+  // The fuzzy rung asks twice for the same SEARCH (fuzzyMatch, then kept-typo.ts): count the votes once.
+  const key = `${String(budget)}\u0000${model.join('\u0000')}`;
+  const last = lastStarts.get(view);
+  if (last?.key === key) return last.starts;
+  const starts = computeStarts(view, model, budget);
+  lastStarts.set(view, { key, starts });
+  return starts;
+}
+
+/** The last SEARCH's window starts per view (a view is replaced when its file changes). */
+const lastStarts = new WeakMap<LineView, { key: string; starts: number[] }>();
+
+function computeStarts(view: LineView, model: readonly string[], budget: number): number[] {
   const m = model.length;
   const last = view.keys.length - m;
   if (last < 0) return [];
@@ -165,30 +178,46 @@ export function fuzzyMatch(
       else if (relation === 'typo') typos++;
     }
     if (typos === 0 || typos > budget) continue;
-    const spans: Array<[number, number]> = [];
-    let cursor = view.index[start] ?? 0;
-    let k = 0;
-    search.forEach((_, i) => {
-      if (modelIdx[k] === i) {
-        const line = view.index[start + k] ?? cursor;
-        spans.push([line, line + 1]);
-        cursor = line + 1;
-        k++;
-      } else spans.push([cursor, cursor]);
-    });
-    const pairs = modelIdx.map((i, j) => ({
-      model: search[i] ?? '',
-      file: file.lines[view.index[start + j] ?? 0] ?? '',
-    }));
-    const { model: modelUnit, file: fileUnit } = units();
-    const indent = findIndentTransform(pairs, modelUnit, fileUnit);
-    if (indent === null) continue;
-    found.push({
-      start: view.index[start] ?? 0,
-      end: (view.index[start + model.length - 1] ?? 0) + 1,
-      spans,
-      indent,
-    });
+    const alignment = windowAlignment(file, search, modelIdx, start, units);
+    if (alignment !== null) found.push(alignment);
   }
   return found;
+}
+
+/**
+ * The alignment of SEARCH's non-blank lines (`modelIdx`) onto the window of the file's non-blank
+ * lines that begins at `start`; null when no uniform re-indentation maps one onto the other.
+ */
+export function windowAlignment(
+  file: TextFile,
+  search: readonly string[],
+  modelIdx: readonly number[],
+  start: number,
+  units: () => { model: string | undefined; file: string | undefined },
+): Alignment | null {
+  const view = lineView(file, 'trim', true);
+  const spans: Array<[number, number]> = [];
+  let cursor = view.index[start] ?? 0;
+  let k = 0;
+  search.forEach((_, i) => {
+    if (modelIdx[k] === i) {
+      const line = view.index[start + k] ?? cursor;
+      spans.push([line, line + 1]);
+      cursor = line + 1;
+      k++;
+    } else spans.push([cursor, cursor]);
+  });
+  const pairs = modelIdx.map((i, j) => ({
+    model: search[i] ?? '',
+    file: file.lines[view.index[start + j] ?? 0] ?? '',
+  }));
+  const { model: modelUnit, file: fileUnit } = units();
+  const indent = findIndentTransform(pairs, modelUnit, fileUnit);
+  if (indent === null) return null;
+  return {
+    start: view.index[start] ?? 0,
+    end: (view.index[start + modelIdx.length - 1] ?? 0) + 1,
+    spans,
+    indent,
+  };
 }

@@ -154,6 +154,8 @@ export function restyleReplace(
   fileLines: readonly string[],
 ): IndentTransform | null | undefined {
   const style = indentStyle(replace);
+  if (style === ' ' && indentStyle(search) === ' ')
+    return rescaleSpaces(search, replace, fileLineOf, fileLines);
   if (style === undefined || indentStyle(search) === style) return undefined;
   // Only a file indented one way throughout: a file that mixes them on purpose (a Makefile's
   // tab recipes among space-indented lines) keeps what the model wrote. Read only now: it scans every line.
@@ -181,6 +183,36 @@ export function restyleReplace(
     if (transform !== null) return transform;
   }
   return null;
+}
+
+/**
+ * A REPLACE typed at another width than the file's (2 spaces a level for a file of 4, or the
+ * reverse) while SEARCH was copied: its levels are mapped onto the file's width, as tabs are.
+ * Only on evidence: the file is indented with spaces throughout, REPLACE's own unit differs
+ * from the file's, and the lines REPLACE shares with SEARCH (same text, other indentation)
+ * all sit at the same level in both widths, at least one at a different number of columns.
+ * A shared line that moved to another level (the model wrapped it in a new block) is no such
+ * evidence, and REPLACE is then left as written (undefined), as before.
+ */
+function rescaleSpaces(
+  search: readonly string[],
+  replace: readonly string[],
+  fileLineOf: FileLineOf,
+  fileLines: readonly string[],
+): IndentTransform | undefined {
+  const shared = sharedLines(search, replace, fileLineOf);
+  if (!shared.some((p) => p.model !== p.file)) return undefined;
+  const replaceUnit = detectIndentUnit(replace.filter((line) => leadingWhitespace(line).length !== 1));
+  if (replaceUnit === undefined || replaceUnit.includes('\t')) return undefined;
+  if (indentStyle(fileLines) !== ' ') return undefined;
+  const fileUnit = detectIndentUnit(fileLines);
+  if (fileUnit === undefined || fileUnit.includes('\t') || fileUnit.length === replaceUnit.length)
+    return undefined;
+  const sameLevel = shared.every(
+    (p) =>
+      p.model.length * fileUnit.length === p.file.length * replaceUnit.length && !/\t/.test(p.model + p.file),
+  );
+  return sameLevel ? (levelShift(shared, replaceUnit, fileUnit) ?? undefined) : undefined;
 }
 
 /** REPLACE lines whose text is a SEARCH line's: the model's indentation and the file's for it. */

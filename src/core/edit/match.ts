@@ -14,6 +14,7 @@ import {
   type IndentPair,
   type IndentTransform,
 } from './indent.js';
+import { keptTypoMatch } from './kept-typo.js';
 import { findLineRuns, findRuns, keyOf, lineView, type KeyName } from './line-index.js';
 import { mayOccurTrimmed } from './live-lines.js';
 import type { Alignment } from './splice.js';
@@ -230,6 +231,17 @@ function exactMatch(file: TextFile, alignment: Alignment): MatchResult {
   return { kind: 'match', strategy: crlf ? 'line-endings' : 'exact', alignment, elisions: false };
 }
 
+/** The fuzzy rung: typos in any line (fuzzy.ts), else short-name slips in kept lines only (kept-typo.ts). */
+function fuzzyOrKeptTypo(
+  file: TextFile,
+  search: readonly string[],
+  replace: readonly string[],
+  units: () => { model: string | undefined; file: string | undefined },
+): Found {
+  const found = fuzzyMatch(file, search, units);
+  return found.length > 0 ? found : keptTypoMatch(file, search, replace, units);
+}
+
 /** How far down the ladder to go, and whether `exact` may take the first of several occurrences. */
 export interface MatchOptions {
   lineHint?: number;
@@ -267,7 +279,7 @@ export function matchSearch(
     ['indentation', () => reindented(ctx, false)],
     ['blank-lines', () => reindented(ctx, true)],
     ['elision', () => elided(ctx)],
-    ['fuzzy', () => fuzzyMatch(file, search, unitsOf)],
+    ['fuzzy', () => fuzzyOrKeptTypo(file, search, replace, unitsOf)],
   ];
   for (const [strategy, run] of rungs) {
     if (strict && (strategy === 'elision' || strategy === 'fuzzy')) break;

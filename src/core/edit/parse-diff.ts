@@ -3,6 +3,7 @@
  * wrong counts. Hunks are located by content later, so numbers and counts are ignored; each
  * hunk becomes a search/replace pair.
  */
+import { lostPlusReadings, type HunkRow } from './lost-plus.js';
 import { normalizeWrittenPath } from './path-text.js';
 import type { EditBlock, ParseProblem } from './types.js';
 
@@ -16,6 +17,10 @@ interface Hunk {
   search: string[];
   replace: string[];
   changed: boolean;
+  /** It has `-` lines: a diff "from /dev/null" that has them edits a file, it does not create one. */
+  removes: boolean;
+  /** Every line taken, in order: the other readings of a hunk whose `+` were lost (lost-plus.ts). */
+  rows: HunkRow[];
   /** Trailing lines that were completely empty (not a space): usually the fence's padding. */
   bareEmptyTail: number;
   /** The new-file start line from the header, when it has numbers. */
@@ -31,6 +36,15 @@ interface FileSection {
   /** `+++ /dev/null`: the diff deletes the file. */
   deletes: boolean;
   hunks: Hunk[];
+  /** `rename from` and `rename to` (git diff -M): the file moves, then its hunks apply. */
+  rename?: { from: string; to: string };
+}
+
+/** A rename's lines before the headers it belongs to (or none: a rename without changes). */
+interface PendingRename {
+  line: number;
+  from?: string | null;
+  to?: string | null;
 }
 
 /** `@@ -1,3 +1,4 @@`, `@@ @@`, aider's `@@ ... @@`, or a bare `@@`. */
@@ -99,11 +113,37 @@ export function parseDiff(
   let section: FileSection | undefined;
   let hunk: Hunk | undefined;
   let i = start;
+  /** The line after the last `+++` header: a hunk may start there without an `@@` line. */
+  let afterHeader = -1;
+  let rename: PendingRename | undefined;
+  /** A rename whose `---`/`+++` headers never came: a pure move (100% similarity). */
+  const flushRename = () => {
+    if (rename === undefined) return;
+    const { from, to } = rename;
+    if (typeof from === 'string' && typeof to === 'string') {
+      const moved = {
+        line: rename.line,
+        oldPath: from,
+        newPath: to,
+        creates: false,
+        deletes: false,
+        hunks: [],
+      };
+      sections.push({ ...moved, rename: { from, to } });
+    } else
+      problems.push({
+        line: rename.line,
+        message: 'the diff has a `rename from` line without its `rename to` line, or the reverse',
+        hint: 'Give both lines, `rename from old/path` and `rename to new/path`, as git diff -M writes them.',
+      });
+    rename = undefined;
+  };
   const closeHunk = () => {
     if (hunk && section) {
       for (; hunk.bareEmptyTail > 0; hunk.bareEmptyTail--) {
         hunk.search.pop();
         hunk.replace.pop();
+        hunk.rows.pop();
       }
       section.hunks.push(hunk);
     }
@@ -128,20 +168,32 @@ export function parseDiff(
         deletes: newPath === null,
         hunks: [],
       };
+      if (rename !== undefined) {
+        section.rename = { from: rename.from ?? '', to: rename.to ?? '' };
+        rename = undefined;
+      }
       sections.push(section);
       i++;
+      afterHeader = i + 1;
+      continue;
+    }
+    if (line.startsWith('diff --git ')) {
+      closeHunk();
+      flushRename();
       continue;
     }
     if (GIT_PREAMBLE.test(line) && hunk === undefined) continue;
-    if (line.startsWith('diff --git ')) {
-      closeHunk();
+    const renameLine = /^rename (from|to) (.+)$/.exec(line);
+    if (renameLine !== null && hunk === undefined) {
+      rename ??= { line: lineNo };
+      rename[renameLine[1] === 'from' ? 'from' : 'to'] = headerPath(renameLine[2] ?? '');
       continue;
     }
-    if (/^(?:rename|copy) (?:from|to) /.test(line)) {
+    if (/^(?:copy) (?:from|to) /.test(line)) {
       problems.push({
         line: lineNo,
-        message: 'the diff renames or copies a file, which aide apply does not support',
-        hint: 'Delete the old file and create the new one with two separate diffs, or use SEARCH/REPLACE blocks.',
+        message: 'the diff copies a file, which aide apply does not support',
+        hint: 'Create the new file with a diff from /dev/null, or use SEARCH/REPLACE blocks.',
       });
       continue;
     }
@@ -159,15 +211,25 @@ export function parseDiff(
         sections.push(section);
       }
       const newStart = HUNK_NEW_START.exec(line)?.[1];
-      hunk = {
-        line: lineNo,
-        search: [],
-        replace: [],
-        changed: false,
-        bareEmptyTail: 0,
-        newStart: newStart === undefined ? undefined : Number(newStart),
-      };
+      hunk = newHunk(lineNo, newStart === undefined ? undefined : Number(newStart));
       continue;
+    }
+    // No `@@` line (models drop it): the hunk starts right after the file headers, or, in a
+    // fenced diff under a path line that has no headers either, at its first diff line.
+    if (hunk === undefined && /^[-+ ]/.test(line)) {
+      const headerless = fenced && sections.length === 0 && fallbackPath !== undefined;
+      if (headerless) {
+        section = {
+          line: lineNo,
+          oldPath: fallbackPath,
+          newPath: fallbackPath,
+          creates: false,
+          deletes: false,
+          hunks: [],
+        };
+        sections.push(section);
+      }
+      if (headerless || (i === afterHeader && section !== undefined)) hunk = newHunk(lineNo, undefined);
     }
     if (hunk === undefined) {
       if (line.trim() === '') continue;
@@ -187,25 +249,76 @@ export function parseDiff(
     if (marker === '+') {
       hunk.replace.push(line.slice(1));
       hunk.changed = true;
+      hunk.rows.push({ kind: 'add', line });
     } else if (marker === '-') {
       hunk.search.push(line.slice(1));
       hunk.changed = true;
+      hunk.removes = true;
+      hunk.rows.push({ kind: 'remove', line });
     } else if (marker === ' ' || line === '') {
       hunk.search.push(line.slice(1));
       hunk.replace.push(line.slice(1));
+      hunk.rows.push({ kind: 'context', line, text: line.slice(1) });
     } else {
       // In a fenced diff: a context line whose leading space the model dropped.
       hunk.search.push(line);
       hunk.replace.push(line);
+      hunk.rows.push({ kind: 'context', line, text: line });
     }
   }
   closeHunk();
+  flushRename();
   return { ...sectionsToBlocks(sections, problems), next: i };
+}
+
+/**
+ * The block that moves a renamed file, before the blocks of its hunks; false (and a problem)
+ * when the rename lines and the file headers name different files, which would be a guess.
+ */
+function addRename(
+  section: FileSection,
+  rename: { from: string; to: string },
+  blocks: Omit<EditBlock, 'index'>[],
+  problems: ParseProblem[],
+): boolean {
+  const agrees = section.oldPath === rename.from && section.newPath === rename.to;
+  if (rename.from === '' || rename.to === '' || !agrees || section.creates || section.deletes) {
+    problems.push({
+      line: section.line,
+      message: `the diff renames ${rename.from || '?'} to ${rename.to || '?'}, but its file headers name ${section.oldPath ?? '/dev/null'} and ${section.newPath ?? '/dev/null'}`,
+      hint: 'Give the rename as git diff -M writes it: `rename from`, `rename to`, then `--- a/old` and `+++ b/new`.',
+    });
+    return false;
+  }
+  blocks.push({
+    line: section.line,
+    format: 'diff',
+    path: rename.to,
+    pathFrom: 'explicit',
+    op: 'edit',
+    variants: [{ search: [], replace: [] }],
+    renameFrom: rename.from,
+  });
+  return true;
+}
+
+function newHunk(line: number, newStart: number | undefined): Hunk {
+  return {
+    line,
+    search: [],
+    replace: [],
+    changed: false,
+    removes: false,
+    rows: [],
+    bareEmptyTail: 0,
+    newStart,
+  };
 }
 
 function sectionsToBlocks(sections: FileSection[], problems: ParseProblem[]): DiffParseResult {
   const blocks: Omit<EditBlock, 'index'>[] = [];
   for (const section of sections) {
+    if (section.rename !== undefined && !addRename(section, section.rename, blocks, problems)) continue;
     const path = section.newPath ?? section.oldPath;
     if (path === undefined) {
       problems.push({
@@ -227,7 +340,7 @@ function sectionsToBlocks(sections: FileSection[], problems: ParseProblem[]): Di
       });
       continue;
     }
-    if (section.hunks.length === 0) {
+    if (section.hunks.length === 0 && section.rename === undefined) {
       problems.push({
         line: section.line,
         message: `the diff for ${path} has no hunks`,
@@ -235,7 +348,9 @@ function sectionsToBlocks(sections: FileSection[], problems: ParseProblem[]): Di
       });
       continue;
     }
-    if (section.creates) {
+    // `--- /dev/null` over hunks that remove lines is an edit mislabelled: its `-` lines must
+    // match the file, so it fails on a file that is not there instead of creating a wrong one.
+    if (section.creates && !section.hunks.some((h) => h.removes)) {
       const content = section.hunks.flatMap((h) => h.replace);
       blocks.push({
         line: section.line,
@@ -263,7 +378,7 @@ function sectionsToBlocks(sections: FileSection[], problems: ParseProblem[]): Di
         path,
         pathFrom: 'explicit',
         op: 'edit',
-        variants: [{ search: hunk.search, replace: hunk.replace }],
+        variants: [{ search: hunk.search, replace: hunk.replace }, ...lostPlusReadings(hunk.rows)],
         ...(hunk.newStart === undefined ? {} : { lineHint: hunk.newStart }),
       });
     }

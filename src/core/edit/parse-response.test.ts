@@ -234,3 +234,59 @@ describe('unified diffs', () => {
     assert.match(parsed.problems[0]?.message ?? '', /not closed/);
   });
 });
+
+describe('paths models give in other ways (issue 14)', () => {
+  test('a file name in its own small fence just before the edit', () => {
+    assert.equal(
+      only(`\`\`\`\nsrc/app.ts\n\`\`\`\n\`\`\`ts\n${block('a', 'b')}\n\`\`\`\n`).path,
+      'src/app.ts',
+    );
+    assert.equal(only(`\`\`\`text\nsrc/app.ts\n\`\`\`\n\n${block('a', 'b')}\n`).path, 'src/app.ts');
+  });
+
+  test('a small fence with code in it names no file', () => {
+    const parsed = parseResponse(
+      `\`\`\`\nsrc/app.ts\nnpm test\n\`\`\`\n\`\`\`ts\n${block('a', 'b')}\n\`\`\`\n`,
+    );
+    assert.equal(parsed.blocks.length, 0);
+    assert.match(parsed.problems[0]?.message ?? '', /does not say which file/);
+  });
+
+  test("aider's <source>python fence", () => {
+    assert.equal(only(`src/app.py\n<source>python\n${block('a', 'b')}\n</source>\n`).path, 'src/app.py');
+  });
+
+  test('a bare name on the path line (an existing file is checked when planning)', () => {
+    assert.equal(only(`VERSION\n\`\`\`\n${block('a', 'b')}\n\`\`\`\n`).path, 'VERSION');
+    assert.equal(only(`configure\n\`\`\`sh\n${block('a', 'b')}\n\`\`\`\n`).path, 'configure');
+  });
+
+  test('a capitalised word or a line ending in a colon is prose, not a bare name', () => {
+    for (const prose of ['Changes', 'Next:', 'then:']) {
+      const parsed = parseResponse(`${prose}\n\`\`\`\n${block('a', 'b')}\n\`\`\`\n`);
+      assert.equal(parsed.blocks.length, 0, prose);
+    }
+  });
+
+  test('markers of ten characters, with the divider as long', () => {
+    const parsed = only(`a.ts\n${block('a', 'b', 10)}\n`);
+    assert.deepEqual(parsed.variants, [{ search: ['a'], replace: ['b'] }]);
+  });
+
+  test('a long underline in a block with seven-character markers stays content', () => {
+    const parsed = only(`a.md\n${block('Title\n============', 'New\n============')}\n`);
+    assert.deepEqual(parsed.variants, [
+      { search: ['Title', '============'], replace: ['New', '============'] },
+    ]);
+  });
+
+  test('a marker that is too short is a problem at its line, not a silently dropped block', () => {
+    const parsed = parseResponse('a.ts\n```\n<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```\n');
+    assert.equal(parsed.blocks.length, 0);
+    assert.deepEqual(
+      parsed.problems.map((p) => p.line),
+      [3],
+    );
+    assert.match(parsed.problems[0]?.message ?? '', /looks like an edit marker/);
+  });
+});

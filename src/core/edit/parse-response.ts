@@ -8,14 +8,12 @@
  * REPLACE marker whatever lies between, and fences are only tracked outside blocks.
  * A reasoning model's `<think>` section is not part of the answer (reasoning.ts).
  */
+import { HEAD, TAIL, isDivider, isNearMarker } from './markers.js';
 import { isFileHeader, looksLikeDiff, parseDiff } from './parse-diff.js';
-import { pathFromFenceInfo, pathFromLine } from './path-text.js';
+import { bareNameFromLine, pathFromFenceInfo, pathFromLine } from './path-text.js';
 import { stripReasoning } from './reasoning.js';
 import type { EditBlock, EditVariant, ParseProblem, ParsedResponse } from './types.js';
 
-const HEAD = /^ {0,3}(?:<{5,9}|-{5,9}) ?SEARCH\b:?\s*(.*)$/i;
-const DIVIDER = /^ {0,3}={5,9}\s*$/;
-const TAIL = /^ {0,3}(?:>{5,9}|\+{5,9}) ?REPLACE\s*$/i;
 const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 
 interface Fence {
@@ -68,6 +66,7 @@ class ResponseParser {
         this.boundary = this.lastBlockClosed ? i + 1 : head + 1;
         continue;
       }
+      if (isNearMarker(line)) this.nearMarker(i);
       if (this.fence !== undefined) {
         if (isFenceClose(line, this.fence)) {
           this.fence = undefined;
@@ -89,7 +88,8 @@ class ResponseParser {
         }
         continue;
       }
-      if (isFileHeader(this.lines, i)) {
+      // `diff --git` too: a raw rename (git diff -M) may have no `---`/`+++` headers at all.
+      if (isFileHeader(this.lines, i) || line.startsWith('diff --git ')) {
         const result = parseDiff(this.lines, i, this.lines.length, 0, undefined, false);
         this.collectDiff(result);
         i = result.next - 1;
@@ -154,20 +154,53 @@ class ResponseParser {
    */
   private pathBefore(index: number): string | undefined {
     const i = this.previousMeaningful(index, this.boundary);
-    if (i === undefined) return undefined;
+    // Right after a fence: a small fence holding only the file name (some models write one).
+    if (i === undefined) return this.pathInSmallFence(this.boundary - 1);
     const line = this.lines[i] ?? '';
     const fence = FENCE.exec(line);
-    if (fence === null) return pathFromLine(line);
+    if (fence === null) return pathFromLine(line) ?? bareNameFromLine(line);
     const fromInfo = pathFromFenceInfo(fence[2] ?? '');
     if (fromInfo !== undefined) return fromInfo;
     const above = this.previousMeaningful(i, 0);
-    return above === undefined ? undefined : pathFromLine(this.lines[above] ?? '');
+    if (above === undefined) return undefined;
+    const aboveLine = this.lines[above] ?? '';
+    return pathFromLine(aboveLine) ?? this.pathInSmallFence(above) ?? bareNameFromLine(aboveLine);
   }
 
+  /**
+   * The path in a fence that closes at `close` and holds nothing but that path: "```", "app.py",
+   * "```" just before the edit. A fence with anything else in it is code, not a file name.
+   */
+  private pathInSmallFence(close: number): string | undefined {
+    const closing = FENCE.exec(this.lines[close] ?? '');
+    if (closing?.[1] === undefined || (closing[2] ?? '').trim() !== '') return undefined;
+    const name = this.previousMeaningful(close, 0);
+    const open = name === undefined ? undefined : this.previousMeaningful(name, 0);
+    if (name === undefined || open === undefined) return undefined;
+    const opening = FENCE.exec(this.lines[open] ?? '');
+    const fence = { char: opening?.[1]?.[0] ?? '', length: opening?.[1]?.length ?? 0, info: '', open };
+    if (opening === null || !isFenceClose(this.lines[close] ?? '', fence)) return undefined;
+    return pathFromLine(this.lines[name] ?? '');
+  }
+
+  /**
+   * The line above `index` that says something, or undefined below `floor`. Skipped: blank lines
+   * and bare XML tags (Cline's `<diff>`, aider's `<source>` fence, also as `<source>python`).
+   */
   private previousMeaningful(index: number, floor: number): number | undefined {
     let i = index - 1;
-    while (i >= floor && /^\s*(?:<\/?[A-Za-z_][\w-]*>\s*)?$/.test(this.lines[i] ?? '')) i--;
+    while (i >= floor && /^\s*(?:<\/?[A-Za-z_][\w-]*>[\w+#-]*\s*)?$/.test(this.lines[i] ?? '')) i--;
     return i < floor ? undefined : i;
+  }
+
+  /** A line meant as a marker that is not one (markers.ts): the block it opens would be lost. */
+  private nearMarker(i: number): void {
+    const line = (this.lines[i] ?? '').trim();
+    this.problems.push({
+      line: i + 1,
+      message: `line ${i + 1} ("${line}") looks like an edit marker but is not one, so its block cannot be read`,
+      hint: 'Write the markers as `<<<<<<< SEARCH`, `=======` and `>>>>>>> REPLACE`: seven characters, a space, the word.',
+    });
   }
 
   /**
@@ -188,8 +221,9 @@ class ResponseParser {
 
   /** Reads one SEARCH/REPLACE block starting at `head`; returns the index of its last line. */
   private readBlock(head: number): number {
-    const headLine = this.lines[head] ?? '';
-    const inline = HEAD.exec(headLine)?.[1]?.trim() ?? '';
+    const headMatch = HEAD.exec(this.lines[head] ?? '');
+    const headLength = headMatch?.[1]?.length ?? 0;
+    const inline = headMatch?.[2]?.trim() ?? '';
     const explicit = (inline !== '' ? pathFromLine(inline) : undefined) ?? this.pathBefore(head);
     const dividers: number[] = [];
     let tail = -1;
@@ -209,7 +243,7 @@ class ResponseParser {
         this.lastBlockClosed = false;
         return i - 1;
       }
-      if (DIVIDER.test(line)) dividers.push(i);
+      if (isDivider(line, headLength)) dividers.push(i);
     }
     if (tail === -1) {
       this.problems.push({

@@ -116,3 +116,38 @@ export function pathFromFenceInfo(info: string): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * Words models put alone on the line before a fence that name no file: a fence language written
+ * out, or a connective between two blocks (`and`, `then`). Taking one for a path would only
+ * turn a block that reuses the previous path into a refused one.
+ */
+const NOT_BARE_NAMES = new Set([
+  ...['python', 'py', 'javascript', 'js', 'typescript', 'ts', 'tsx', 'jsx', 'bash', 'sh', 'shell', 'zsh'],
+  ...['diff', 'patch', 'json', 'yaml', 'yml', 'toml', 'text', 'txt', 'markdown', 'md', 'html', 'css'],
+  ...['go', 'rust', 'rs', 'java', 'c', 'cpp', 'ruby', 'rb', 'php', 'sql', 'xml', 'code', 'output'],
+  ...['and', 'or', 'then', 'also', 'next', 'here', 'now', 'finally', 'first', 'second', 'last', 'done'],
+]);
+
+/**
+ * A file name without an extension or a folder on a path line (`VERSION`, `NOTICE`, `configure`,
+ * `Caddyfile`), other than the well-known ones pathFromLine takes. Such a word may be prose, so
+ * it is a path only for a file that exists (plan-edits.ts refuses it otherwise), and not at all
+ * when it reads like a word of prose: a capitalised word (`Changes`, `Done`), or a line ending
+ * in a colon (`Next:` introduces the code below), or a word of NOT_BARE_NAMES. A capitalised
+ * word ending in `file` is a file (`Caddyfile`, `Tiltfile`).
+ */
+export function bareNameFromLine(line: string): string | undefined {
+  if (line.length > 100 || line.trimEnd().endsWith(':')) return undefined;
+  const { text } = peel(line);
+  if (NOT_BARE_NAMES.has(text.toLowerCase())) return undefined;
+  if (!/^[A-Za-z0-9_][\w.+-]*$/.test(text)) return undefined;
+  if (/^[A-Z][a-z]+$/.test(text) && !text.endsWith('file')) return undefined;
+  if (text.endsWith('.') || !/[A-Za-z]/.test(text)) return undefined;
+  return text;
+}
+
+/** Whether a path is only a bare name (bareNameFromLine), which names an existing file or nothing. */
+export function isBareName(path: string): boolean {
+  return pathFromLine(path) === undefined && bareNameFromLine(path) === path;
+}

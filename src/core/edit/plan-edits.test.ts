@@ -311,3 +311,80 @@ describe('safety of the result', () => {
     assert.equal(r.failure.closest?.firstDifference?.fileLineNumber, 2);
   });
 });
+
+describe('a bare name on the path line (path-text.ts)', () => {
+  test('edits the file of that name when it exists', () => {
+    const plan = run('1.0\n', [edit(['1.0'], ['1.1'], 'VERSION')]);
+    assert.equal(plan.ok, true);
+  });
+  test('never creates it: the word may be prose', () => {
+    const plan = run(null, [edit([], ['remember'], 'notes')]);
+    const outcome = plan.outcomes[0];
+    assert.equal(outcome?.ok === false ? outcome.failure.kind : 'applied', 'file-missing');
+    assert.deepEqual(plan.changes, []);
+  });
+  test('a well-known name (Makefile) is still created', () => {
+    assert.equal(run(null, [edit([], ['all:'], 'Makefile')]).ok, true);
+  });
+});
+
+describe('a diff hunk with several readings (lost-plus.ts)', () => {
+  const diff = (variants: EditBlock['variants']): EditBlock => ({
+    ...edit([], []),
+    format: 'diff',
+    variants,
+  });
+  test('its reading as written wins when it applies', () => {
+    const plan = run('a\nb\nc\na\nb\n', [
+      diff([
+        { search: ['b', 'c'], replace: ['c'] },
+        { search: ['b'], replace: ['c'] },
+      ]),
+    ]);
+    assert.equal(
+      plan.changes[0]?.after === null ? '' : renderText(plan.changes[0]?.after ?? parseText('')),
+      'a\nc\na\nb\n',
+    );
+  });
+  test('readings that apply at different places are ambiguous', () => {
+    const plan = run('a\nx\nb\nc\nb\nd\n', [
+      diff([
+        { search: ['a', 'new'], replace: ['a', 'z'] },
+        { search: ['b', 'c'], replace: ['b', 'C'] },
+        { search: ['b', 'd'], replace: ['b', 'D'] },
+      ]),
+    ]);
+    const outcome = plan.outcomes[0];
+    assert.equal(outcome?.ok === false ? outcome.failure.kind : 'applied', 'ambiguous');
+    assert.match(outcome?.ok === false ? outcome.failure.message : '', /more than one way of reading/);
+  });
+});
+
+describe('a rename (rename.ts)', () => {
+  const rename: EditBlock = { ...edit([], [], 'b.py'), format: 'diff', renameFrom: 'a.py' };
+  const files = (b: FileInput): Map<string, FileInput> =>
+    new Map([
+      ['a.py', { state: 'text', file: parseText('x\n') }],
+      ['b.py', b],
+    ]);
+  test('deletes the old path and creates the new one, with the content', () => {
+    const plan = planEdits(
+      [rename, { ...edit(['x'], ['y'], 'b.py', 2), format: 'diff' }],
+      files({ state: 'missing' }),
+    );
+    assert.equal(plan.ok, true);
+    assert.deepEqual(
+      plan.changes.map((c) => [c.path, c.before === null, c.after === null ? null : renderText(c.after)]),
+      [
+        ['a.py', false, null],
+        ['b.py', true, 'y\n'],
+      ],
+    );
+  });
+  test('never overwrites a file at the new path', () => {
+    const plan = planEdits([rename], files({ state: 'text', file: parseText('z\n') }));
+    const outcome = plan.outcomes[0];
+    assert.equal(outcome?.ok === false ? outcome.failure.kind : 'applied', 'file-exists');
+    assert.deepEqual(plan.changes, []);
+  });
+});

@@ -21,6 +21,8 @@ import type {
   ContentChange,
   FileInput,
 } from './plan-types.js';
+import { isBareName } from './path-text.js';
+import { planRename } from './rename.js';
 import { invalidJson, invisibleFailure } from './result-checks.js';
 
 export type {
@@ -259,6 +261,15 @@ function applyVariant(block: EditBlock, current: FileInput, variant: EditVariant
       return fail('file-missing', `${path} does not exist, so it cannot be deleted`, 'Drop this deletion.');
     return deleteFile(path, file, variant.search);
   }
+  // A bare name (`VERSION`) was taken for a path because it may name a file (path-text.ts): only
+  // an existing one. Creating a file named after a word of prose would be a wrong write.
+  if (file === null && block.format === 'search-replace' && isBareName(path)) {
+    return fail(
+      'file-missing',
+      `${path} does not exist, and a name without an extension or folder is taken for a path only when the file exists`,
+      `To edit a file, put its path from the repository root on the line before the block; to create ${path}, write a diff from \`--- /dev/null\` to \`+++ b/${path}\`.`,
+    );
+  }
   const fillable = file === null || isBlank(file.lines);
   if (variant.search.length === 0 || (isBlank(variant.search) && fillable))
     return createOrFill(path, file, variant);
@@ -275,6 +286,9 @@ function applyVariant(block: EditBlock, current: FileInput, variant: EditVariant
 /** Applies a block: its single reading, or the one reading (of several `=======` splits) that applies. */
 function applyBlock(block: EditBlock, current: FileInput): VariantResult {
   const results = block.variants.map((variant) => applyVariant(block, current, variant));
+  // A diff hunk's reading as written decides when it applies; the others are for a hunk whose
+  // `+` were lost (lost-plus.ts), whose reading as written leaves a new line in SEARCH.
+  if (block.format === 'diff' && results[0]?.ok === true) return results[0];
   const applied = block.variants.flatMap((variant, i) => {
     const result = results[i];
     return result?.ok === true ? [{ result, searchLength: variant.search.length }] : [];
@@ -291,6 +305,13 @@ function applyBlock(block: EditBlock, current: FileInput): VariantResult {
   if (applied.length > 1 && places.size === 1) {
     const longest = applied.reduce((best, a) => (a.searchLength > best.searchLength ? a : best));
     return longest.result;
+  }
+  if (applied.length > 1 && block.format === 'diff') {
+    return fail(
+      'ambiguous',
+      `the hunk for ${block.path} has no \`+\` lines, and more than one way of reading which of its lines are new applies, at different places`,
+      'Mark every added line with `+` and every unchanged line with a space.',
+    );
   }
   if (applied.length > 1) {
     return fail(
@@ -340,6 +361,21 @@ export function planEdits(blocks: readonly EditBlock[], files: ReadonlyMap<strin
   for (const block of blocks) {
     const base = { index: block.index, line: block.line, path: block.path, format: block.format };
     const input = current.get(block.path) ?? { state: 'missing' };
+    if (block.renameFrom !== undefined) {
+      const moved = planRename(block.renameFrom, block.path, current.get(block.renameFrom), input);
+      if (!moved.ok) {
+        outcomes.push({ ...base, ok: false, failure: moved.failure });
+        continue;
+      }
+      current.set(block.renameFrom, { state: 'missing' });
+      current.set(block.path, { state: 'text', file: moved.file });
+      for (const path of [block.renameFrom, block.path]) {
+        if (!lastBlock.has(path)) order.push(path);
+        lastBlock.set(path, outcomes.length);
+      }
+      outcomes.push({ ...base, ok: true, action: 'created', strategy: null, range: null });
+      continue;
+    }
     const result = applyBlock(block, input);
     if (!result.ok) {
       outcomes.push({ ...base, ok: false, failure: withClosest(result.failure) });

@@ -29,6 +29,12 @@ export interface EditBlock {
    * same text (as `git apply` does); never to place a hunk whose text is not there.
    */
   lineHint?: number;
+  /**
+   * A rename (`rename from`/`rename to` of `git diff -M`): the path the file moves from. The
+   * block moves that file to `path`, which must not exist; the diff's hunks follow as blocks
+   * of their own on `path`. Resolved against the workspace like `path`.
+   */
+  renameFrom?: string;
 }
 
 /** Something in the response that cannot be turned into an edit. Any problem fails the whole apply. */

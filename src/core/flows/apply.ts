@@ -111,14 +111,37 @@ async function resolvePaths(blocks: readonly EditBlock[], root: string, fs: File
       );
       continue;
     }
-    resolved.blocks.push({ ...block, path: jail.path });
-    if (!resolved.inputs.has(jail.path)) {
-      resolved.inputs.set(jail.path, await readInput(fs, jail.target));
-      resolved.targets.set(jail.path, jail.target);
-      claimed.set(jail.target, jail.path);
+    // A rename (git diff -M) reads the file it moves, through the same jail.
+    let renameFrom: string | undefined;
+    if (block.renameFrom !== undefined) {
+      const source = jailed.get(block.renameFrom) ?? (await jailPath(root, block.renameFrom, fs));
+      jailed.set(block.renameFrom, source);
+      if (!source.ok) {
+        resolved.rejected.push(
+          rejection(block, `aide refuses to rename ${block.renameFrom}: ${source.reason}`, source.hint),
+        );
+        continue;
+      }
+      renameFrom = source.path;
+      await readOnce(resolved, claimed, fs, source);
     }
+    resolved.blocks.push({ ...block, path: jail.path, ...(renameFrom === undefined ? {} : { renameFrom }) });
+    await readOnce(resolved, claimed, fs, jail);
   }
   return resolved;
+}
+
+/** Reads a jailed path's file the first time a block names it. */
+async function readOnce(
+  resolved: Resolved,
+  claimed: Map<string, string>,
+  fs: FileSystem,
+  jail: { path: string; target: string },
+): Promise<void> {
+  if (resolved.inputs.has(jail.path)) return;
+  resolved.inputs.set(jail.path, await readInput(fs, jail.target));
+  resolved.targets.set(jail.path, jail.target);
+  claimed.set(jail.target, jail.path);
 }
 
 /** "a.ts, b.ts and 3 more" */
