@@ -14,7 +14,7 @@ import { findResumable, resumeCommand } from '../core/flows/session-select.js';
 import type { Scratch } from '../core/ports.js';
 import { ExitCode } from '../shared/errors.js';
 import { openActAdapters, openWorkspace, readSessions, settleAll, workspacePlans } from './adapters.js';
-import { planCommands, stepsToRun } from './act-steps.js';
+import { planCommands, stepsToRun } from './act-selection.js';
 import { openActView, type ActView } from './act-view.js';
 import { chooseApprover } from './approver.js';
 import type { ActOptions } from './commands/act-options.js';

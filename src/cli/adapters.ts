@@ -16,7 +16,7 @@ import { listSessionStates } from '../infra/session/session-state.js';
 import { planFiles, ShadowSessionStore } from '../infra/session/shadow-session-store.js';
 import { ShadowStore } from '../infra/shadow/shadow-store.js';
 import type { CliIo } from './io.js';
-import { openVerifyRunner, type VerifyRunner } from './verify-runner.js';
+import { openVerifyRunner, type VerifyRunner } from './isolated-runner.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 

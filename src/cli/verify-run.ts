@@ -27,7 +27,7 @@ import { AideError, ExitCode } from '../shared/errors.js';
 import type { VerifyOptions } from './commands/verify-options.js';
 import { interruptExitCode, listenForInterrupt } from './interrupt.js';
 import { useColor, type CliIo, type GlobalOptions } from './io.js';
-import { openVerifyRunner } from './verify-runner.js';
+import { openVerifyRunner } from './isolated-runner.js';
 import { renderJunit } from './render/junit.js';
 import { makeStyle } from './render/style.js';
 import { PlainVerifyView, renderVerifyResult, verifyJson, type VerifyContext } from './render/verify.js';

@@ -29,7 +29,7 @@ import { discardTypeahead, keepSignalsFrom, type KeyboardInput } from '../prompt
 import { silenceEcho } from '../terminal-echo.js';
 import { protectedList } from './act.js';
 import { approvalText } from './approval.js';
-import { filesText, statusText, StepSlot, type PlannedStep, type Task, type Turn } from './act-steps.js';
+import { filesText, statusText, StepSlot, type PlannedStep, type Task, type Turn } from './act-step-slots.js';
 import { Deferred } from './deferred.js';
 import { showText, type TerminalSize } from './pager.js';
 import {
