@@ -101,8 +101,8 @@ export default tseslint.config(
     rules: {
       ...restrict(
         ['**/cli/**', '**/infra/**', configLoader, ...effectLibraries],
-        'core/ is the domain: it never touches the terminal, processes, network or disk directly, nor loads config files. Use a port from core/ports.ts.',
-        'core/ is the domain: it never touches the terminal, processes, network, disk or environment directly. Use a port from core/ports.ts.',
+        'core/ is the domain: it never touches the terminal, processes, network or disk directly, nor loads config files. Use a port from core/ports/.',
+        'core/ is the domain: it never touches the terminal, processes, network, disk or environment directly. Use a port from core/ports/.',
       ),
       ...pureSyntax,
     },

@@ -11,7 +11,7 @@ import { ActSession } from '../core/flows/act-session.js';
 import { drive } from '../core/flows/drive.js';
 import { writtenEdits } from '../core/flows/step-author.js';
 import { findResumable, resumeCommand } from '../core/flows/session-select.js';
-import type { Scratch } from '../core/ports.js';
+import type { Scratch } from '../core/ports/scratch.js';
 import { ExitCode } from '../shared/errors.js';
 import { openActAdapters, openWorkspace, readSessions, settleAll, workspacePlans } from './adapters.js';
 import { planCommands, stepsToRun } from './act-selection.js';

@@ -10,7 +10,7 @@ import { unreadableReason } from '../../shared/file-errors.js';
 import { formatPlanProblem, parsePlan, type PlanLines } from '../plan/parse.js';
 import type { Plan, PlanStep } from '../plan/schema.js';
 import { stepHash, textHash } from '../plan/step-hash.js';
-import type { PlanFiles, SessionPlan } from '../ports.js';
+import type { PlanFiles, SessionPlan } from '../ports/session-store.js';
 
 /** A plan read and parsed. */
 export interface LoadedPlan {

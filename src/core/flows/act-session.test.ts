@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AideError, ExitCode } from '../../shared/errors.js';
 import type { AideEvent } from '../events.js';
-import type { SessionPlan, SessionRecord } from '../ports.js';
+import type { SessionPlan, SessionRecord } from '../ports/session-store.js';
 import { FakeApprover, FakeRunner, FakeScratch, FakeSessionStore, FakeShadow } from '../testing/fakes.js';
 import { writtenEdits, type ActStep } from './act.js';
 import { ActSession, sessionExitCode, type SessionActInput } from './act-session.js';

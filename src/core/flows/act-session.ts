@@ -9,14 +9,14 @@
  */
 import { AideError, ExitCode } from '../../shared/errors.js';
 import type { AideEvent } from '../events.js';
+import type { Approver } from '../ports/approval.js';
 import type {
-  Approver,
   OpenSession,
   SessionLog,
   SessionPlan,
   SessionStatus,
   SessionStore,
-} from '../ports.js';
+} from '../ports/session-store.js';
 import { actFlow, type ActDeps, type ActInput, type ActReport, type ActResume } from './act.js';
 import { resumeFlow } from './act-resume.js';
 import { refusePendingWriteBacks, resumeCommand, type ResumableSession } from './session-select.js';

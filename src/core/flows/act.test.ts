@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { AideEvent } from '../events.js';
-import type { StepDecision } from '../ports.js';
+import type { StepDecision } from '../ports/approval.js';
 import {
   FakeApprover,
   FakeRecorder,

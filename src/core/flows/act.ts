@@ -11,7 +11,8 @@
 import type { AideEvent } from '../events.js';
 import type { ChangedFile } from '../ports/changes.js';
 import { aloneTemplateProblem } from '../plan/templates.js';
-import type { ProtectedChange, ScratchCapture, StepDecision } from '../ports.js';
+import type { ProtectedChange, StepDecision } from '../ports/approval.js';
+import type { ScratchCapture } from '../ports/scratch.js';
 import { findProtected } from '../security/protected-paths.js';
 import type { VerifyReport } from '../verify/report.js';
 import { stepCommands } from '../verify/select-commands.js';

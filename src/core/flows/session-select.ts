@@ -5,7 +5,7 @@
  * a usage error says what there is instead.
  */
 import { AideError } from '../../shared/errors.js';
-import type { SessionRecord, StoredSession } from '../ports.js';
+import type { SessionRecord, StoredSession } from '../ports/session-store.js';
 
 /** A session that can be carried on: its state.json is one this aide reads. */
 export type ResumableSession = StoredSession & { state: SessionRecord };

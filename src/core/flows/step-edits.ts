@@ -3,7 +3,7 @@
  * kept (git leaves ignored files out, so an edit to one would never reach the workspace).
  */
 import { describeFailures } from '../edit/report-text.js';
-import type { ScratchCapture } from '../ports.js';
+import type { ScratchCapture } from '../ports/scratch.js';
 import { plural } from '../../shared/text.js';
 import type { Outcome, StepContext } from './act-types.js';
 import { applyToScratch } from './apply.js';

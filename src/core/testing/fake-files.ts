@@ -3,15 +3,8 @@
  * flows (the real ones are tested against real git in infra/shadow). One FakeShadow holds the
  * trees, checkpoints and blobs that the scratch and the recorder share; files are text.
  */
-import type {
-  FileStat,
-  FileSystem,
-  FileWrite,
-  IgnoredPath,
-  Scratch,
-  ScratchCapture,
-  ScratchMove,
-} from '../ports.js';
+import type { FileStat, FileSystem, FileWrite } from '../ports/files.js';
+import type { IgnoredPath, Scratch, ScratchCapture, ScratchMove } from '../ports/scratch.js';
 import type { ChangedFile, TreeChange } from '../ports/changes.js';
 
 /** Files by path: a tree's content. */

@@ -1,15 +1,6 @@
 /** A command runner and an approver that answer from a script, for unit tests of the flows. */
-import type {
-  Approval,
-  Approver,
-  CommandResult,
-  CommandRun,
-  CommandRunner,
-  IsolationReport,
-  StepDecision,
-  StepReview,
-  YesNoSubject,
-} from '../ports.js';
+import type { Approval, Approver, StepDecision, StepReview, YesNoSubject } from '../ports/approval.js';
+import type { CommandResult, CommandRun, CommandRunner, IsolationReport } from '../ports/commands.js';
 
 const ISOLATED: IsolationReport = {
   mechanism: 'unshare',

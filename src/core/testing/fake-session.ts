@@ -3,22 +3,19 @@
  * store is infra/session, over real git and files).
  */
 import type { AideEvent } from '../events.js';
+import type { CheckpointRecord } from '../ports/checkpoints.js';
+import type { PendingWriteBack, SessionRecorder, WriteBackResult, WriteBackStep } from '../ports/session.js';
 import type {
-  CheckpointRecord,
   KeptStep,
   OpenSession,
-  PendingWriteBack,
   SessionLog,
   SessionPlan,
   SessionRecord,
-  SessionRecorder,
   SessionStatus,
   SessionStore,
   StepOutcome,
   StoredSession,
-  WriteBackResult,
-  WriteBackStep,
-} from '../ports.js';
+} from '../ports/session-store.js';
 import type { ChangedFile, TreeChange } from '../ports/changes.js';
 
 import type { FakeShadow } from './fake-files.js';

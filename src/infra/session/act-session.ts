@@ -14,7 +14,7 @@ import type {
   SessionStatus,
   SessionStepRecord as SessionStep,
   StepOutcome,
-} from '../../core/ports.js';
+} from '../../core/ports/session-store.js';
 import type { SessionFiles } from './session-files.js';
 import { recordedStatus, SESSION_SCHEMA } from './session-state.js';
 import { removeWriteBackJournal } from './write-back-journal.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import type { StepReport } from '../../core/act-report.js';
 import { tempDir } from '../../../test/helpers/sandbox.js';
-import type { SessionPlan } from '../../core/ports.js';
+import type { SessionPlan } from '../../core/ports/session-store.js';
 import { ActSessionLog } from './act-session.js';
 import { SessionFiles } from './session-files.js';
 import { listSessionStates, sessionStateSchema } from './session-state.js';

@@ -6,8 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { FileSystem, PlanFiles, SessionPlan, SessionRecord, SessionStore } from '../../core/ports.js';
-import type { OpenSession, StoredSession } from '../../core/ports.js';
+import type { FileSystem } from '../../core/ports/files.js';
+import type { PlanFiles, SessionPlan, SessionRecord, SessionStore } from '../../core/ports/session-store.js';
+import type { OpenSession, StoredSession } from '../../core/ports/session-store.js';
 import { newSessionId } from '../shadow/checkpoints.js';
 import { ShadowSessionRecorder } from '../shadow/session-recorder.js';
 import type { ShadowStore } from '../shadow/shadow-store.js';
