@@ -54,10 +54,5 @@ export interface ActReport {
   patch: string;
 }
 
-/** One way a step differs between the plan the session recorded and the plan now. */
-export interface PlanChange {
-  step: number;
-  kind: 'changed' | 'added' | 'removed';
-  /** The step had finished (applied, verified or skipped): it is not redone, and what it wrote stays. */
-  done: boolean;
-}
+// How a resumed session's plan changed: a leaf of its own, since the approval port names it too.
+export type { PlanChange } from './plan-change.js';

@@ -2,10 +2,10 @@
 import type { AideEvent } from '../../core/events.js';
 import type { ActReport, StepReport } from '../../core/act-report.js';
 import type { ProtectedChange } from '../../core/ports/approval.js';
-import { describePlanChanges } from '../../core/flows/act-resume.js';
 import { plural } from '../../shared/text.js';
 import type { OutputStream } from '../io.js';
 import { approvalText } from './approval.js';
+import { describePlanChanges } from './plan-changes.js';
 import type { Style } from './style.js';
 import { isolationLine, testsText } from './verify.js';
 import { formatDuration } from '../../shared/units.js';

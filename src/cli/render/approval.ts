@@ -5,6 +5,7 @@
 import type { ApprovalSubject } from '../../core/ports/approval.js';
 import type { RestorePlan } from '../../core/ports/checkpoints.js';
 import { plural } from '../../shared/text.js';
+import { planQuestion } from './plan-changes.js';
 import { fileLine, reviewQuestion } from './review.js';
 import { makeStyle } from './style.js';
 
@@ -34,6 +35,8 @@ export function approvalText(subject: ApprovalSubject): { question: string; deta
     }
     case 'restore':
       return restoreText(subject.plan);
+    case 'plan_changed':
+      return { question: planQuestion(subject.changes), details: [] };
     case 'question':
       return { question: subject.question, details: subject.details };
   }

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { approvalText } from '../../cli/render/approval.js';
+import { describePlanChanges } from '../../cli/render/plan-changes.js';
 import type { AideEvent } from '../events.js';
 import type { ChangedFile } from '../ports/changes.js';
 import type { Approval } from '../ports/approval.js';
@@ -13,7 +14,6 @@ import type { CheckpointRecord } from '../ports/checkpoints.js';
 import type { PendingWriteBack, SessionRecorder, WriteBackResult } from '../ports/session.js';
 import {
   comparePlanSteps,
-  describePlanChanges,
   resumeFlow,
   type RecordedStep,
   type ResumeInput,

@@ -12,9 +12,6 @@ import type { PendingWriteBack, SessionRecorder } from '../ports/session.js';
 import type { PlanChange, StepReport, StepStatus } from '../act-report.js';
 import type { ActResume, DoneStep } from './act.js';
 
-// PlanChange moved to the leaf act-report.ts; re-exported for the branches that still import it from here.
-export type { PlanChange } from '../act-report.js';
-
 /** A step as state.json recorded it. */
 export interface RecordedStep {
   number: number;
@@ -70,40 +67,6 @@ export function comparePlanSteps(
   for (const old of recorded)
     if (!now.has(old.number)) changes.push({ step: old.number, kind: 'removed', done: finished(old.status) });
   return changes.sort((a, b) => a.step - b.step);
-}
-
-/** One line per change, for people. */
-export function describePlanChanges(changes: readonly PlanChange[]): string[] {
-  return changes.map(({ step, kind, done }) => {
-    switch (kind) {
-      case 'added':
-        return `step ${step} is new`;
-      case 'changed':
-        return done
-          ? `step ${step} changed, but it was done before the interruption: not redone`
-          : `step ${step} changed: it runs as the plan has it now`;
-      case 'removed':
-        return done
-          ? `step ${step} was removed from the plan; it was done before the interruption, so its changes stay`
-          : `step ${step} was removed from the plan: it will not run`;
-    }
-  });
-}
-
-function listed(steps: readonly number[]): string {
-  return `${steps.length === 1 ? 'step' : 'steps'} ${steps.join(', ')}`;
-}
-
-/** The question when the plan changed: what will run differently, in a few words. */
-function planQuestion(changes: readonly PlanChange[]): string {
-  const of = (kind: PlanChange['kind']) =>
-    changes.filter((c) => c.kind === kind && !c.done).map((c) => c.step);
-  const parts = [
-    ...(of('changed').length > 0 ? [`${listed(of('changed'))} changed`] : []),
-    ...(of('added').length > 0 ? [`${listed(of('added'))} new`] : []),
-    ...(of('removed').length > 0 ? [`${listed(of('removed'))} removed`] : []),
-  ];
-  return `The plan changed since the session stopped${parts.length === 0 ? '' : ` (${parts.join('; ')})`}. Carry on with the plan as it is now?`;
 }
 
 /** Rolls an interrupted write-back forward: the step's events, and the step as it ended. */
@@ -183,9 +146,8 @@ export async function* resumeFlow(
       });
   }
   if (changes !== null && changes.length > 0 && !input.dryRun) {
-    const question = planQuestion(changes);
     // The changes themselves were just shown (session_resumed).
-    const subject = { kind: 'question' as const, question, details: [] };
+    const subject = { kind: 'plan_changed' as const, changes };
     yield { type: 'approval_requested', subject };
     const approved = (await deps.approver.confirm(subject)) === 'yes';
     yield { type: 'approval_decided', approved };

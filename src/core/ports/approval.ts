@@ -1,5 +1,6 @@
 /** Approval: the second yes a protected file takes, and the review of a verified step. */
 import type { ChangedFile, CountedChange } from './changes.js';
+import type { PlanChange } from '../plan-change.js';
 import type { RestorePlan } from './checkpoints.js';
 
 export type Approval = 'yes' | 'no';
@@ -76,7 +77,9 @@ export type ApprovalSubject =
     }
   // Restoring a checkpoint (aide restore): what it writes and removes.
   | { kind: 'restore'; plan: RestorePlan }
-  // A yes/no question its flow still words (a resumed session's changed plan).
+  // Carrying on a resumed session whose plan changed since it stopped (the changes, step by step).
+  | { kind: 'plan_changed'; changes: PlanChange[] }
+  // A yes/no question its flow words itself.
   | { kind: 'question'; question: string; details: string[] };
 
 /** What a yes/no approval asks about (a step has its own review, Approver.reviewStep). */

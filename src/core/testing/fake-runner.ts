@@ -47,16 +47,25 @@ export class FakeApprover implements Approver {
     private readonly answer: Approval = 'yes',
   ) {}
 
-  /** Records a question's words, or `restore <checkpoint>` for a restore (the CLI words that one). */
+  /** Records a question's words, or a short stand-in for a subject the CLI words (a restore, a changed plan). */
   confirm(subject: YesNoSubject): Promise<Approval> {
-    this.questions.push(
-      subject.kind === 'question' ? subject.question : `restore ${subject.plan.target.short}`,
-    );
+    this.questions.push(words(subject));
     return Promise.resolve(this.answer);
   }
 
   reviewStep(review: StepReview): Promise<StepDecision> {
     this.reviews.push(review);
     return Promise.resolve(this.decisions.shift() ?? { kind: 'approve' });
+  }
+}
+
+function words(subject: YesNoSubject): string {
+  switch (subject.kind) {
+    case 'question':
+      return subject.question;
+    case 'plan_changed':
+      return `plan changed: ${subject.changes.map((c) => `step ${c.step} ${c.kind}`).join(', ')}`;
+    case 'restore':
+      return `restore ${subject.plan.target.short}`;
   }
 }
