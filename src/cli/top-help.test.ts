@@ -4,8 +4,14 @@ import { packageVersion, parseCommandLine, parseWithYargs } from './main.js';
 import { TOP_HELP, TOP_HELP_WIDTH } from './top-help.js';
 
 test('the static `aide --help` text is what yargs renders at the default width', async () => {
-  const rendered = await parseWithYargs(['--help'], TOP_HELP_WIDTH);
-  assert.deepEqual(rendered, { kind: 'output', text: TOP_HELP }, 'update src/cli/top-help.ts to yargs’ text');
+  for (const flag of ['--help', '-h']) {
+    const rendered = await parseWithYargs([flag], TOP_HELP_WIDTH);
+    assert.deepEqual(
+      rendered,
+      { kind: 'output', text: TOP_HELP },
+      'update src/cli/top-help.ts to yargs’ text',
+    );
+  }
 });
 
 test('a bare --version or --help is answered without yargs, with the text yargs prints', async () => {
