@@ -4,13 +4,14 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import yargs, { type Argv } from 'yargs';
+import type { Argv, default as Yargs } from 'yargs';
 import { AideError, ExitCode } from '../shared/errors.js';
 import { didYouMean } from '../shared/text.js';
 import { commands } from './commands/index.js';
 import type { CommandSpec, RawArgv } from './commands/spec.js';
 import type { CliIo, GlobalOptions } from './io.js';
 import { printError } from './render/error.js';
+import { TOP_HELP, TOP_HELP_WIDTH } from './top-help.js';
 import { usageError } from './usage-errors.js';
 
 export function packageVersion(): string {
@@ -44,7 +45,17 @@ function knownOptions(parser: Argv): string[] {
   return Object.keys(withOptions.getOptions?.().key ?? {});
 }
 
-function buildParser(select: (selected: Selected) => void, args: readonly string[]) {
+/** The width yargs wraps help at: the terminal's, between 60 and 100 columns. */
+function helpWidth(): number {
+  return Math.min(TOP_HELP_WIDTH, Math.max(60, process.stdout.columns || TOP_HELP_WIDTH));
+}
+
+function buildParser(
+  yargs: typeof Yargs,
+  select: (selected: Selected) => void,
+  args: readonly string[],
+  width: number,
+) {
   const parser = yargs()
     .scriptName('aide')
     .usage(
@@ -55,7 +66,7 @@ function buildParser(select: (selected: Selected) => void, args: readonly string
     .version(packageVersion())
     .help()
     .alias('h', 'help')
-    .wrap(Math.min(100, Math.max(60, process.stdout.columns || 100)))
+    .wrap(width)
     .option('json', {
       type: 'boolean',
       default: false,
@@ -133,15 +144,41 @@ export type ParsedCommandLine =
   { kind: 'command'; spec: CommandSpec; argv: RawArgv } | { kind: 'output'; text: string };
 
 /**
+ * The text of a bare `aide --version` or `aide --help` (at the default width), which needs no
+ * parser: yargs takes more CPU to load than the rest of such a start. Anything else: undefined.
+ */
+function staticOutput(args: readonly string[]): string | undefined {
+  if (args.length !== 1) return undefined;
+  if (args[0] === '--version') return packageVersion();
+  if ((args[0] === '--help' || args[0] === '-h') && helpWidth() === TOP_HELP_WIDTH) return TOP_HELP;
+  return undefined;
+}
+
+/**
  * Parses a command line with the real parser without running the command (tests turn argv
  * into typed options with it). Throws an AideError on usage errors.
  */
 export async function parseCommandLine(args: readonly string[]): Promise<ParsedCommandLine> {
+  const text = staticOutput(args);
+  return text === undefined ? parseWithYargs(args) : { kind: 'output', text };
+}
+
+/** parseCommandLine without the static texts; `width` wraps the help (top-help.test.ts sets it). */
+export async function parseWithYargs(
+  args: readonly string[],
+  width = helpWidth(),
+): Promise<ParsedCommandLine> {
   checkCommandName(args);
+  const { default: yargs } = await import('yargs');
   let selected: Selected | undefined;
-  const parser = buildParser((s) => {
-    selected = s;
-  }, args);
+  const parser = buildParser(
+    yargs,
+    (s) => {
+      selected = s;
+    },
+    args,
+    width,
+  );
   const text = await new Promise<string>((resolveOutput, reject) => {
     void parser.parse([...args], {}, (error: Error | null | undefined, _argv: unknown, output: string) => {
       if (error) reject(error);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ExitCode } from '../../shared/errors.js';
 import { useColor } from '../io.js';
-import type { CommandSpec, RawArgv } from './spec.js';
+import type { CommandRunner, RawArgv } from './spec.js';
 
 /** `aide config` has no options of its own (--json and --cwd are global). */
 export const configOptionsSchema = z.object({});
@@ -12,18 +12,7 @@ export function configOptions(argv: RawArgv): ConfigOptions {
   return configOptionsSchema.parse(argv);
 }
 
-export const configCommand: CommandSpec = {
-  command: 'config',
-  describe: 'Show every setting in effect and where each value comes from',
-  builder: (yargs) =>
-    yargs
-      .example('$0 config', 'list every setting with its source: default, file:line, or environment variable')
-      .example('AIDE_MODEL=llama3.1:8b $0 config --json', 'see an override take effect, as JSON')
-      .epilog(
-        'Reads .aide/config.json and .aide/sandbox.json at the workspace root (the top of the git work tree).\n' +
-          'A missing file means defaults. An invalid file is an error listing every problem with file:line:column.\n' +
-          'Exit codes: 0 valid, 2 a file or environment variable is invalid.',
-      ),
+export const configRun: CommandRunner = {
   run: async (argv, globals, io) => {
     configOptions(argv);
     const [{ loadWorkspaceConfig }, { findWorkspaceRoot }, render, { makeStyle }] = await Promise.all([

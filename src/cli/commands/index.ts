@@ -1,15 +1,18 @@
-import { actCommand } from './act.js';
-import { applyCommand } from './apply.js';
-import { checkpointsCommand } from './checkpoints.js';
-import { configCommand } from './config.js';
-import { doctorCommand } from './doctor.js';
-import { initCommand } from './init.js';
-import { restoreCommand } from './restore.js';
+import { actCommand } from './act-command.js';
+import { applyCommand } from './apply-command.js';
+import { checkpointsCommand } from './checkpoints-command.js';
+import { configCommand } from './config-command.js';
+import { doctorCommand } from './doctor-command.js';
+import { initCommand } from './init-command.js';
+import { restoreCommand } from './restore-command.js';
 import type { CommandSpec } from './spec.js';
-import { statusCommand } from './status.js';
-import { verifyCommand } from './verify.js';
+import { statusCommand } from './status-command.js';
+import { verifyCommand } from './verify-command.js';
 
-/** Every registered command. Only commands that work are listed here. */
+/**
+ * Every registered command. Only commands that work are listed here. Each is a light stub
+ * (usage, options, help text) that imports what runs it only when it runs: see spec.ts.
+ */
 export const commands: readonly CommandSpec[] = [
   initCommand,
   actCommand,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ExitCode } from '../../shared/errors.js';
 import { useColor } from '../io.js';
-import type { CommandSpec, RawArgv } from './spec.js';
+import type { CommandRunner, RawArgv } from './spec.js';
 
 export const initOptionsSchema = z.object({
   force: z.boolean().default(false),
@@ -12,27 +12,7 @@ export function initOptions(argv: RawArgv): InitOptions {
   return initOptionsSchema.parse({ force: argv['force'] });
 }
 
-export const initCommand: CommandSpec = {
-  command: 'init',
-  describe: 'Write .aide/config.json and .aide/sandbox.json with the detected verify commands',
-  builder: (yargs) =>
-    yargs
-      .option('force', {
-        type: 'boolean',
-        default: false,
-        describe: 'Replace existing .aide/config.json and .aide/sandbox.json',
-      })
-      .example('$0 init', 'write .aide/ with the test, lint and build commands found in this project')
-      .example('$0 init --force --json', 'start over, and report what was written as JSON')
-      .epilog(
-        'Verify commands are detected from package.json scripts (typecheck, lint, build, test; run with\n' +
-          'npm, pnpm, yarn or bun after the lockfile, across workspace packages in a monorepo), a Makefile\n' +
-          '"test" or "check" target, go.mod (go vet, go test), Cargo.toml (cargo test; clippy optional),\n' +
-          'ruff, mypy and pytest settings, and tox, nox and pre-commit (optional). Each is shown with where\n' +
-          'it was found. Existing config files are never replaced without --force; .aide/.gitignore\n' +
-          'only gains a "state/" line.\n' +
-          'Exit codes: 0 written, 2 files already exist or usage error.',
-      ),
+export const initRun: CommandRunner = {
   run: async (argv, globals, io) => {
     const options = initOptions(argv);
     const [

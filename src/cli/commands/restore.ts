@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { drive } from '../../core/flows/drive.js';
 import { AideError, ExitCode } from '../../shared/errors.js';
 import { useColor } from '../io.js';
-import type { CommandSpec, RawArgv } from './spec.js';
+import type { CommandRunner, RawArgv } from './spec.js';
 
 export const restoreOptionsSchema = z.object({
   /** The checkpoint: its id, full or abbreviated (yargs may hand a numeric-looking id over as a number). */
@@ -22,36 +22,7 @@ export function restoreOptions(argv: RawArgv): RestoreOptions {
   return parsed.data;
 }
 
-export const restoreCommand: CommandSpec = {
-  command: 'restore <id>',
-  describe: "Put the workspace's files back as a checkpoint had them (undoable)",
-  builder: (yargs) =>
-    yargs
-      .positional('id', {
-        type: 'string',
-        describe: 'The checkpoint, as `aide checkpoints` lists it (a prefix of its id is enough)',
-      })
-      .option('yes', { alias: 'y', type: 'boolean', default: false, describe: 'Restore without asking' })
-      .option('dry-run', {
-        type: 'boolean',
-        default: false,
-        describe: 'List what would change; write nothing',
-      })
-      .example(
-        '$0 restore 3f9c2a71e0',
-        'show what changes, ask, then restore the files of checkpoint 3f9c2a71e0',
-      )
-      .example('$0 restore 3f9c2a --dry-run', 'only list the files that would be written or removed')
-      .example('$0 restore 3f9c2a --yes --json', 'restore without asking (scripts, CI) and report as JSON')
-      .epilog(
-        'Files only: your .git, branches, index and stash are never touched. Before writing, the current\n' +
-          'state is saved as a checkpoint, so a restore can itself be undone (the command to do so is printed).\n' +
-          'Files that differ are written back, files created since the checkpoint are removed, and folders\n' +
-          'that removal empties go too. Ignored files, files aide never captured and files over\n' +
-          'checkpoints.max_file_bytes are left alone. If a restore is interrupted, running it again finishes it.\n' +
-          'Exit codes: 0 restored or nothing to do, 2 unknown checkpoint or usage error, 4 no terminal to ask\n' +
-          'on and no --yes, 5 you said no, 6 workspace locked by another aide or changed during the restore.',
-      ),
+export const restoreRun: CommandRunner = {
   run: async (argv, globals, io) => {
     const options = restoreOptions(argv);
     const [

@@ -3,7 +3,7 @@ import { STATE_DIR } from '../../config/files.js';
 import { z } from 'zod';
 import { AideError } from '../../shared/errors.js';
 import { useColor } from '../io.js';
-import type { CommandSpec, RawArgv } from './spec.js';
+import type { CommandRunner, RawArgv } from './spec.js';
 
 /** How many sessions the list shows. */
 const RECENT = 5;
@@ -25,23 +25,7 @@ export function statusOptions(argv: RawArgv): StatusOptions {
   return parsed.data;
 }
 
-export const statusCommand: CommandSpec = {
-  command: 'status [session]',
-  describe:
-    'Show the recent `aide act` sessions and one in full: its plan, what each step did, how to undo it, how to carry it on',
-  builder: (yargs) =>
-    yargs
-      .positional('session', {
-        type: 'string',
-        describe: 'The session to show (an id, or the first characters of one); omitted: the newest',
-      })
-      .example('$0 status', 'the newest session in full, and the recent ones in a short list')
-      .example('$0 status act-20261201-0911', 'one session: its steps, and what undoes them')
-      .epilog(
-        'A step a later `aide restore` took back out of the files is shown as undone, with the command that puts it back. ' +
-          '"undo this session" names the checkpoint from before the session\'s first write; a session that wrote nothing ' +
-          '(a dry run, or every step failed or was skipped) has nothing to undo.',
-      ),
+export const statusRun: CommandRunner = {
   run: async (argv, globals, io) => {
     const options = statusOptions(argv);
     const [

@@ -1,5 +1,4 @@
 import type { CommandSpec } from './spec.js';
-import { actOptions } from './act-options.js';
 
 export const actCommand: CommandSpec = {
   command: 'act [plan]',
@@ -79,6 +78,7 @@ export const actCommand: CommandSpec = {
           'Exit codes: 0 done, 1 a step failed, 2 usage error, invalid plan, no such --step or nothing to resume, 4 approval needed (no terminal and no --yes, or a protected step without --allow-protected), 5 you aborted or chose not to carry on, 6 files changed under aide (the verified patch is saved), 130 interrupted (143 by SIGTERM).',
       ),
   run: async (argv, globals, io) => {
+    const { actOptions } = await import('./act-options.js');
     const options = actOptions(argv);
     const { runAct } = await import('../act-run.js');
     return runAct(options, globals, io);

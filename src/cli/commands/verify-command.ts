@@ -1,5 +1,4 @@
 import type { CommandSpec } from './spec.js';
-import { verifyOptions } from './verify-options.js';
 
 export const verifyCommand: CommandSpec = {
   command: 'verify',
@@ -50,6 +49,7 @@ export const verifyCommand: CommandSpec = {
           '130 interrupted (Ctrl-C).',
       ),
   run: async (argv, globals, io) => {
+    const { verifyOptions } = await import('./verify-options.js');
     const options = verifyOptions(argv);
     const { runVerify } = await import('../verify-run.js');
     return runVerify(options, globals, io);

@@ -1,0 +1,21 @@
+/**
+ * How yargs knows `aide doctor` (usage, options, examples, help text): plain data, no zod. What
+ * runs it is in doctor.ts, imported only when the command runs, so `aide --help` does not load it.
+ */
+import type { CommandSpec } from './spec.js';
+
+export const doctorCommand: CommandSpec = {
+  command: 'doctor',
+  describe:
+    'Check what works on this machine: node, git, the workspace, scratch copies, network isolation, the model endpoint',
+  builder: (yargs) =>
+    yargs
+      .example('$0 doctor', 'list each check with what to do about a failing one')
+      .example('$0 doctor --json', 'the same, with every fact gathered, as JSON')
+      .epilog(
+        'Reads only: takes no lock, creates no shadow repository, does not contact the model server.\n' +
+          'Probes run once each: git --version, unshare -rn true, bwrap --version, and an overlay mount in unshare -rm.\n' +
+          'Exit codes: 0 aide can work here (warnings included), 1 something aide needs is missing (each with its fix).',
+      ),
+  run: async (argv, globals, io) => (await import('./doctor.js')).doctorRun.run(argv, globals, io),
+};
