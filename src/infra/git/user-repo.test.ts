@@ -69,6 +69,7 @@ test('GIT_DIR, GIT_INDEX_FILE and GIT_WORK_TREE of a hook do not redirect a quer
     'HOME',
     'LANG',
     'PATH',
+    'TMPDIR',
   ]);
 });
 
