@@ -11,10 +11,13 @@ import { EMPTY_TREE, ShadowReader, ShadowStore } from '../../infra/shadow/shadow
 type Env = Readonly<Record<string, string | undefined>>;
 
 export type { Checkpoint } from '../../infra/shadow/checkpoints.js';
-/** The shadow read only: list, show, compare checkpoints. */
-export type CheckpointReader = ShadowReader;
-/** The shadow opened for writing, its lock held. */
-export type CheckpointStore = ShadowStore;
+/** The shadow read only, as the subcommands use it: list, show, compare checkpoints. */
+export type CheckpointReader = Pick<
+  ShadowReader,
+  'workspace' | 'list' | 'show' | 'resolve' | 'changes' | 'changesOf' | 'diff' | 'stats'
+>;
+/** The shadow opened for writing (its lock held): take a checkpoint, snapshot the working tree, prune. */
+export type CheckpointStore = Pick<ShadowStore, 'checkpoint' | 'snapshot' | 'prune'>;
 export { EMPTY_TREE };
 
 /** The workspace's shadow to read; null when it has none yet. */
