@@ -152,6 +152,27 @@ export default tseslint.config(
     },
   },
   {
+    // cli/ turns argv into options, renders, and gets its ports and data from cli/wiring/: the
+    // one folder that knows which infra classes stand behind them. A dynamic import() is held
+    // to the same rule, since the commands load what they run lazily.
+    files: ['src/cli/**/*.ts'],
+    ignores: ['src/cli/wiring/**', 'src/cli/**/*.test.ts'],
+    rules: {
+      ...restrict(
+        ['**/infra/**'],
+        'cli/ gets its adapters from cli/wiring/ (one module per command); only the wiring imports infra/.',
+      ),
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'ImportExpression[source.value=/(^|\\/)infra\\//]',
+          message:
+            'cli/ gets its adapters from cli/wiring/ (one module per command); only the wiring imports infra/.',
+        },
+      ],
+    },
+  },
+  {
     // Tests beside core code check it against the real file system and real processes.
     files: ['src/**/*.test.ts'],
     rules: { 'no-restricted-imports': 'off', 'no-restricted-syntax': 'off', 'no-restricted-globals': 'off' },

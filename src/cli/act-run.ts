@@ -13,7 +13,7 @@ import { writtenEdits } from '../core/flows/step-author.js';
 import { findResumable, resumeCommand } from '../core/flows/session-select.js';
 import type { Scratch } from '../core/ports/scratch.js';
 import { ExitCode } from '../shared/errors.js';
-import { openActAdapters, openWorkspace, readSessions, settleAll, workspacePlans } from './adapters.js';
+import { openActAdapters, openWorkspace, readSessions, settleAll, workspacePlans } from './wiring/act.js';
 import { planCommands, stepsToRun } from './act-selection.js';
 import { openActView, type ActView } from './act-view.js';
 import { chooseApprover } from './approver.js';

@@ -7,8 +7,16 @@
  * from before the step) and which a restore put back (a restore to a checkpoint taken while the
  * step was in). Pure: the command reads the records, this only reads them together.
  */
-import type { Checkpoint } from '../infra/shadow/checkpoints.js';
-import type { FoundSession } from '../infra/session/session-state.js';
+import type { CheckpointRecord } from '../core/ports/checkpoints.js';
+import type { StoredSession } from '../core/ports/session-store.js';
+
+/** A session as status lists it: the store's record, with what a best-effort display needs. */
+export interface ListedSession extends StoredSession {
+  /** The raw JSON of a state.json that did not parse as a state. */
+  raw: unknown;
+  /** When state.json was last written, ms since the epoch. */
+  updated: number;
+}
 
 /** The restore that took a step's writes out of the files. */
 export interface UndoneBy {
@@ -35,7 +43,10 @@ export interface SessionUndo {
 const RESTORE_MESSAGE = /^before aide restore (\S+)$/;
 
 /** The checkpoint a restore-safety checkpoint names as its target (ids are printed abbreviated). */
-function restoreTarget(safety: Checkpoint, byTime: readonly Checkpoint[]): Checkpoint | undefined {
+function restoreTarget(
+  safety: CheckpointRecord,
+  byTime: readonly CheckpointRecord[],
+): CheckpointRecord | undefined {
   const short = RESTORE_MESSAGE.exec(safety.message)?.[1];
   if (short === undefined) return undefined;
   const matches = byTime.filter(
@@ -49,7 +60,7 @@ function key(session: string, step: number): string {
 }
 
 /** The applied steps of real (not dry-run) sessions, by their checkpoint id. */
-function appliedSteps(sessions: readonly FoundSession[]): Map<string, string> {
+function appliedSteps(sessions: readonly ListedSession[]): Map<string, string> {
   const steps = new Map<string, string>();
   for (const found of sessions) {
     const state = found.state;
@@ -63,8 +74,8 @@ function appliedSteps(sessions: readonly FoundSession[]): Map<string, string> {
 
 /** For every applied step: the restore that undid it, or null when it is in the files (as far as aide knows). */
 export function replayRestores(
-  sessions: readonly FoundSession[],
-  checkpoints: readonly Checkpoint[],
+  sessions: readonly ListedSession[],
+  checkpoints: readonly CheckpointRecord[],
 ): Map<string, UndoneBy | null> {
   const byTime = [...checkpoints].sort((a, b) => Date.parse(a.time) - Date.parse(b.time));
   const steps = appliedSteps(sessions);
@@ -93,8 +104,8 @@ export function replayRestores(
 
 /** Where `session`'s writes stand, given every session and the replayed restores. */
 export function sessionUndo(
-  found: FoundSession,
-  sessions: readonly FoundSession[],
+  found: ListedSession,
+  sessions: readonly ListedSession[],
   undone: ReadonlyMap<string, UndoneBy | null>,
 ): SessionUndo {
   const state = found.state;
@@ -123,7 +134,10 @@ export function sessionUndo(
 }
 
 /** The session an id or a unique prefix of one names: the session, or the ids it could mean. */
-export function findSession(sessions: readonly FoundSession[], id: string): FoundSession | readonly string[] {
+export function findSession(
+  sessions: readonly ListedSession[],
+  id: string,
+): ListedSession | readonly string[] {
   const exact = sessions.find((s) => s.session === id);
   if (exact !== undefined) return exact;
   const matches = sessions.filter((s) => s.session.startsWith(id));

@@ -4,30 +4,23 @@
  * is held only while the snapshot and the scratch are made: a long test run does not block other
  * aide commands, and nothing it does touches the workspace.
  */
-import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadWorkspaceConfig } from '../config/load-workspace.js';
 import type { SandboxConfig } from '../config/sandbox-schema.js';
 import type { AideEvent } from '../core/events.js';
 import { drive } from '../core/flows/drive.js';
 import { verifyFlow, type VerifyCommand, type VerifyPolicy } from '../core/flows/verify.js';
-import { detectProject } from '../core/init/init-workspace.js';
-import { NodeDirectoryLister } from '../infra/fs/list-directories.js';
-import type { Scratch } from '../core/ports/scratch.js';
 import type { VerifyReport } from '../core/verify/report.js';
 import { availableCommands, selectCommands, type CommandSelection } from '../core/verify/select-commands.js';
-import { NodeFileSystem } from '../infra/fs/node-file-system.js';
-import { findWorkspaceRoot } from '../infra/git/workspace-root.js';
-import { newSessionId } from '../infra/shadow/checkpoints.js';
-import { ShadowStore } from '../infra/shadow/shadow-store.js';
 import { unreadableReason } from '../shared/file-errors.js';
 import { AideError, ExitCode } from '../shared/errors.js';
 import type { VerifyOptions } from './commands/verify-options.js';
 import { interruptExitCode, listenForInterrupt } from './interrupt.js';
 import { useColor, type CliIo, type GlobalOptions } from './io.js';
-import { openVerifyRunner } from './isolated-runner.js';
+import { openVerifyRunner } from './wiring/runner.js';
+import { detectRootProject, prepareVerify, type PreparedVerify } from './wiring/verify.js';
+import { findWorkspaceRoot } from './wiring/workspace.js';
 import { renderJunit } from './render/junit.js';
 import { makeStyle } from './render/style.js';
 import { PlainVerifyView, renderVerifyResult, verifyJson, type VerifyContext } from './render/verify.js';
@@ -51,7 +44,7 @@ function configuredCommands(sandbox: SandboxConfig): VerifyCommand[] {
 
 async function detectedCommands(root: string, sandbox: SandboxConfig): Promise<VerifyCommand[]> {
   if (sandbox.commands.length > 0) return [];
-  return (await detectProject(new NodeFileSystem(), new NodeDirectoryLister(), root)).commands.map((c) => ({
+  return (await detectRootProject(root)).commands.map((c) => ({
     name: c.name,
     run: c.run,
     ...(c.optional === true ? { optional: true } : {}),
@@ -89,24 +82,6 @@ export function verifyPolicy(sandbox: SandboxConfig): VerifyPolicy {
   };
 }
 
-/** The tree to verify, written into the shadow. */
-async function sourceTree(
-  store: ShadowStore,
-  options: VerifyOptions,
-): Promise<{ source: VerifyContext['source']; skipped: VerifyContext['skipped'] }> {
-  if (options.staged)
-    return {
-      source: { kind: 'staged', ref: null, commit: null, tree: await store.stagedTree() },
-      skipped: [],
-    };
-  if (options.ref !== undefined) {
-    const { commit, tree } = await store.refTree(options.ref);
-    return { source: { kind: 'ref', ref: options.ref, commit, tree }, skipped: [] };
-  }
-  const snap = await store.snapshot();
-  return { source: { kind: 'worktree', ref: null, commit: null, tree: snap.tree }, skipped: snap.skipped };
-}
-
 async function makeView(globals: GlobalOptions, io: CliIo, context: VerifyContext): Promise<View> {
   const style = makeStyle(useColor(io));
   if (!globals.json && io.stdout.isTTY === true && io.env['TERM'] !== 'dumb') {
@@ -134,45 +109,6 @@ async function showUntilDone(
   }
 }
 
-interface Prepared {
-  store: ShadowStore;
-  scratch: Scratch;
-  context: VerifyContext;
-}
-
-/** Snapshot, scratch: under the workspace lock, released before the commands run. */
-async function prepare(
-  root: string,
-  io: CliIo,
-  options: VerifyOptions,
-  sandbox: SandboxConfig,
-  maxFileBytes: number,
-  selection: CommandSelection,
-): Promise<Prepared> {
-  const store = await ShadowStore.open(root, io.env, { maxFileBytes, command: 'verify' });
-  try {
-    const { source, skipped } = await sourceTree(store, options);
-    const session = newSessionId('verify', new Date(), randomBytes(2).toString('hex'));
-    const scratch = await store
-      .scratches({ tempRoot: tmpdir(), links: sandbox.link })
-      .open(session, source.tree);
-    return {
-      store,
-      scratch,
-      context: {
-        root,
-        session,
-        source,
-        commandSource: selection.source,
-        skipped,
-        optionalNotRun: selection.optionalNotRun,
-      },
-    };
-  } finally {
-    await store.close();
-  }
-}
-
 export async function runVerify(options: VerifyOptions, globals: GlobalOptions, io: CliIo): Promise<number> {
   const root = await findWorkspaceRoot(globals.cwd, io.env);
   const { config, sandbox: loaded } = await loadWorkspaceConfig(root, io.env);
@@ -188,10 +124,17 @@ export async function runVerify(options: VerifyOptions, globals: GlobalOptions, 
   const interrupt = listenForInterrupt(() =>
     io.stderr.write('\naide: interrupted; stopping the commands and removing the scratch copy…\n'),
   );
-  let prepared: Prepared | undefined;
+  let prepared: PreparedVerify | undefined;
   try {
-    prepared = await prepare(root, io, options, sandbox, config.value.checkpoints.max_file_bytes, selection);
-    const { scratch, store, context } = prepared;
+    prepared = await prepareVerify(
+      root,
+      io.env,
+      options,
+      sandbox,
+      config.value.checkpoints.max_file_bytes,
+      selection,
+    );
+    const { scratch, stateDir, context } = prepared;
     const view = await makeView(globals, io, context);
     const flow = verifyFlow(
       {
@@ -199,7 +142,7 @@ export async function runVerify(options: VerifyOptions, globals: GlobalOptions, 
         commands: selection.commands,
         policy: verifyPolicy(sandbox),
         userEnv: io.env,
-        logDir: join(store.workspace.stateDir, 'sessions', context.session, 'logs'),
+        logDir: join(stateDir, 'sessions', context.session, 'logs'),
         signal: interrupt.signal,
       },
       { runner, now: () => performance.now() },

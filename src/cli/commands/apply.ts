@@ -6,8 +6,6 @@ import { AideError, ExitCode } from '../../shared/errors.js';
 import { useColor, type CliIo, type InputStream } from '../io.js';
 import type { ApplyReport } from '../../core/flows/apply.js';
 import { drive } from '../../core/flows/drive.js';
-import type { Checkpointer } from '../../core/ports/checkpoints.js';
-import type { ShadowStore as ShadowStoreType } from '../../infra/shadow/shadow-store.js';
 import type { CommandRunner, RawArgv } from './spec.js';
 
 export const applyOptionsSchema = z.object({
@@ -86,33 +84,16 @@ export const applyRun: CommandRunner = {
   run: async (argv, globals, io) => {
     const options = applyOptions(argv);
     const response = await readResponse(options, globals.cwd, io);
-    const [
-      { applyFlow },
-      { NodeFileSystem },
-      { findWorkspaceRoot },
-      { loadWorkspaceConfig },
-      { ShadowStore },
-      render,
-      { makeStyle },
-      { protectedApprover },
-      { ignoresCase },
-    ] = await Promise.all([
+    const [{ applyFlow }, { openApply }, render, { makeStyle }, { protectedApprover }] = await Promise.all([
       import('../../core/flows/apply.js'),
-      import('../../infra/fs/node-file-system.js'),
-      import('../../infra/git/workspace-root.js'),
-      import('../../config/load-workspace.js'),
-      import('../../infra/shadow/shadow-store.js'),
+      import('../wiring/apply.js'),
       import('../render/apply.js'),
       import('../render/style.js'),
       import('../approver.js'),
-      import('../../infra/fs/case-sensitivity.js'),
     ]);
-    const root = await findWorkspaceRoot(globals.cwd, io.env);
-    // Read before any edit: a reply that rewrites config.json cannot decide what is protected.
-    const config = (await loadWorkspaceConfig(root, io.env)).config.value;
-    const maxFileBytes = config.checkpoints.max_file_bytes;
+    const wiring = await openApply(globals.cwd, io.env);
     const protect = {
-      policy: { rules: config.protected_paths, caseInsensitive: await ignoresCase(root) },
+      policy: { rules: wiring.config.protected_paths, caseInsensitive: wiring.caseInsensitive },
       approver: protectedApprover(
         { allowProtected: options.allowProtected, retry: retryCommand(options, argv, globals.json) },
         io,
@@ -122,19 +103,10 @@ export const applyRun: CommandRunner = {
         }),
       ),
     };
-    // The shadow (and its lock) is opened only when there is something to write: a dry run or a
-    // failed apply leaves no trace in the workspace.
-    let store: ShadowStoreType | undefined;
-    const checkpoints: Checkpointer = {
-      checkpoint: async (request) => {
-        store ??= await ShadowStore.open(root, io.env, { maxFileBytes, command: 'apply' });
-        return store.checkpoint(request);
-      },
-    };
     try {
       const flow = applyFlow(
-        { response, root, dryRun: options.dryRun },
-        { fs: new NodeFileSystem(), checkpoints, protect },
+        { response, root: wiring.root, dryRun: options.dryRun },
+        { fs: wiring.fs, checkpoints: wiring.checkpoints, protect },
       );
       // apply prints once, at the end: its report says everything its events did.
       const report = await drive(flow, () => undefined);
@@ -143,7 +115,7 @@ export const applyRun: CommandRunner = {
       );
       return exitCode(report);
     } finally {
-      await store?.close();
+      await wiring.close();
     }
   },
 };

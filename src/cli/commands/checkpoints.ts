@@ -6,8 +6,8 @@
 import { z } from 'zod';
 import { AideError, ExitCode } from '../../shared/errors.js';
 import { useColor, type CliIo, type GlobalOptions } from '../io.js';
-import type { Checkpoint } from '../../infra/shadow/checkpoints.js';
-import type { FileChangeSummary, ShadowStore } from '../../infra/shadow/shadow-store.js';
+import type { FileChangeSummary } from '../../core/ports/checkpoints.js';
+import type { Checkpoint, CheckpointReader } from '../wiring/checkpoints.js';
 import type { CommandRunner, RawArgv } from './spec.js';
 
 /** A count or a number of days: yargs hands `--limit x` over as NaN. */
@@ -60,14 +60,12 @@ export const pruneOptions = (argv: RawArgv): PruneOptions =>
   parse(pruneSchema, { keep: argv['keep'], olderThan: argv['olderThan'], dryRun: argv['dryRun'] });
 
 async function modules() {
-  const [store, root, render, style, config] = await Promise.all([
-    import('../../infra/shadow/shadow-store.js'),
-    import('../../infra/git/workspace-root.js'),
+  const [wiring, render, style] = await Promise.all([
+    import('../wiring/checkpoints.js'),
     import('../render/checkpoints.js'),
     import('../render/style.js'),
-    import('../../config/load-workspace.js'),
   ]);
-  return { ...store, ...root, render, ...style, ...config };
+  return { ...wiring, render, ...style };
 }
 
 function print(io: CliIo, globals: GlobalOptions, schema: string, data: unknown, text: () => string): number {
@@ -75,27 +73,9 @@ function print(io: CliIo, globals: GlobalOptions, schema: string, data: unknown,
   return ExitCode.ok;
 }
 
-/** Opens the shadow for writing (lock held) and always closes it. */
-async function withStore<T>(
-  globals: GlobalOptions,
-  io: CliIo,
-  command: string,
-  use: (store: ShadowStore) => Promise<T>,
-): Promise<T> {
-  const m = await modules();
-  const root = await m.findWorkspaceRoot(globals.cwd, io.env);
-  const maxFileBytes = (await m.loadWorkspaceConfig(root, io.env)).config.value.checkpoints.max_file_bytes;
-  const store = await m.ShadowStore.open(root, io.env, { maxFileBytes, command });
-  try {
-    return await use(store);
-  } finally {
-    await store.close();
-  }
-}
-
 async function reader(globals: GlobalOptions, io: CliIo) {
   const m = await modules();
-  const reader = await m.ShadowReader.openExisting(await m.findWorkspaceRoot(globals.cwd, io.env), io.env);
+  const reader = await m.openReader(globals.cwd, io.env);
   return { m, reader, style: m.makeStyle(useColor(io)) };
 }
 
@@ -103,29 +83,16 @@ const NO_SHADOW =
   'This workspace has no checkpoints yet: `aide apply` takes one before it writes, `aide checkpoints save` takes one now.';
 
 /**
- * The sessions that were dry runs (`aide act --dry-run`): their checkpoints record what aide
- * verified in a scratch copy and never wrote, a state the files never had. Known from each
- * session's state.json, never from anything in the shadow a verify command could have written.
- */
-async function dryRunSessions(stateDir: string): Promise<ReadonlySet<string>> {
-  const { listSessionStates } = await import('../../infra/session/session-state.js');
-  const sessions = await listSessionStates(stateDir);
-  return new Set(sessions.filter((s) => s.state?.dryRun === true).map((s) => s.session));
-}
-
-type Reader = NonNullable<Awaited<ReturnType<typeof reader>>['reader']>;
-
-/**
  * What a checkpoint changed: against its parent, or for a session's first, against the newest
  * older checkpoint of a real (not dry-run) session: the state the files had before it.
  */
 async function changesOf(
-  r: Reader,
+  r: CheckpointReader,
   checkpoint: Checkpoint,
   dryRuns: ReadonlySet<string>,
 ): Promise<FileChangeSummary[]> {
   if (checkpoint.parent !== null) return r.changesOf(checkpoint);
-  const { EMPTY_TREE } = await import('../../infra/shadow/shadow-store.js');
+  const { EMPTY_TREE } = await import('../wiring/checkpoints.js');
   const all = await r.list({ limit: 1000 });
   const older = all.slice(all.findIndex((c) => c.id === checkpoint.id) + 1);
   const previous = older.find((c) => !dryRuns.has(c.session));
@@ -134,7 +101,7 @@ async function changesOf(
 
 /** The listing's file counts for sessions' first checkpoints, with dry runs skipped as above. */
 async function countFiles(
-  r: Reader,
+  r: CheckpointReader,
   list: readonly Checkpoint[],
   dryRuns: ReadonlySet<string>,
 ): Promise<Checkpoint[]> {
@@ -154,7 +121,7 @@ export const showRun: CommandRunner = {
     const { m, reader: r, style } = await reader(globals, io);
     if (r === null) throw new AideError('checkpoint_unknown', `no checkpoint "${id}"`, { hint: NO_SHADOW });
     const checkpoint = await r.show(id);
-    const dryRuns = await dryRunSessions(r.workspace.stateDir);
+    const dryRuns = await m.dryRunSessions(r.workspace.stateDir);
     const changes = await changesOf(r, checkpoint, dryRuns);
     const dryRun = dryRuns.has(checkpoint.session);
     const json = { checkpoint: { ...checkpoint, dryRun }, changes: m.render.changesJson(changes) };
@@ -173,7 +140,12 @@ export const diffRun: CommandRunner = {
     const from = await r.resolve(options.id);
     const to =
       options.id2 === undefined
-        ? await withStore(globals, io, 'checkpoints diff', async (store) => (await store.snapshot()).tree)
+        ? await m.withStore(
+            globals.cwd,
+            io.env,
+            'checkpoints diff',
+            async (store) => (await store.snapshot()).tree,
+          )
         : await r.resolve(options.id2);
     const [text, changes] = await Promise.all([r.diff(from, to), r.changes(from, to)]);
     return print(
@@ -194,7 +166,8 @@ export const diffRun: CommandRunner = {
 export const saveRun: CommandRunner = {
   run: async (argv, globals, io) => {
     const { message } = parse(saveSchema, { message: argv['message'] });
-    const result = await withStore(globals, io, 'checkpoints save', (store) =>
+    const m = await modules();
+    const result = await m.withStore(globals.cwd, io.env, 'checkpoints save', (store) =>
       store.checkpoint({ reason: 'manual', message }),
     );
     return print(io, globals, 'aide.checkpoints.save/1', result, () => {
@@ -214,7 +187,7 @@ export const pruneRun: CommandRunner = {
   run: async (argv, globals, io) => {
     const options = pruneOptions(argv);
     const m = await modules();
-    const result = await withStore(globals, io, 'checkpoints prune', (store) =>
+    const result = await m.withStore(globals.cwd, io.env, 'checkpoints prune', (store) =>
       store.prune({
         dryRun: options.dryRun,
         now: new Date(),
@@ -238,7 +211,7 @@ export const listRun: CommandRunner = {
       const stats = await r.stats();
       return print(io, globals, 'aide.checkpoints.stats/1', { stats }, () => m.render.renderStats(stats));
     }
-    const dryRuns = r === null ? new Set<string>() : await dryRunSessions(r.workspace.stateDir);
+    const dryRuns = r === null ? new Set<string>() : await m.dryRunSessions(r.workspace.stateDir);
     // Dry runs are hidden unless asked for (--all, or --session naming one): read enough to fill the page.
     const showDry = options.all || options.session !== undefined;
     const read =
@@ -255,11 +228,8 @@ export const listRun: CommandRunner = {
         ? []
         : (await countFiles(r, wanted, dryRuns)).map((c) => ({ ...c, dryRun: dryRuns.has(c.session) }));
     // A restore killed half way: say so first, with how to finish or undo it.
-    const [{ readPendingRestore }, { pendingRestoreLines }] = await Promise.all([
-      import('../../infra/shadow/restore-journal.js'),
-      import('../render/restore.js'),
-    ]);
-    const pending = r === null ? null : await readPendingRestore(r.workspace.stateDir);
+    const { pendingRestoreLines } = await import('../render/restore.js');
+    const pending = r === null ? null : await m.pendingRestore(r.workspace.stateDir);
     const note = pending === null ? '' : `${pendingRestoreLines(pending, style).join('\n')}\n`;
     if (options.session !== undefined && list.length === 0 && r !== null) {
       throw new AideError('checkpoint_unknown', `no session "${options.session}" has checkpoints here`, {

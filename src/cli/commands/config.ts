@@ -17,7 +17,7 @@ export const configRun: CommandRunner = {
     configOptions(argv);
     const [{ loadWorkspaceConfig }, { findWorkspaceRoot }, render, { makeStyle }] = await Promise.all([
       import('../../config/load-workspace.js'),
-      import('../../infra/git/workspace-root.js'),
+      import('../wiring/workspace.js'),
       import('../render/config.js'),
       import('../render/style.js'),
     ]);

@@ -15,7 +15,7 @@ export const doctorRun: CommandRunner = {
   run: async (argv, globals, io) => {
     doctorOptions(argv);
     const [{ gatherDoctorFacts }, { assessDoctor }, render, { makeStyle }] = await Promise.all([
-      import('../doctor-facts.js'),
+      import('../wiring/doctor.js'),
       import('../../core/doctor/assess.js'),
       import('../render/doctor.js'),
       import('../render/style.js'),

@@ -15,26 +15,14 @@ export function initOptions(argv: RawArgv): InitOptions {
 export const initRun: CommandRunner = {
   run: async (argv, globals, io) => {
     const options = initOptions(argv);
-    const [
-      { initWorkspace },
-      { NodeFileSystem },
-      { NodeDirectoryLister },
-      { findWorkspaceRoot },
-      render,
-      { makeStyle },
-    ] = await Promise.all([
+    const [{ initWorkspace }, { openInit }, render, { makeStyle }] = await Promise.all([
       import('../../core/init/init-workspace.js'),
-      import('../../infra/fs/node-file-system.js'),
-      import('../../infra/fs/list-directories.js'),
-      import('../../infra/git/workspace-root.js'),
+      import('../wiring/init.js'),
       import('../render/init.js'),
       import('../render/style.js'),
     ]);
-    const root = await findWorkspaceRoot(globals.cwd, io.env);
-    const report = await initWorkspace(
-      { root, force: options.force },
-      { fs: new NodeFileSystem(), lister: new NodeDirectoryLister() },
-    );
+    const { root, deps } = await openInit(globals.cwd, io.env);
+    const report = await initWorkspace({ root, force: options.force }, deps);
     io.stdout.write(
       globals.json ? render.initJson(report) : render.renderInitText(report, makeStyle(useColor(io))),
     );

@@ -25,31 +25,16 @@ export function restoreOptions(argv: RawArgv): RestoreOptions {
 export const restoreRun: CommandRunner = {
   run: async (argv, globals, io) => {
     const options = restoreOptions(argv);
-    const [
-      { chooseApprover },
-      { restoreFlow },
-      { NodeFileSystem },
-      { findWorkspaceRoot },
-      { loadWorkspaceConfig },
-      { ShadowReader, ShadowStore },
-      { ShadowRestorer },
-      render,
-      { makeStyle },
-    ] = await Promise.all([
+    const [{ chooseApprover }, { restoreFlow }, { openRestore }, render, { makeStyle }] = await Promise.all([
       import('../approver.js'),
       import('../../core/flows/restore.js'),
-      import('../../infra/fs/node-file-system.js'),
-      import('../../infra/git/workspace-root.js'),
-      import('../../config/load-workspace.js'),
-      import('../../infra/shadow/shadow-store.js'),
-      import('../../infra/shadow/restore.js'),
+      import('../wiring/restore.js'),
       import('../render/restore.js'),
       import('../render/style.js'),
     ]);
-    const root = await findWorkspaceRoot(globals.cwd, io.env);
-    const config = await loadWorkspaceConfig(root, io.env);
+    const wiring = await openRestore(globals.cwd, io);
     const style = makeStyle(useColor(io));
-    if ((await ShadowReader.openExisting(root, io.env)) === null) {
+    if (wiring === null) {
       // Nothing to restore, and nothing to create for it.
       throw new AideError(
         'checkpoint_unknown',
@@ -59,18 +44,11 @@ export const restoreRun: CommandRunner = {
         },
       );
     }
-    const store = await ShadowStore.open(root, io.env, {
-      maxFileBytes: config.config.value.checkpoints.max_file_bytes,
-      command: 'restore',
-    });
     try {
       // An unknown id is a usage error (exit 2) whether or not anyone could be asked: find it first.
-      const target = await store.show(options.id);
+      const target = await wiring.show(options.id);
       // A dry run's checkpoint is a state the files never had: say so before anything is asked.
-      const { listSessionStates } = await import('../../infra/session/session-state.js');
-      const dryRun = (await listSessionStates(store.workspace.stateDir)).some(
-        (s) => s.session === target.session && s.state?.dryRun === true,
-      );
+      const dryRun = await wiring.isDryRun(target.session);
       if (dryRun && !globals.json) io.stdout.write(render.dryRunNote(target.short, style));
       // Decided before any work: a run that cannot ask must not change anything (exit 4).
       const approver = chooseApprover(
@@ -81,10 +59,7 @@ export const restoreRun: CommandRunner = {
           stdout: globals.json ? process.stderr : process.stdout,
         }),
       );
-      const restorer = new ShadowRestorer(
-        store,
-        new NodeFileSystem({ afterChange: io.afterWorkspaceChange }),
-      );
+      const { restorer } = wiring;
       const flow = restoreFlow(
         { target: options.id, dryRun: options.dryRun },
         { restorer, checkpointer: restorer, approver },
@@ -95,7 +70,7 @@ export const restoreRun: CommandRunner = {
       io.stdout.write(globals.json ? render.restoreJson(report) : render.renderRestoreSummary(report, style));
       return report.result === 'declined' ? ExitCode.aborted : ExitCode.ok;
     } finally {
-      await store.close();
+      await wiring.close();
     }
   },
 };

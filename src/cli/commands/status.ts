@@ -1,5 +1,3 @@
-import { join } from 'node:path';
-import { STATE_DIR } from '../../config/files.js';
 import { z } from 'zod';
 import { AideError } from '../../shared/errors.js';
 import { useColor } from '../io.js';
@@ -28,28 +26,15 @@ export function statusOptions(argv: RawArgv): StatusOptions {
 export const statusRun: CommandRunner = {
   run: async (argv, globals, io) => {
     const options = statusOptions(argv);
-    const [
-      { findWorkspaceRoot },
-      { listSessionStates },
-      { lockHolder },
-      { resumeCommand },
-      { ShadowReader },
-      history,
-      render,
-      { makeStyle },
-    ] = await Promise.all([
-      import('../../infra/git/workspace-root.js'),
-      import('../../infra/session/session-state.js'),
-      import('../../infra/shadow/lock.js'),
+    const [{ readStatusRecords }, { resumeCommand }, history, render, { makeStyle }] = await Promise.all([
+      import('../wiring/status.js'),
       import('../../core/flows/session-select.js'),
-      import('../../infra/shadow/shadow-store.js'),
       import('../session-history.js'),
       import('../render/status.js'),
       import('../render/style.js'),
     ]);
-    const root = await findWorkspaceRoot(globals.cwd, io.env);
-    const stateDir = join(root, STATE_DIR);
-    const sessions = await listSessionStates(stateDir);
+    const records = await readStatusRecords(globals.cwd, io.env);
+    const { sessions } = records;
     let shown = sessions[0];
     if (options.session !== undefined) {
       const found = history.findSession(sessions, options.session);
@@ -70,12 +55,13 @@ export const statusRun: CommandRunner = {
     }
     // `running` in state.json with no aide holding the lock: that aide was killed. While aide act
     // holds it, the newest running session is the live one; any other running one was killed.
-    const holder = await lockHolder(stateDir);
-    const live = holder?.command === 'act' ? sessions.find((s) => s.state?.status === 'running') : undefined;
+    const live =
+      (await records.lockCommand()) === 'act'
+        ? sessions.find((s) => s.state?.status === 'running')
+        : undefined;
     const killed = (s: (typeof sessions)[number] | undefined) =>
       s !== undefined && s.state?.status === 'running' && s !== live;
-    const reader = await ShadowReader.openExisting(root, io.env);
-    const checkpoints = reader === null ? [] : await reader.list({ limit: CHECKPOINTS_READ });
+    const checkpoints = await records.checkpoints(CHECKPOINTS_READ);
     const undone = history.replayRestores(sessions, checkpoints);
     const undoOf = (s: (typeof sessions)[number]) => history.sessionUndo(s, sessions, undone);
     // What `aide act --resume` would pick: the newest unfinished session (of its own kind).

@@ -1,10 +1,17 @@
 /** Text renderings for `aide checkpoints` and its subcommands. */
 import type { ChangeAction } from '../../core/ports/changes.js';
-import type { Checkpoint } from '../../infra/shadow/checkpoints.js';
-import type { FileChangeSummary, PruneResult, ShadowStats } from '../../infra/shadow/shadow-store.js';
+import type {
+  CheckpointRecord,
+  FileChangeSummary,
+  PruneResult,
+  ShadowStats,
+} from '../../core/ports/checkpoints.js';
 import { plural } from '../../shared/text.js';
 import { formatBytes } from '../../shared/units.js';
 import { colorDiff, type Style } from './style.js';
+
+/** A checkpoint as it is shown: `missing` names an object the shadow no longer has (it cannot be restored). */
+export type ShownCheckpoint = CheckpointRecord & { missing?: string; dryRun?: boolean };
 
 /** "3 minutes ago", "2 days ago" — for people; JSON keeps ISO times. */
 export function ago(iso: string, now: Date): string {
@@ -23,7 +30,7 @@ export function ago(iso: string, now: Date): string {
 
 /** `hidden`: how many checkpoints of dry runs were left out (listed with --all). */
 export function renderList(
-  checkpoints: ReadonlyArray<Checkpoint & { dryRun?: boolean }>,
+  checkpoints: readonly ShownCheckpoint[],
   now: Date,
   style: Style,
   hidden = 0,
@@ -91,7 +98,7 @@ export function changesJson(changes: readonly FileChangeSummary[]): unknown[] {
 }
 
 export function renderShow(
-  checkpoint: Checkpoint,
+  checkpoint: ShownCheckpoint,
   changes: readonly FileChangeSummary[],
   now: Date,
   style: Style,

@@ -1,7 +1,6 @@
 /** Text renderings of `aide status`: one session in full, and the short list of recent ones. */
-import type { FoundSession } from '../../infra/session/session-state.js';
 import { plural } from '../../shared/text.js';
-import type { SessionUndo } from '../session-history.js';
+import type { ListedSession, SessionUndo } from '../session-history.js';
 import { ago } from './checkpoints.js';
 import type { Style } from './style.js';
 
@@ -30,7 +29,7 @@ const STATUS_TEXT: Readonly<Record<string, string>> = { not_run: 'not run' };
 const KILLED = 'running when its aide process ended (killed or crashed)';
 const short = (id: string) => id.slice(0, 10);
 
-export function shownState(found: FoundSession): ShownState {
+export function shownState(found: ListedSession): ShownState {
   return found.state ?? found.raw ?? {};
 }
 
@@ -61,7 +60,7 @@ function undoLine(state: ShownState, undo: SessionUndo): string {
 }
 
 /** One session in full: each step, how to undo what it wrote (if anything is left to undo). */
-export function renderSession(found: FoundSession, killed: boolean, undo: SessionUndo, now: Date): string[] {
+export function renderSession(found: ListedSession, killed: boolean, undo: SessionUndo, now: Date): string[] {
   const state = shownState(found);
   const status = killed ? KILLED : (state.status ?? 'unknown');
   const lines = [
@@ -101,7 +100,7 @@ function stepCounts(state: ShownState, undo: SessionUndo): string {
 }
 
 export interface RecentRow {
-  found: FoundSession;
+  found: ListedSession;
   killed: boolean;
   undo: SessionUndo;
 }

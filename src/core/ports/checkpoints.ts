@@ -135,3 +135,30 @@ export interface Restorer {
   /** Completes an interrupted restore that has nothing left to write: its emptied folders, its journal. */
   finishPending(pending: PendingRestore): Promise<RestoreOutcome>;
 }
+
+/** A file a checkpoint changed, with its line counts (null for a binary file). */
+export interface FileChangeSummary extends FileChange {
+  added: number | null;
+  removed: number | null;
+}
+
+/** What a prune removed (or would remove, in a dry run) and the shadow's size before and after. */
+export interface PruneResult {
+  removed: Array<{ session: string; time: string }>;
+  kept: number;
+  bytesBefore: number;
+  bytesAfter: number;
+  /** Why the objects of removed sessions were not collected (a kept checkpoint names a missing object). */
+  notCompacted?: string;
+}
+
+/** What `aide checkpoints --stats` reports of the shadow repository. */
+export interface ShadowStats {
+  path: string;
+  bytes: number;
+  sessions: number;
+  checkpoints: number;
+  objects: number;
+  /** Whether the shadow borrows the user's objects (alternates). */
+  borrowsObjects: boolean;
+}

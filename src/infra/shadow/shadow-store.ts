@@ -6,8 +6,14 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { FileChange } from '../../core/ports/changes.js';
-import type { CheckpointRequest, CheckpointResult, Checkpointer } from '../../core/ports/checkpoints.js';
+import type {
+  CheckpointRequest,
+  CheckpointResult,
+  Checkpointer,
+  FileChangeSummary,
+  PruneResult,
+  ShadowStats,
+} from '../../core/ports/checkpoints.js';
 import {
   BRANCH_PREFIX,
   createCheckpoint,
@@ -31,27 +37,13 @@ import { refTree, stagedTree } from './verify-source.js';
 import { watchPaths } from './watched-paths.js';
 
 export { EMPTY_TREE };
+export type { FileChangeSummary, PruneResult, ShadowStats };
 
 export interface ShadowOptions {
   /** Files over this size are left out of snapshots. */
   maxFileBytes: number;
   /** The command taking the lock, for the message another aide process would see. */
   command: string;
-}
-
-/** A file a checkpoint changed, with its line counts (null for a binary file). */
-export interface FileChangeSummary extends FileChange {
-  added: number | null;
-  removed: number | null;
-}
-
-export interface PruneResult {
-  removed: Array<{ session: string; time: string }>;
-  kept: number;
-  bytesBefore: number;
-  bytesAfter: number;
-  /** Why the objects of removed sessions were not collected (a kept checkpoint names a missing object). */
-  notCompacted?: string;
 }
 
 /**
@@ -86,16 +78,6 @@ async function compactObjects(git: ShadowGit): Promise<string | null> {
   } finally {
     for (const keep of keeps) await rm(keep, { force: true });
   }
-}
-
-export interface ShadowStats {
-  path: string;
-  bytes: number;
-  sessions: number;
-  checkpoints: number;
-  objects: number;
-  /** Whether the shadow borrows the user's objects (alternates). */
-  borrowsObjects: boolean;
 }
 
 async function folderBytes(path: string): Promise<number> {

@@ -5,18 +5,18 @@
 import { readFileSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { isLoopbackHost } from '../config/config-schema.js';
-import { loadWorkspaceConfig } from '../config/load-workspace.js';
-import type { DoctorFacts } from '../core/doctor/assess.js';
-import { findWorkspaceRoot } from '../infra/git/workspace-root.js';
-import { probeBubblewrap } from '../infra/process/isolation-probe.js';
-import { prepareIsolation } from '../infra/process/isolation.js';
-import { probe } from '../infra/process/probe.js';
-import { detectOverlay } from '../infra/shadow/scratch/overlay.js';
-import { listWorkspaceScratches, scratchHome } from '../infra/shadow/scratch/registry.js';
-import { describeWorkspace } from '../infra/shadow/shadow-repo.js';
-import { ShadowReader } from '../infra/shadow/shadow-store.js';
-import { AideError } from '../shared/errors.js';
+import { isLoopbackHost } from '../../config/config-schema.js';
+import { loadWorkspaceConfig } from '../../config/load-workspace.js';
+import type { DoctorFacts } from '../../core/doctor/assess.js';
+import { findWorkspaceRoot } from '../../infra/git/workspace-root.js';
+import { probeBubblewrap } from '../../infra/process/isolation-probe.js';
+import { prepareIsolation } from '../../infra/process/isolation.js';
+import { probe } from '../../infra/process/probe.js';
+import { detectOverlay } from '../../infra/shadow/scratch/overlay.js';
+import { listWorkspaceScratches, scratchHome } from '../../infra/shadow/scratch/registry.js';
+import { describeWorkspace } from '../../infra/shadow/shadow-repo.js';
+import { ShadowReader } from '../../infra/shadow/shadow-store.js';
+import { AideError } from '../../shared/errors.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -28,7 +28,7 @@ export function tempRoot(env: Env): string {
 
 /** `engines.node` of aide's package.json. */
 function requiredNode(): string | null {
-  const raw = readFileSync(new URL('../../../package.json', import.meta.url), 'utf8');
+  const raw = readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8');
   const engines = (JSON.parse(raw) as { engines?: { node?: unknown } }).engines;
   return typeof engines?.node === 'string' ? engines.node : null;
 }

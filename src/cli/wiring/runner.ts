@@ -4,12 +4,12 @@
  * commands with network access the user did not agree to.
  */
 import { join } from 'node:path';
-import type { CommandRunner } from '../core/ports/commands.js';
-import { knownGitDirs } from '../infra/git/git-dirs.js';
-import { ProcessCommandRunner } from '../infra/process/command-runner.js';
-import { prepareIsolation, unconfined, type SessionIsolation } from '../infra/process/isolation.js';
-import { STATE_DIR } from '../infra/shadow/shadow-repo.js';
-import { AideError } from '../shared/errors.js';
+import type { CommandRunner } from '../../core/ports/commands.js';
+import { knownGitDirs } from '../../infra/git/git-dirs.js';
+import { ProcessCommandRunner } from '../../infra/process/command-runner.js';
+import { prepareIsolation, unconfined, type SessionIsolation } from '../../infra/process/isolation.js';
+import { STATE_DIR } from '../../config/files.js';
+import { AideError } from '../../shared/errors.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -6,27 +6,18 @@
 import { realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PLANS_DIR, STATE_DIR } from '../config/files.js';
-import { loadWorkspaceConfig } from '../config/load-workspace.js';
-import type { Scratch } from '../core/ports/scratch.js';
-import type { PlanFiles, SessionStore, StoredSession } from '../core/ports/session-store.js';
-import { ignoresCase } from '../infra/fs/case-sensitivity.js';
-import { NodeFileSystem } from '../infra/fs/node-file-system.js';
-import { findWorkspaceRoot } from '../infra/git/workspace-root.js';
-import { listSessionStates } from '../infra/session/session-state.js';
-import { planFiles, ShadowSessionStore } from '../infra/session/shadow-session-store.js';
-import { ShadowStore } from '../infra/shadow/shadow-store.js';
-import type { CliIo } from './io.js';
-import { openVerifyRunner, type VerifyRunner } from './isolated-runner.js';
+import { PLANS_DIR, STATE_DIR } from '../../config/files.js';
+import type { Scratch } from '../../core/ports/scratch.js';
+import type { PlanFiles, SessionStore, StoredSession } from '../../core/ports/session-store.js';
+import { ignoresCase } from '../../infra/fs/case-sensitivity.js';
+import { NodeFileSystem } from '../../infra/fs/node-file-system.js';
+import { listSessionStates } from '../../infra/session/session-state.js';
+import { planFiles, ShadowSessionStore } from '../../infra/session/shadow-session-store.js';
+import { ShadowStore } from '../../infra/shadow/shadow-store.js';
+import type { CliIo } from '../io.js';
+import { openVerifyRunner, type VerifyRunner } from './runner.js';
 
-type Env = Readonly<Record<string, string | undefined>>;
-
-/** The workspace a command runs in, and its configuration. */
-export async function openWorkspace(cwd: string, env: Env) {
-  const root = await findWorkspaceRoot(cwd, env);
-  const { config, sandbox } = await loadWorkspaceConfig(root, env);
-  return { root, config: config.value, sandbox: sandbox.value };
-}
+export { openWorkspace } from './workspace.js';
 
 /** The workspace's sessions, read only: nothing is created when there are none. */
 export function readSessions(root: string): Promise<StoredSession[]> {

@@ -1,0 +1,17 @@
+/**
+ * The workspace a command runs in: its root, found from the cwd, and its configuration. Every
+ * command starts here; the other wiring modules build what one command runs on.
+ */
+import { loadWorkspaceConfig } from '../../config/load-workspace.js';
+import { findWorkspaceRoot } from '../../infra/git/workspace-root.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export { findWorkspaceRoot };
+
+/** The workspace a command runs in, and its configuration. */
+export async function openWorkspace(cwd: string, env: Env) {
+  const root = await findWorkspaceRoot(cwd, env);
+  const { config, sandbox } = await loadWorkspaceConfig(root, env);
+  return { root, config: config.value, sandbox: sandbox.value };
+}
