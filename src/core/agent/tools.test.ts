@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
+import { usage } from './check-call.js';
 import { findTool, parametersOf, TOOL_ALIASES, TOOLS, toolsFor } from './tools.js';
 
 describe('the tool contract', () => {
@@ -55,4 +57,13 @@ describe('the tool contract', () => {
     assert.equal(findTool('execute_command')?.name, 'run_command');
     assert.equal(findTool('readfile'), undefined);
   });
+});
+
+test("the README's protocol table is the contract", () => {
+  // dist/src/core/agent/tools.test.js → <repo>/README.md
+  const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
+  for (const tool of TOOLS) {
+    const row = `| \`${usage(tool)}\` | ${tool.modes.join(', ')} | ${tool.description} |`;
+    assert.ok(readme.includes(row), `README.md lacks the row:\n${row}`);
+  }
 });

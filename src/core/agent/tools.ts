@@ -110,14 +110,14 @@ const definitions = {
     },
   },
   submit_plan: {
-    description: 'Submit the finished plan: a summary, then "## Step N: title" sections. Ends Plan mode.',
+    description: 'Submit the finished plan: a summary, then `## Step N: title` sections. Ends Plan mode.',
     modes: ['plan'],
     parameters: z.strictObject({ plan: nonEmpty }),
     kinds: { plan: 'text' },
     aliases: { content: 'plan', body: 'plan' },
   },
   replace_in_file: {
-    description: 'Edit a file with SEARCH/REPLACE blocks (<<<<<<< SEARCH, =======, >>>>>>> REPLACE).',
+    description: 'Edit a file with SEARCH/REPLACE blocks (`<<<<<<< SEARCH`, `=======`, `>>>>>>> REPLACE`).',
     modes: ACT,
     parameters: z.strictObject({ path: nonEmpty, diff: nonEmpty }),
     kinds: { path: 'scalar', diff: 'text' },
@@ -131,7 +131,7 @@ const definitions = {
     aliases: { ...PATH_ALIASES, contents: 'content', text: 'content', file_content: 'content' },
   },
   run_command: {
-    description: 'Run an allowed command (allowed_commands) in the isolated scratch copy.',
+    description: 'Run an allowed command (`allowed_commands`) in the isolated scratch copy.',
     modes: ACT,
     parameters: z.strictObject({ command: nonEmpty }),
     kinds: { command: 'scalar' },
