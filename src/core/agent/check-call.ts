@@ -89,7 +89,6 @@ type Input = { ok: true; values: Record<string, string>; repairs: string[] } | C
 /** The call's parameters under their canonical names, or why they cannot be. */
 function inputOf(raw: RawCall, tool: ToolDefinition): Input {
   const names = Object.keys(tool.parameters.shape);
-  if (raw.bare !== undefined) return bareInput(raw, tool);
   const values: Record<string, string> = {};
   const repairs: string[] = [];
   for (const parameter of raw.parameters) {
@@ -111,13 +110,18 @@ function inputOf(raw: RawCall, tool: ToolDefinition): Input {
     if (name !== parameter.name) repairs.push(`${parameter.name} → ${name}`);
     values[name] = parameter.value;
   }
-  return { ok: true, values, repairs };
+  return raw.bare === undefined ? { ok: true, values, repairs } : withBare(raw, tool, values, repairs);
 }
 
-/** A bare call fills the tool's one required parameter; a tool with more needs its tags. */
-function bareInput(raw: RawCall, tool: ToolDefinition): Input {
-  const required = parametersOf(tool).filter((p) => p.required);
-  const only = required.length === 1 ? required[0] : undefined;
+/** A call's bare text fills the one required parameter not given; with more left, tags are needed. */
+function withBare(
+  raw: RawCall,
+  tool: ToolDefinition,
+  values: Record<string, string>,
+  repairs: string[],
+): Input {
+  const left = parametersOf(tool).filter((p) => p.required && !Object.hasOwn(values, p.name));
+  const only = left.length === 1 ? left[0] : undefined;
   if (only === undefined) {
     return reject(
       `<${tool.name}> (line ${raw.line}) needs its parameters as tags: ${usage(tool)}.`,
@@ -125,11 +129,8 @@ function bareInput(raw: RawCall, tool: ToolDefinition): Input {
     );
   }
   const text = raw.bare ?? '';
-  return {
-    ok: true,
-    values: { [only.name]: only.kind === 'text' ? layoutTrimmed(text) : text.trim() },
-    repairs: [],
-  };
+  values[only.name] = only.kind === 'text' ? layoutTrimmed(text) : text.trim();
+  return { ok: true, values, repairs };
 }
 
 function wrongParameters(

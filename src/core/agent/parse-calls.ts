@@ -11,7 +11,8 @@
  * - a parameter ends at the first closing tag of its name that is followed by another parameter
  *   of the tool, the call's closing tag, another call, or the end of the reply: a diff or a file
  *   that holds `</diff>`, `<T>` generics or `a < b` elsewhere is read whole;
- * - a tool with one required parameter may be written bare: `<run_command>npm test</run_command>`;
+ * - parameters may be attributes of the tool's tag (`<read_file path="a.ts"/>`), and the one
+ *   required parameter left may be the call's bare text: `<run_command>npm test</run_command>`;
  * - `<think>` reasoning before the answer is blanked first (edit/reasoning.ts): its draft calls
  *   are not calls;
  * - results quoted back from the conversation (untrusted.ts) are skipped: their calls never run.
@@ -38,7 +39,10 @@ export interface RawCall {
   /** 1-based line of the opening tag. */
   line: number;
   parameters: RawParameter[];
-  /** The call's text when it holds no parameter tags (a bare `<run_command>npm test</run_command>`). */
+  /**
+   * The call's text when it holds no parameter tags (a bare `<run_command>npm test</run_command>`,
+   * `<write_file path="a.ts">…</write_file>`): the value of the one required parameter not given.
+   */
   bare?: string;
 }
 
@@ -77,7 +81,11 @@ export interface ParsedReply {
 
 const OPEN_TAG = /<([A-Za-z][\w-]*)\s*>/y;
 const CLOSE_TAG = /<\/([A-Za-z][\w-]*)\s*>/y;
-const ANY_OPEN = /<([A-Za-z][\w-]*)\s*>/g;
+/** Where a tag may start; the tag itself is read by the patterns above and TOOL_TAG. */
+const ANY_OPEN = /<([A-Za-z][\w-]*)(?=[\s/>])/g;
+/** A tool's opening tag may carry its parameters as attributes: `<read_file path="a.ts"/>`. */
+const TOOL_TAG = /<([A-Za-z][\w-]*)((?:\s+[A-Za-z][\w-]*\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/y;
+const ATTRIBUTE = /([A-Za-z][\w-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
 const TOOL_NAMES = TOOLS.map((tool) => tool.name);
 
 /** The tag at `at`, if one starts there. */
@@ -164,20 +172,36 @@ function withoutReasoning(reply: string): { text: string; unclosedAt?: number } 
 
 type ReadCall = { call: RawCall; end: number } | { problem: ProtocolProblem; end: number } | undefined;
 
+/** A tool's opening tag: where it ends, its attributes as parameters, and whether it closes itself. */
+function readToolTag(text: string, start: number, line: number) {
+  TOOL_TAG.lastIndex = start;
+  const match = TOOL_TAG.exec(text);
+  if (match === null) return undefined;
+  const attributes = [...(match[2] ?? '').matchAll(ATTRIBUTE)].map((a) => ({
+    name: a[1] ?? '',
+    value: (a[2] ?? a[3] ?? '').trim(),
+    line,
+  }));
+  return { end: start + match[0].length, attributes, selfClosing: match[3] === '/' };
+}
+
 function readCall(text: string, start: number, opening: Opening): ReadCall {
-  const open = tagAt(OPEN_TAG, text, start);
-  if (open === undefined) return undefined;
   const line = lineColumnAt(text, start).line;
+  const open = readToolTag(text, start, line);
+  if (open === undefined) return undefined;
   const first = skipSpace(text, open.end);
   const firstTag = tagAt(OPEN_TAG, text, first);
   if (opening.tool === undefined) {
     // An unknown name is a call only when it is written like one: a parameter tag first, a close.
+    if (open.attributes.length > 0 || open.selfClosing) return undefined;
     if (!looksLikeTool(opening.written) || firstTag === undefined) return undefined;
     if (findClose(text, first, opening) === undefined) return undefined;
+  } else if (open.selfClosing) {
+    return { call: { tool: opening.written, line, parameters: open.attributes }, end: open.end };
   } else if (firstTag === undefined && isCallClose(text, first, opening) === undefined) {
-    return readBare(text, open.end, line, opening);
+    return readBare(text, open.end, line, opening, open.attributes);
   }
-  const parameters: RawParameter[] = [];
+  const parameters: RawParameter[] = [...open.attributes];
   let at = open.end;
   for (;;) {
     at = skipSpace(text, at);
@@ -212,13 +236,19 @@ function unclosed(text: string, opening: Opening, line: number, parameter?: { na
 }
 
 /** A call without parameter tags: its whole text, up to its closing tag (none: a mention in prose). */
-function readBare(text: string, bodyStart: number, line: number, opening: Opening): ReadCall {
+function readBare(
+  text: string,
+  bodyStart: number,
+  line: number,
+  opening: Opening,
+  parameters: RawParameter[],
+): ReadCall {
   const close = findClose(text, bodyStart, opening);
   if (close === undefined) return undefined;
   // "I will use <read_file> here: <read_file>…</read_file>": the first tag was a mention.
   const body = text.slice(bodyStart, close.start);
   for (const match of body.matchAll(ANY_OPEN)) if (findTool(match[1] ?? '') !== undefined) return undefined;
-  return { call: { tool: opening.written, line, parameters: [], bare: body }, end: close.end };
+  return { call: { tool: opening.written, line, parameters, bare: body }, end: close.end };
 }
 
 function readParameter(
