@@ -170,6 +170,12 @@ export function describeProblem(problem: ProtocolProblem, mode: AgentMode): Call
         `the model's ${problem.tool} call on line ${problem.line} was cut off${inside}; nothing ran`,
       );
     }
+    case 'interrupted_call':
+      return reject(
+        `Your <${problem.tool}> call (line ${problem.line}) is not closed: <${problem.next.tool}> opens on line ` +
+          `${problem.next.line} before </${problem.tool}>. Nothing in it was run. Close each call before the next one.`,
+        `the model's ${problem.tool} call on line ${problem.line} was never closed; nothing in it ran`,
+      );
     case 'unclosed_parameter':
       return reject(
         `In your <${problem.tool}> call (line ${problem.line}), <${problem.parameter.name}> (line ` +

@@ -57,6 +57,13 @@ export type ProtocolProblem =
       endLine: number;
     }
   | {
+      /** Another call opened (on `next.line`) before this one closed; the other one is read on. */
+      kind: 'interrupted_call';
+      tool: string;
+      line: number;
+      next: { tool: string; line: number };
+    }
+  | {
       /** The call closed but one of its parameters never did. */
       kind: 'unclosed_parameter';
       tool: string;
@@ -83,6 +90,7 @@ const OPEN_TAG = /<([A-Za-z][\w-]*)\s*>/y;
 const CLOSE_TAG = /<\/([A-Za-z][\w-]*)\s*>/y;
 /** Where a tag may start; the tag itself is read by the patterns above and TOOL_TAG. */
 const ANY_OPEN = /<([A-Za-z][\w-]*)(?=[\s/>])/g;
+const TAG_START = /<([A-Za-z][\w-]*)(?=[\s/>])/y;
 /** A tool's opening tag may carry its parameters as attributes: `<read_file path="a.ts"/>`. */
 const TOOL_TAG = /<([A-Za-z][\w-]*)((?:\s+[A-Za-z][\w-]*\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/y;
 const ATTRIBUTE = /([A-Za-z][\w-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
@@ -210,16 +218,18 @@ function readCall(text: string, start: number, opening: Opening): ReadCall {
     }
     const close = isCallClose(text, at, opening);
     if (close !== undefined) return { call: { tool: opening.written, line, parameters }, end: close };
+    const opens = tagAt(TAG_START, text, at);
+    if (opens !== undefined && findTool(opens.name) !== undefined) {
+      // Another call opens: this one was never closed. Read the new one from its own tag.
+      const next = { tool: opens.name, line: lineColumnAt(text, at).line };
+      return { problem: { kind: 'interrupted_call', tool: opening.written, line, next }, end: at };
+    }
     const tag = tagAt(OPEN_TAG, text, at);
     if (tag === undefined) {
       // Stray prose inside the call (or a stray closing tag): read on from the next tag.
       const next = text.indexOf('<', at + 1);
       at = next < 0 ? text.length : next;
       continue;
-    }
-    if (findTool(tag.name) !== undefined) {
-      // Another call opens: this one was never closed. Read the new one from its own tag.
-      return { problem: unclosed(text, opening, line), end: at };
     }
     const read = readParameter(text, at, tag, opening, line);
     if ('problem' in read) return read;

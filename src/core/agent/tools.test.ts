@@ -51,19 +51,31 @@ describe('the tool contract', () => {
   });
 
   test('tool names are found in any case, dashed or camelCase', () => {
-    for (const written of ['read_file', 'READ_FILE', 'Read_File', 'readFile', 'ReadFile', 'read-file']) {
+    for (const written of [
+      'read_file',
+      'READ_FILE',
+      'Read_File',
+      'readFile',
+      'ReadFile',
+      'read-file',
+      'readfile',
+    ]) {
       assert.equal(findTool(written)?.name, 'read_file', written);
     }
     assert.equal(findTool('execute_command')?.name, 'run_command');
-    assert.equal(findTool('readfile'), undefined);
+    assert.equal(findTool('READFILE')?.name, 'read_file');
+    assert.equal(findTool('read_files'), undefined);
   });
 });
 
-test("the README's protocol table is the contract", () => {
+test("the README's protocol section is the contract: every tool's row, every alias", () => {
   // dist/src/core/agent/tools.test.js → <repo>/README.md
   const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
+  const section = readme.slice(readme.indexOf('## The agent protocol'), readme.indexOf('## Safety model'));
   for (const tool of TOOLS) {
     const row = `| \`${usage(tool)}\` | ${tool.modes.join(', ')} | ${tool.description} |`;
-    assert.ok(readme.includes(row), `README.md lacks the row:\n${row}`);
+    assert.ok(section.includes(row), `README.md lacks the row:\n${row}`);
+    for (const alias of Object.keys(tool.aliases)) assert.ok(section.includes(`\`${alias}\``), alias);
   }
+  for (const alias of Object.keys(TOOL_ALIASES)) assert.ok(section.includes(`\`${alias}\``), alias);
 });

@@ -71,6 +71,15 @@ const PATH_ALIASES = {
   relative_path: 'path',
 };
 
+/** Names for a directory to look in. */
+const DIRECTORY_ALIASES = {
+  dir: 'path',
+  directory: 'path',
+  folder: 'path',
+  dir_path: 'path',
+  directory_path: 'path',
+};
+
 const BOTH = ['plan', 'act'] as const;
 const ACT = ['act'] as const;
 
@@ -92,7 +101,7 @@ const definitions = {
     modes: BOTH,
     parameters: z.strictObject({ path: nonEmpty.optional(), recursive: flag.optional() }),
     kinds: { path: 'scalar', recursive: 'scalar' },
-    aliases: { dir: 'path', directory: 'path', folder: 'path', dir_path: 'path', directory_path: 'path' },
+    aliases: DIRECTORY_ALIASES,
   },
   search_files: {
     description: 'Search file contents for a regular expression: files first with match counts, at most 50.',
@@ -103,8 +112,7 @@ const definitions = {
       regex: 'pattern',
       query: 'pattern',
       search: 'pattern',
-      dir: 'path',
-      directory: 'path',
+      ...DIRECTORY_ALIASES,
       file_pattern: 'glob',
       include: 'glob',
     },
@@ -177,11 +185,16 @@ export function normalizeToolName(written: string): string {
     .toLowerCase();
 }
 
-/** The tool a written name means (case, dashes, camelCase and the aliases above forgiven). */
+/** The tool a written name means (case, dashes, camelCase, missing underscores and the aliases above forgiven). */
 export function findTool(written: string): ToolDefinition | undefined {
   const name = normalizeToolName(written);
-  return byName.get(TOOL_ALIASES[name] ?? name);
+  return byName.get(TOOL_ALIASES[name] ?? name) ?? byName.get(SQUASHED[name] ?? '');
 }
+
+/** `readfile` and `READFILE` also name `read_file`: without underscores no two tools look alike. */
+const SQUASHED: Readonly<Record<string, ToolName>> = Object.fromEntries(
+  TOOLS.map((tool) => [tool.name.replace(/_/g, ''), tool.name]),
+);
 
 /** The tools a mode offers. */
 export function toolsFor(mode: AgentMode): ToolDefinition[] {
