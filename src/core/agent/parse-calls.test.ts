@@ -103,3 +103,21 @@ describe('never throws', () => {
     );
   });
 });
+
+describe('degenerate repetition', () => {
+  // Small models sometimes loop on one broken line until the reply budget runs out. Rescanning the
+  // rest of the reply per tag took 8 s on 5,000 repeats; each of these takes well under 0.3 s.
+  const replies = {
+    'a mention repeated': '<read_file> and </x> '.repeat(20_000),
+    'an unclosed call repeated': '<read_file><path>a</path>\n'.repeat(20_000),
+    'a parameter repeated': `<read_file>${'<path>a</path> x '.repeat(20_000)}</read_file>`,
+    'a closing tag repeated': `<write_file><path>a</path><content>${'</content> x '.repeat(20_000)}`,
+  };
+  for (const [name, reply] of Object.entries(replies)) {
+    test(`${name} parses in linear time`, () => {
+      const started = performance.now();
+      parseCalls(reply);
+      assert.ok(performance.now() - started < 3000, `${Math.round(performance.now() - started)} ms`);
+    });
+  }
+});
