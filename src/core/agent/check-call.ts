@@ -5,11 +5,11 @@
  */
 import type { z } from 'zod';
 import { didYouMean } from '../../shared/text.js';
-import type { ProtocolProblem, RawCall } from './parse-calls.js';
-import { layoutTrimmed } from './parse-calls.js';
+import type { ProtocolProblem, RawCall } from './calls.js';
 import {
   canonicalParameter,
   findTool,
+  parameterText,
   parametersOf,
   toolsFor,
   type AgentMode,
@@ -129,7 +129,7 @@ function withBare(
     );
   }
   const text = raw.bare ?? '';
-  values[only.name] = only.kind === 'text' ? layoutTrimmed(text) : text.trim();
+  values[only.name] = parameterText(only.kind, text);
   return { ok: true, values, repairs };
 }
 

@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { checkCall, describeProblem } from './check-call.js';
-import { layoutTrimmed, parseCalls } from './parse-calls.js';
+import { parseCalls } from './parse-calls.js';
+import { parameterText } from './tools.js';
+
+const layoutTrimmed = (raw: string) => parameterText('text', raw);
 
 const value = (reply: string, index = 0) => parseCalls(reply).calls[0]?.parameters[index]?.value;
 

@@ -22,69 +22,16 @@
  */
 import { didYouMean } from '../../shared/text.js';
 import { stripReasoning } from '../edit/reasoning.js';
-import { canonicalParameter, findTool, normalizeToolName, TOOLS, type ToolDefinition } from './tools.js';
+import type { ParsedReply, ProtocolProblem, RawCall, RawParameter } from './calls.js';
+import {
+  canonicalParameter,
+  findTool,
+  normalizeToolName,
+  parameterText,
+  TOOLS,
+  type ToolDefinition,
+} from './tools.js';
 import { quotedResults } from './untrusted.js';
-
-/** A parameter as written: its name, its text (see ParameterKind) and the line of its tag. */
-export interface RawParameter {
-  name: string;
-  value: string;
-  line: number;
-}
-
-/** A call as written, before it is checked against the contract. */
-export interface RawCall {
-  /** The tool name as the model wrote it. */
-  tool: string;
-  /** 1-based line of the opening tag. */
-  line: number;
-  parameters: RawParameter[];
-  /**
-   * The call's text when it holds no parameter tags (a bare `<run_command>npm test</run_command>`,
-   * `<write_file path="a.ts">…</write_file>`): the value of the one required parameter not given.
-   */
-  bare?: string;
-}
-
-/** Why (part of) a reply is not a call. */
-export type ProtocolProblem =
-  | {
-      /** The reply ended inside a call; `parameter` is the one left open, if any. */
-      kind: 'unclosed_call';
-      tool: string;
-      line: number;
-      parameter?: { name: string; line: number };
-      endLine: number;
-    }
-  | {
-      /** Another call opened (on `next.line`) before this one closed; the other one is read on. */
-      kind: 'interrupted_call';
-      tool: string;
-      line: number;
-      next: { tool: string; line: number };
-    }
-  | {
-      /** The call closed but one of its parameters never did. */
-      kind: 'unclosed_parameter';
-      tool: string;
-      line: number;
-      parameter: { name: string; line: number };
-    }
-  | {
-      /** A `<think>` that never closes: the reply is all reasoning. */
-      kind: 'unclosed_reasoning';
-      line: number;
-    }
-  | {
-      /** No call in the reply at all (the "use a tool" nudge). */
-      kind: 'no_call';
-    };
-
-/** The calls of a reply in order, and what could not be read. */
-export interface ParsedReply {
-  calls: RawCall[];
-  problems: ProtocolProblem[];
-}
 
 const OPEN_TAG = /<([A-Za-z][\w-]*)\s*>/y;
 const CLOSE_TAG = /<\/([A-Za-z][\w-]*)\s*>/y;
@@ -360,7 +307,7 @@ function readParameter(
   const kind =
     opening.tool === undefined ? 'scalar' : opening.tool.kinds[canonicalParameter(opening.tool, tag.name)];
   return {
-    parameter: { name: tag.name, value: kind === 'text' ? layoutTrimmed(raw) : raw.trim(), line },
+    parameter: { name: tag.name, value: parameterText(kind ?? 'scalar', raw), line },
     end: span.end,
   };
 }
@@ -388,18 +335,6 @@ function parameterClosings(source: Source, name: string, opening: Opening): Para
   const closings = { spans, nextContinuing };
   source.parameterClosings.set(key, closings);
   return closings;
-}
-
-/**
- * Text kept byte for byte but for the layout of the tags: the line break right after the
- * opening tag, and the indentation before a closing tag on a line of its own. The line break
- * that ends the last line stays: it is the file's final newline in `<content>\n…\n</content>`.
- */
-export function layoutTrimmed(raw: string): string {
-  let value = raw.replace(/^\r?\n/, '');
-  const lastBreak = value.lastIndexOf('\n');
-  if (lastBreak >= 0 && /^[ \t]+$/.test(value.slice(lastBreak + 1))) value = value.slice(0, lastBreak + 1);
-  return value;
 }
 
 /** What may follow a parameter's closing tag: the call's close, a parameter, a call, the end. */

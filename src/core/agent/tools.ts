@@ -20,6 +20,20 @@ export type AgentMode = 'plan' | 'act';
  */
 export type ParameterKind = 'scalar' | 'text';
 
+/**
+ * A parameter's value from its text between the tags. Scalars are trimmed. Text is kept byte for
+ * byte but for the layout of the tags: the line break right after the opening tag, and the
+ * indentation before a closing tag on a line of its own. The line break that ends the last line
+ * stays: it is the file's final newline in `<content>\n…\n</content>`. Entities are not decoded.
+ */
+export function parameterText(kind: ParameterKind, raw: string): string {
+  if (kind === 'scalar') return raw.trim();
+  let value = raw.replace(/^\r?\n/, '');
+  const lastBreak = value.lastIndexOf('\n');
+  if (lastBreak >= 0 && /^[ \t]+$/.test(value.slice(lastBreak + 1))) value = value.slice(0, lastBreak + 1);
+  return value;
+}
+
 /** A whole number of 1 or more, written as digits. */
 const lineNumber = z.preprocess(
   (value) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value),
