@@ -33,14 +33,21 @@ export function shownState(found: ListedSession): ShownState {
   return found.state ?? found.raw ?? {};
 }
 
+/**
+ * A step state.json still calls running in a session that is no longer running (it was killed, or
+ * the crash was recorded): the step never finished.
+ */
+const UNFINISHED = 'not finished (it was running when the session ended)';
+
 function stepLine(
   step: { number: number; status: string; checkpoint: string | null },
   undo: SessionUndo,
   now: Date,
+  ended: boolean,
 ): string {
   const checkpoint = step.checkpoint === null ? '' : ` (checkpoint ${short(step.checkpoint)})`;
   const undone = undo.applied.find((a) => a.step === step.number)?.undoneBy ?? null;
-  const text = STATUS_TEXT[step.status] ?? step.status;
+  const text = ended && step.status === 'running' ? UNFINISHED : (STATUS_TEXT[step.status] ?? step.status);
   if (undone === null) return `  step ${step.number}: ${text}${checkpoint}`;
   return `  step ${step.number}: applied, then undone by \`aide restore ${short(undone.target)}\` ${ago(undone.time, now)}${checkpoint}; \`aide restore ${short(undone.safety)}\` puts it back`;
 }
@@ -70,7 +77,8 @@ export function renderSession(found: ListedSession, killed: boolean, undo: Sessi
     const only = state.only === null || state.only === undefined ? '' : ` (step ${state.only} only)`;
     lines.push(`plan: ${state.plan}${state.title === undefined ? '' : ` — ${state.title}`}${only}`);
   }
-  for (const step of state.steps ?? []) lines.push(stepLine(step, undo, now));
+  const ended = killed || state.status !== 'running';
+  for (const step of state.steps ?? []) lines.push(stepLine(step, undo, now, ended));
   if (found.state !== null) lines.push(undoLine(state, undo));
   return lines;
 }
