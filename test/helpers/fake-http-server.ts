@@ -12,6 +12,8 @@ export interface RecordedRequest {
   path: string;
   /** The parsed JSON body; undefined for a GET or a body that is not JSON. */
   body: unknown;
+  /** The request's headers, names in lower case. */
+  headers: Record<string, string | string[] | undefined>;
 }
 
 export type Handler = (
@@ -40,7 +42,12 @@ export async function startFakeHttpServer(handler: Handler): Promise<FakeHttpSer
       } catch {
         body = undefined;
       }
-      const request: RecordedRequest = { method: raw.method ?? 'GET', path: raw.url ?? '/', body };
+      const request: RecordedRequest = {
+        method: raw.method ?? 'GET',
+        path: raw.url ?? '/',
+        body,
+        headers: raw.headers,
+      };
       requests.push(request);
       Promise.resolve(handler(request, res, raw)).catch((error: unknown) => {
         res.destroy(error instanceof Error ? error : new Error(String(error)));
