@@ -49,17 +49,21 @@ export function overflowFailure(server: ModelServerKind, body: string): ModelFai
     const promptTokens = requested === null ? null : Number(requested[1] ?? requested[2]);
     return { kind: 'overflow', server, contextTokens: Number(vllm[1]), promptTokens, detail: message };
   }
-  if (
-    /exceeds? (?:the )?(?:available )?context (?:length|size|window)|context (?:length|window) exceeded|context overflow|overflows/i.test(
-      message,
-    )
-  ) {
+  if (OVERFLOW_WORDS.some((words) => words.test(message))) {
     const size = /context (?:length|size) of (?:only )?(\d+)|context size \((\d+) tokens\)/i.exec(message);
     const contextTokens = size === null ? null : Number(size[1] ?? size[2]);
     return { kind: 'overflow', server, contextTokens, promptTokens: null, detail: message };
   }
   return null;
 }
+
+/** How Ollama, LM Studio and other servers word a prompt larger than the context. */
+const OVERFLOW_WORDS = [
+  /exceeds? (?:the )?(?:available )?context (?:length|size|window)/i,
+  /context (?:length|window) exceeded/i,
+  /context overflow|context the overflows/i,
+  /context length of only \d+/i,
+];
 
 /** The setting that raises the context on each kind of server, for `context_too_small`. */
 export function contextKnob(server: ModelServerKind): string {
