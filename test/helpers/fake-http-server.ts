@@ -98,6 +98,8 @@ export interface ScriptedReply {
   body?: unknown;
   /** Reset the connection instead of answering. */
   reset?: boolean;
+  /** After the chunks, reset the connection: the reply breaks off mid-stream. */
+  resetAfter?: boolean;
   /** After the chunks, keep the stream open and silent until the client gives up. */
   hang?: boolean;
   /** The prompt's size the server reports. */

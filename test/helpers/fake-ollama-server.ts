@@ -9,6 +9,7 @@ import type { ServerResponse } from 'node:http';
 import {
   delay,
   refuseIfScripted,
+  resetConnection,
   sendJson,
   startFakeHttpServer,
   type FakeHttpServer,
@@ -104,6 +105,10 @@ async function stream(res: ServerResponse, model: string, reply: OllamaReply): P
   }
   if (reply.errorLine !== undefined) {
     res.end(`${JSON.stringify({ error: reply.errorLine })}\n`);
+    return;
+  }
+  if (reply.resetAfter === true) {
+    resetConnection(res);
     return;
   }
   if (reply.hang === true) return;

@@ -10,6 +10,7 @@ import type { ServerResponse } from 'node:http';
 import {
   delay,
   refuseIfScripted,
+  resetConnection,
   sendJson,
   startFakeHttpServer,
   type FakeHttpServer,
@@ -128,6 +129,10 @@ async function stream(res: ServerResponse, kind: FakeKind, reply: OpenAiReply): 
   if (reply.errorEvent !== undefined) {
     event({ error: reply.errorEvent });
     res.end();
+    return;
+  }
+  if (reply.resetAfter === true) {
+    resetConnection(res);
     return;
   }
   if (reply.hang === true) return;

@@ -225,3 +225,17 @@ test('a reply that keeps trickling past the total timeout fails on it', T, async
   const { outcome } = await drain(client.chat(request()));
   assert.deepEqual(outcome, { ok: false, failure: { kind: 'timeout', which: 'total', ms: 300 } });
 });
+
+test(
+  'a connection reset mid-stream fails the reply: a partial reply is never passed off as whole',
+  T,
+  async (t) => {
+    const { client } = await ollama(t, {
+      replies: [{ chunks: ['<write_file>', 'half'], chunkDelayMs: 20, resetAfter: true }],
+    });
+    const { events, outcome } = await drain(client.chat(request()));
+    assert.equal(events.length, 2);
+    assert.equal(outcome.ok, false);
+    if (!outcome.ok) assert.match(JSON.stringify(outcome.failure), /server_error.*broke off/);
+  },
+);

@@ -274,3 +274,12 @@ test('an abort before the answer arrives cancels too, and a silent server times 
   const cancelled = await drain(again.client.chat(request({ signal: controller.signal })));
   assert.deepEqual(cancelled.outcome, { ok: false, failure: { kind: 'cancelled' } });
 });
+
+test('an SSE stream cut off before its finish is a failure too', T, async (t) => {
+  const { client } = await openai(t, {
+    kind: 'generic',
+    replies: [{ chunks: ['par'], chunkDelayMs: 20, resetAfter: true }],
+  });
+  const { outcome } = await drain(client.chat(request()));
+  assert.equal(outcome.ok ? 'ok' : outcome.failure.kind, 'server_error');
+});
