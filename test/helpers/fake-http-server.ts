@@ -104,6 +104,8 @@ export interface ScriptedReply {
   hang?: boolean;
   /** The prompt's size the server reports. */
   promptTokens?: number;
+  /** Prompt tokens the server reports as read from its cache; left out when absent. */
+  cachedTokens?: number;
   /** Tokens generated the server reports; the number of chunks when absent. */
   evalTokens?: number;
   finishReason?: 'stop' | 'length';

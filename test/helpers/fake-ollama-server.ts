@@ -119,6 +119,7 @@ async function stream(res: ServerResponse, model: string, reply: OllamaReply): P
     done_reason: reply.finishReason ?? 'stop',
     total_duration: 2_000_000_000,
     prompt_eval_count: reply.promptTokens ?? 10,
+    ...(reply.cachedTokens === undefined ? {} : { prompt_eval_cached_count: reply.cachedTokens }),
     prompt_eval_duration: 500_000_000,
     eval_count: reply.evalTokens ?? chunks.length,
     eval_duration: 1_000_000_000,

@@ -140,7 +140,14 @@ async function stream(res: ServerResponse, kind: FakeKind, reply: OpenAiReply): 
   const completion = reply.evalTokens ?? chunks.length;
   event({
     choices: [],
-    usage: { prompt_tokens: reply.promptTokens ?? 10, completion_tokens: completion, total_tokens: 0 },
+    usage: {
+      prompt_tokens: reply.promptTokens ?? 10,
+      completion_tokens: completion,
+      total_tokens: 0,
+      ...(reply.cachedTokens === undefined
+        ? {}
+        : { prompt_tokens_details: { cached_tokens: reply.cachedTokens } }),
+    },
     ...(kind === 'llama-server'
       ? { timings: { prompt_n: 3, prompt_ms: 120, predicted_n: completion, predicted_ms: 400 } }
       : {}),

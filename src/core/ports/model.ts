@@ -72,6 +72,11 @@ export interface ModelReply {
   finishReason: ModelFinishReason;
   /** The prompt's size as the server counted it (`prompt_eval_count`, `usage.prompt_tokens`); null if not reported. */
   promptTokens: number | null;
+  /**
+   * Prompt tokens the server says it took from its cache (`prompt_eval_cached_count`,
+   * `usage.prompt_tokens_details.cached_tokens`, llama-server `timings.cache_n`); null if not reported.
+   */
+  cachedPromptTokens: number | null;
   /** Tokens generated (`eval_count`, `usage.completion_tokens`); null if not reported. */
   evalTokens: number | null;
   timings: ModelTimings;

@@ -63,6 +63,7 @@ function reply(extra: Partial<ModelReply>): ModelReply {
     text: 'x',
     finishReason: 'stop',
     promptTokens: null,
+    cachedPromptTokens: null,
     evalTokens: null,
     timings: { totalMs: 1, firstTokenMs: 1, promptMs: null, evalMs: null },
     tokensPerSecond: null,
@@ -75,6 +76,9 @@ test('truncation needs a large shortfall on a prompt big enough to judge; an unr
   assert.equal(settleReply(reply({ promptTokens: 500 }), 1000).ok, true);
   assert.equal(settleReply(reply({ promptTokens: 20 }), 200).ok, true);
   assert.equal(settleReply(reply({ promptTokens: null }), 100_000).ok, true);
+  // A server that counts only what it processed anew: the cached part is the rest of the prompt.
+  assert.equal(settleReply(reply({ promptTokens: 40, cachedPromptTokens: 960 }), 1000).ok, true);
+  assert.equal(settleReply(reply({ promptTokens: 40, cachedPromptTokens: 100 }), 1000).ok, false);
   const cut = settleReply(reply({ promptTokens: 100, finishReason: 'length' }), 1000);
   assert.equal(cut.ok ? '' : cut.failure.kind, 'truncated_prompt');
 });

@@ -94,14 +94,20 @@ const MIN_CHECKED_PROMPT = 256;
 
 /**
  * The checks every reply goes through: a prompt the server cut (its count far below the
- * estimate), then a `length` finish (an incomplete reply).
+ * estimate), then a `length` finish (an incomplete reply). Cached tokens are added before
+ * judging: some servers have counted only the tokens they processed anew (Ollama omitted
+ * prompt_eval_count on a full cache hit, ollama#2068, and counted only new tokens in one
+ * release, ollama#16414), and an append-only conversation is mostly cache hits, so a count
+ * without its cached part would look like a cut prompt every turn.
  */
 export function settleReply(reply: ModelReply, promptTokensEstimate: number): ModelOutcome<ModelReply> {
   const reported = reply.promptTokens;
+  const floor = promptTokensEstimate * TRUNCATION_RATIO;
   if (
     reported !== null &&
     promptTokensEstimate >= MIN_CHECKED_PROMPT &&
-    reported < promptTokensEstimate * TRUNCATION_RATIO
+    reported < floor &&
+    reported + (reply.cachedPromptTokens ?? 0) < floor
   ) {
     return { ok: false, failure: { kind: 'truncated_prompt', reported, estimated: promptTokensEstimate } };
   }

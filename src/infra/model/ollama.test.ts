@@ -175,6 +175,15 @@ test('a prompt count far below the estimate means Ollama cut the prompt', T, asy
   });
 });
 
+test('a count of only the new tokens beside a large cached count is not a cut prompt', T, async (t) => {
+  const { client } = await ollama(t, {
+    replies: [{ chunks: ['ok'], promptTokens: 120, cachedTokens: 6900 }],
+  });
+  const { outcome } = await drain(client.chat(request({ promptTokensEstimate: 7000 })));
+  assert.ok(outcome.ok);
+  assert.deepEqual([outcome.value.promptTokens, outcome.value.cachedPromptTokens], [120, 6900]);
+});
+
 test('a 503 and a reset connection are tried again, with a retrying event each', T, async (t) => {
   const { client } = await ollama(t, {
     replies: [{ status: 503, body: { error: 'server busy' } }, { reset: true }, { chunks: ['fine'] }],

@@ -192,6 +192,7 @@ function finalReply(chunk: unknown, text: string, totalMs: number, firstTokenMs:
     finishReason:
       reason === 'length' ? 'length' : reason === 'stop' || reason === undefined ? 'stop' : 'other',
     promptTokens: num(field(chunk, 'prompt_eval_count')),
+    cachedPromptTokens: num(field(chunk, 'prompt_eval_cached_count')),
     evalTokens,
     timings: { totalMs, firstTokenMs, promptMs: promptNs === null ? null : promptNs / NS_PER_MS, evalMs },
     tokensPerSecond: rate(evalTokens, evalMs ?? totalMs),

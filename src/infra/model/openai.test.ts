@@ -204,6 +204,7 @@ test('a length finish is incomplete; a short prompt_tokens is a truncated prompt
     replies: [
       { chunks: ['half'], finishReason: 'length' },
       { chunks: ['ok'], promptTokens: 900 },
+      { chunks: ['ok'], promptTokens: 900, cachedTokens: 2100 },
     ],
   });
   const first = await drain(client.chat(request()));
@@ -213,6 +214,8 @@ test('a length finish is incomplete; a short prompt_tokens is a truncated prompt
     ok: false,
     failure: { kind: 'truncated_prompt', reported: 900, estimated: 3000 },
   });
+  const cached = await drain(client.chat(request({ promptTokensEstimate: 3000 })));
+  assert.ok(cached.outcome.ok, 'usage.prompt_tokens_details.cached_tokens counts towards the prompt');
 });
 
 test('llama-server answers 503 "Loading model" until ready: retried, then the reply', T, async (t) => {

@@ -213,6 +213,9 @@ class ReplyBuilder {
       text: this.text,
       finishReason: reason === 'length' ? 'length' : reason === 'stop' ? 'stop' : 'other',
       promptTokens: num(field(this.usage, 'prompt_tokens')),
+      cachedPromptTokens:
+        num(field(field(this.usage, 'prompt_tokens_details'), 'cached_tokens')) ??
+        num(field(this.timings, 'cache_n')),
       evalTokens,
       timings: {
         totalMs,

@@ -83,6 +83,7 @@ export class ReplayModelClient implements ModelClient {
       text: next.reply,
       finishReason: next.finish_reason ?? 'stop',
       promptTokens: null,
+      cachedPromptTokens: null,
       evalTokens: null,
       timings: { totalMs: Date.now() - started, firstTokenMs: 0, promptMs: null, evalMs: null },
       tokensPerSecond: null,
