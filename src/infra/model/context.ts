@@ -3,7 +3,7 @@
  * prompt. Each server says it somewhere else:
  * - llama-server `/props` `default_generation_settings.n_ctx`: already per slot (it is
  *   `slots[0].n_ctx`, the `-c` total divided among the `-np` slots; tools/server/server-context.cpp).
- * - LM Studio `/api/v0/models/{id}` `loaded_context_length`, known only once loaded; its
+ * - LM Studio `/api/v0/models` `loaded_context_length` of the model's entry, known only once loaded; its
  *   just-in-time loading often picks 4096, so aide loads it (one token) and reads it after.
  * - vLLM `/v1/models` `data[].max_model_len`.
  * - anything else: unknown (null).
@@ -41,13 +41,13 @@ export async function readContext(
       return { ok: true, value: { tokens, source: tokens === null ? null : source } };
     }
     case 'lm-studio': {
-      const path = `/api/v0/models/${encodeURIComponent(probe.settings.model)}`;
-      let entry = await get(probe, path);
+      // The listing, not /api/v0/models/{id}: ids such as "qwen/qwen2.5-coder-14b" hold a slash.
+      let entry = await lmStudioEntry(probe);
       if (!entry.ok) return entry;
       if (field(entry.value, 'state') !== 'loaded') {
         const loaded = await probe.warmUp();
         if (!loaded.ok) return loaded;
-        entry = await get(probe, path);
+        entry = await lmStudioEntry(probe);
         if (!entry.ok) return entry;
       }
       const tokens = num(field(entry.value, 'loaded_context_length'));
@@ -67,6 +67,16 @@ export async function readContext(
     case 'openai-compatible':
       return { ok: true, value: { tokens: null, source: null } };
   }
+}
+
+async function lmStudioEntry(probe: ContextProbe): Promise<ModelOutcome<unknown>> {
+  const listing = await get(probe, '/api/v0/models');
+  if (!listing.ok) return listing;
+  const data = field(listing.value, 'data');
+  const entry: unknown = Array.isArray(data)
+    ? data.find((m) => field(m, 'id') === probe.settings.model)
+    : undefined;
+  return { ok: true, value: entry };
 }
 
 async function get(probe: ContextProbe, path: string): Promise<ModelOutcome<unknown>> {
