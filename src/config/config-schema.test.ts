@@ -24,11 +24,29 @@ test('a missing config.json means every default', () => {
       name: 'qwen2.5-coder:14b',
       context_tokens: 16384,
       allow_remote: false,
+      provider: 'auto',
+      temperature: 0.2,
+      timeout_ms: 600_000,
+      keep_alive: '30m',
     },
     limits: { max_iterations: 25, max_consecutive_mistakes: 3, max_tool_result_bytes: 16384 },
     checkpoints: { max_file_bytes: 20 * 1024 * 1024 },
     protected_paths: [...DEFAULT_PROTECTED_PATHS],
   });
+});
+
+test('the model client settings are checked: provider, temperature, timeout and keep_alive', () => {
+  const file = JSON.stringify({
+    model: { provider: 'lmstudio', temperature: 3, timeout_ms: 0, keep_alive: '30 minutes' },
+  });
+  const found = problems(parseConfigFile(file, {})).join('\n');
+  assert.match(found, /model\.provider: expected one of "auto", "ollama", "openai-compatible"/);
+  assert.match(found, /model\.temperature: expected a number from 0 to 2/);
+  assert.match(found, /model\.timeout_ms: expected a whole number of milliseconds from 1 to 86400000/);
+  assert.match(found, /model\.keep_alive: expected a duration such as "30m"/);
+  const ok = JSON.stringify({ model: { provider: 'ollama', temperature: 0, keep_alive: '-1' } });
+  const { model } = loaded(parseConfigFile(ok, {})).value;
+  assert.deepEqual([model.provider, model.temperature, model.keep_alive], ['ollama', 0, '-1']);
 });
 
 test('an empty object means every default too', () => {

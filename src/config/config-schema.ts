@@ -19,6 +19,15 @@ import {
 export const DEFAULT_ENDPOINT = 'http://127.0.0.1:11434/v1';
 export const DEFAULT_MODEL = 'qwen2.5-coder:14b';
 export const DEFAULT_CONTEXT_TOKENS = 16384;
+/** Which API aide speaks: `auto` asks the server what it is (infra/model/detect.ts). */
+export const MODEL_PROVIDERS = ['auto', 'ollama', 'openai-compatible'] as const;
+export const DEFAULT_TEMPERATURE = 0.2;
+/** Ten minutes for one reply: a 32B model on a laptop CPU can take that long for a big prompt. */
+export const DEFAULT_MODEL_TIMEOUT_MS = 600_000;
+export const MAX_MODEL_TIMEOUT_MS = 86_400_000;
+export const DEFAULT_KEEP_ALIVE = '30m';
+/** Ollama's keep_alive: a duration ("30m", "90s", "1h", "500ms"), "0" to unload at once, "-1" to keep it loaded. */
+const KEEP_ALIVE = /^(?:-1|0|\d{1,6}(?:ms|s|m|h))$/;
 
 /**
  * Ceilings. 1M tokens of context (the largest windows models offer); 1000 model turns and 100
@@ -171,6 +180,30 @@ const modelSchema = strictObject(
     allow_remote: bool()
       .default(false)
       .describe('Consent to send prompts (and the code in them) to an endpoint that is not on this machine.'),
+    provider: z
+      .enum(MODEL_PROVIDERS, { error: `expected one of ${MODEL_PROVIDERS.map((p) => `"${p}"`).join(', ')}` })
+      .default('auto')
+      .describe(
+        'The API aide speaks. "auto" asks the server (Ollama, llama.cpp server, LM Studio, vLLM, or any OpenAI-compatible one); "ollama" uses its native /api/chat, the only Ollama API that can set the context size.',
+      ),
+    temperature: z
+      .number({ error: 'expected a number from 0 to 2 (e.g. 0.2)' })
+      .min(0, { error: 'expected a number from 0 to 2 (e.g. 0.2)' })
+      .max(2, { error: 'expected a number from 0 to 2 (e.g. 0.2)' })
+      .default(DEFAULT_TEMPERATURE)
+      .describe('Sampling temperature sent with every request, from 0 to 2. Low values keep edits literal.'),
+    timeout_ms: positiveInt('milliseconds', 600000, MAX_MODEL_TIMEOUT_MS)
+      .default(DEFAULT_MODEL_TIMEOUT_MS)
+      .describe(
+        `Longest wait for one whole reply, in milliseconds, at most ${MAX_MODEL_TIMEOUT_MS} (a day). A stream that goes silent for long fails sooner.`,
+      ),
+    keep_alive: z
+      .string({ error: 'expected a duration such as "30m", "90s" or "1h", "0" or "-1"' })
+      .regex(KEEP_ALIVE, { error: 'expected a duration such as "30m", "90s" or "1h", "0" or "-1"' })
+      .default(DEFAULT_KEEP_ALIVE)
+      .describe(
+        'How long Ollama keeps the model loaded after a request ("30m", "1h"; "0" unloads at once, "-1" keeps it loaded). Other servers ignore it.',
+      ),
   },
   'the model settings',
 )
