@@ -98,3 +98,16 @@ test('doctor names a replay model and counts its replies without consuming them'
   assert.equal(result.code, 0, result.stdout + result.stderr);
   assert.match(result.stdout, /ok {4}model +replay model \S*script\.jsonl \(2 replies\)/);
 });
+
+test('doctor gives up on a server that stops answering: a warning with its fix, not a hang', T, async (t) => {
+  const server = await startFakeOllama({ replies: [{ chunks: ['o'], hang: true }] });
+  t.after(() => server.close());
+  const root = repoWithModel(t, { endpoint: server.url, name: 'qwen2.5-coder:14b' });
+  const started = Date.now();
+  const result = await runAide(['doctor'], { cwd: root, home: tempDir(t), env: { TMPDIR: tempDir(t) } });
+  assert.equal(result.code, 0, result.stdout + result.stderr);
+  assert.match(result.stdout, /warn {2}model +ollama at \S+: model qwen2\.5-coder:14b, context \d+ tokens/);
+  assert.match(result.stdout, /round trip failed: .*did not answer within 5000 ms/);
+  assert.match(result.stdout, /fix: A model can take longer/);
+  assert.ok(Date.now() - started < 20_000, 'doctor does not hang on a silent server');
+});
