@@ -25,7 +25,7 @@ export const TOP_HELP = [
   '                         step did, how to undo it, how to carry it on',
   '  aide config            Show every setting in effect and where each value comes from',
   '  aide doctor            Check what works on this machine: node, git, the workspace, scratch copies,',
-  '                         network isolation, the model endpoint',
+  '                         network isolation, the model server',
   '',
   'Options:',
   '      --version  Show version number                                                       [boolean]',

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import { scratchHome } from '../../src/infra/shadow/scratch/registry.js';
 import { ShadowStore } from '../../src/infra/shadow/shadow-store.js';
 import { runAide } from '../helpers/cli.js';
+import { startFakeOllama } from '../helpers/fake-ollama-server.js';
 import { gitRepo, tempDir, testEnv, writeTree } from '../helpers/sandbox.js';
 
 interface DoctorReport {
@@ -20,16 +21,27 @@ interface DoctorReport {
   };
 }
 
+/** Doctor contacts the model server: a fake Ollama on a free port, named by AIDE_MODEL_ENDPOINT. */
+async function modelServer(t: TestContext): Promise<Record<string, string>> {
+  const server = await startFakeOllama({ replies: [{ chunks: ['ok'] }, { chunks: ['ok'] }] });
+  t.after(() => server.close());
+  return { AIDE_MODEL_ENDPOINT: `${server.url}/v1` };
+}
+
 test('doctor in a fresh repository: every check passes, text output', async (t) => {
   const root = gitRepo(t, { 'a.txt': 'a\n' });
-  const result = await runAide(['doctor'], { cwd: root, home: tempDir(t), env: { TMPDIR: tempDir(t) } });
+  const env = { TMPDIR: tempDir(t), ...(await modelServer(t)) };
+  const result = await runAide(['doctor'], { cwd: root, home: tempDir(t), env });
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /^aide doctor: /);
   for (const id of ['node', 'git', 'workspace', 'scratch', 'network', 'model'])
     assert.match(result.stdout, new RegExp(`^ {2}ok {4}${id}\\b`, 'm'), `${id} is not ok:\n${result.stdout}`);
   assert.match(result.stdout, /git worktree of the shadow, moved incrementally/);
   assert.match(result.stdout, /no shadow repository yet/);
-  assert.match(result.stdout, /127\.0\.0\.1:11434.*on this machine/);
+  assert.match(
+    result.stdout,
+    /ollama at http:\/\/127\.0\.0\.1:\d+\/v1: model qwen2\.5-coder:14b, context \d+ tokens/,
+  );
   assert.match(result.stdout, /Everything aide needs is here/);
 });
 
@@ -50,7 +62,8 @@ test('doctor --json reports the shadow, stale scratches and the scratch mechanis
       createdAt: 'then',
     }),
   });
-  const result = await runAide(['doctor', '--json'], { cwd: root, home: tempDir(t), env: { TMPDIR: temp } });
+  const env = { TMPDIR: temp, ...(await modelServer(t)) };
+  const result = await runAide(['doctor', '--json'], { cwd: root, home: tempDir(t), env });
   assert.equal(result.code, 0, result.stderr);
   const report = JSON.parse(result.stdout) as DoctorReport;
   assert.equal(report.schema, 'aide.doctor/1');

@@ -7,13 +7,14 @@ import type { CommandSpec } from './spec.js';
 export const doctorCommand: CommandSpec = {
   command: 'doctor',
   describe:
-    'Check what works on this machine: node, git, the workspace, scratch copies, network isolation, the model endpoint',
+    'Check what works on this machine: node, git, the workspace, scratch copies, network isolation, the model server',
   builder: (yargs) =>
     yargs
       .example('$0 doctor', 'list each check with what to do about a failing one')
       .example('$0 doctor --json', 'the same, with every fact gathered, as JSON')
       .epilog(
-        'Reads only: takes no lock, creates no shadow repository, does not contact the model server.\n' +
+        'Reads only: takes no lock, creates no shadow repository.\n' +
+          'Contacts the model server (loopback, or remote with allow_remote) for 5 s at most: its kind, the model, its context, one one-token reply.\n' +
           'Probes run once each: git --version, unshare -rn true, bwrap --version, and an overlay mount in unshare -rm.\n' +
           'Exit codes: 0 aide can work here (warnings included), 1 something aide needs is missing (each with its fix).',
       ),

@@ -1,6 +1,7 @@
 /**
  * Gathers what `aide doctor` judges: versions, probes and the workspace's state. Read-only: no
- * lock is taken, no shadow is created, the model server is not contacted.
+ * lock is taken, no shadow is created. The model server is contacted through the model client
+ * (loopback, or remote with allow_remote: the client refuses the rest), briefly: one tiny chat.
  */
 import { readFileSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
@@ -8,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { isLoopbackHost } from '../../config/config-schema.js';
 import { loadWorkspaceConfig } from '../../config/load-workspace.js';
 import type { DoctorFacts } from '../../core/doctor/assess.js';
+import type { ModelContact, RoundTrip } from '../../core/doctor/model-check.js';
+import type { ModelClient } from '../../core/ports/model.js';
 import { findWorkspaceRoot } from '../../infra/git/workspace-root.js';
 import { probeBubblewrap } from '../../infra/process/isolation-probe.js';
 import { prepareIsolation } from '../../infra/process/isolation.js';
@@ -72,6 +75,60 @@ async function workspaceFacts(root: string, env: Env): Promise<DoctorFacts['work
   }
 }
 
+/** Doctor never hangs on a server: each request, and each silence, gets this long at most. */
+export const DOCTOR_MODEL_TIMEOUT_MS = 5000;
+
+/** The least context aide can work in at all (the schema's floor for context_tokens). */
+const DOCTOR_NEEDED_CONTEXT = 1024;
+
+type ModelConfig = Awaited<ReturnType<typeof loadWorkspaceConfig>>['config']['value']['model'];
+
+/** A one-token chat: the smallest reply the client allows, its `length` finish included. */
+async function roundTrip(client: ModelClient): Promise<RoundTrip> {
+  const chat = client.chat({
+    messages: [{ role: 'user', content: 'Reply with one word: ok' }],
+    promptTokensEstimate: 0,
+    maxReplyTokens: 1,
+  });
+  let next = await chat.next();
+  while (next.done !== true) next = await chat.next();
+  const outcome = next.value;
+  const reply = outcome.ok
+    ? outcome.value
+    : outcome.failure.kind === 'incomplete'
+      ? outcome.failure.reply
+      : null;
+  if (reply === null) return { ok: false, failure: outcome.ok ? { kind: 'cancelled' } : outcome.failure };
+  return {
+    ok: true,
+    latencyMs: reply.timings.totalMs,
+    evalTokens: reply.evalTokens,
+    tokensPerSecond: reply.tokensPerSecond,
+  };
+}
+
+/** What the configured server (or replay script) says; infra/model is loaded only here. */
+async function contactModel(model: ModelConfig, root: string, env: Env): Promise<ModelContact> {
+  const { createModelClient } = await import('../../infra/model/create.js');
+  const { ReplayModelClient } = await import('../../infra/model/replay.js');
+  const created = createModelClient(
+    { ...model, timeout_ms: Math.min(model.timeout_ms, DOCTOR_MODEL_TIMEOUT_MS) },
+    { cwd: root, env, idleTimeoutMs: DOCTOR_MODEL_TIMEOUT_MS, retry: { attempts: 1, baseDelayMs: 0 } },
+  );
+  if (!created.ok) return { state: 'failed', model: model.name, failure: created.failure };
+  const client = created.value;
+  if (client instanceof ReplayModelClient) {
+    const replies = await client.replies();
+    const file = model.name.replace(/^replay:/, '');
+    return replies.ok
+      ? { state: 'replay', file, replies: replies.value }
+      : { state: 'failed', model: model.name, failure: replies.failure };
+  }
+  const info = await client.prepare({ neededContextTokens: DOCTOR_NEEDED_CONTEXT });
+  if (!info.ok) return { state: 'failed', model: model.name, failure: info.failure };
+  return { state: 'ready', info: info.value, roundTrip: await roundTrip(client) };
+}
+
 async function modelFacts(root: string, env: Env): Promise<DoctorFacts['model']> {
   try {
     const { model } = (await loadWorkspaceConfig(root, env)).config.value;
@@ -79,6 +136,7 @@ async function modelFacts(root: string, env: Env): Promise<DoctorFacts['model']>
       endpoint: model.endpoint,
       loopback: isLoopbackHost(new URL(model.endpoint).hostname),
       allowRemote: model.allow_remote,
+      contact: await contactModel(model, root, env),
     };
   } catch (error) {
     if (error instanceof AideError && error.code === 'config_invalid') return { error: error.message };

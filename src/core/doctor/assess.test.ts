@@ -1,6 +1,18 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { assessDoctor, compareVersions, parseVersion, satisfies, type DoctorFacts } from './assess.js';
+import type { ModelContact } from './model-check.js';
+
+const READY: ModelContact = {
+  state: 'ready',
+  info: {
+    server: 'ollama',
+    model: 'qwen2.5-coder:14b',
+    contextTokens: 16384,
+    contextSource: '/api/ps context_length',
+  },
+  roundTrip: { ok: true, latencyMs: 42.4, evalTokens: 1, tokensPerSecond: 31.25 },
+};
 
 function facts(overrides: Partial<DoctorFacts> = {}): DoctorFacts {
   return {
@@ -32,7 +44,7 @@ function facts(overrides: Partial<DoctorFacts> = {}): DoctorFacts {
       },
       bubblewrap: { present: false, version: null },
     },
-    model: { endpoint: 'http://127.0.0.1:11434/v1', loopback: true, allowRemote: false },
+    model: { endpoint: 'http://127.0.0.1:11434/v1', loopback: true, allowRemote: false, contact: READY },
     ...overrides,
   };
 }
@@ -75,7 +87,9 @@ test('what fails (exit 1) and what only warns', () => {
     ['invalid config', { model: { error: '.aide/config.json is invalid (1 problem)' } }, { config: 'fail' }],
     [
       'remote model with consent',
-      { model: { endpoint: 'https://gpu.example.com/v1', loopback: false, allowRemote: true } },
+      {
+        model: { endpoint: 'https://gpu.example.com/v1', loopback: false, allowRemote: true, contact: READY },
+      },
       { model: 'warn' },
     ],
     [

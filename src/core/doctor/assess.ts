@@ -5,6 +5,7 @@
  */
 import { formatBytes } from '../../shared/units.js';
 import type { IsolationReport } from '../ports/commands.js';
+import { modelVerdict, type ModelFacts } from './model-check.js';
 
 /** Oldest git with everything aide runs: `worktree add`, `--pathspec-from-file` (2.26), `init --initial-branch` (2.28). */
 export const MIN_GIT = '2.28.0';
@@ -35,8 +36,8 @@ export interface DoctorFacts {
     verify: IsolationReport;
     bubblewrap: { present: boolean; version: string | null };
   };
-  /** From .aide/config.json; `error` when the file is invalid. */
-  model: { endpoint: string; loopback: boolean; allowRemote: boolean } | { error: string };
+  /** From .aide/config.json and the server doctor contacted; `error` when the file is invalid. */
+  model: ModelFacts | { error: string };
 }
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
@@ -247,21 +248,8 @@ function modelCheck({ model }: DoctorFacts): DoctorCheck {
       [],
       'Run `aide config` to see every problem with its file and line, and fix them.',
     );
-  if (model.loopback)
-    return check('model', 'ok', `${model.endpoint}: on this machine (not contacted by doctor)`);
-  if (model.allowRemote)
-    return check(
-      'model',
-      'warn',
-      `${model.endpoint}: a remote server; prompts and the code in them leave this machine (allow_remote is set)`,
-    );
-  return check(
-    'model',
-    'fail',
-    `${model.endpoint} is not on this machine and allow_remote is not set`,
-    [],
-    'Use a local server such as http://127.0.0.1:11434/v1, or set "allow_remote": true in .aide/config.json.',
-  );
+  const { status, summary, details, fix } = modelVerdict(model);
+  return check('model', status, summary, details, fix);
 }
 
 export function assessDoctor(facts: DoctorFacts): DoctorReport {

@@ -60,6 +60,12 @@ export class ReplayModelClient implements ModelClient {
     };
   }
 
+  /** How many replies the script holds, read without consuming any (for `aide doctor`). */
+  async replies(): Promise<ModelOutcome<number>> {
+    const script = await this.load();
+    return script.ok ? { ok: true, value: script.value.length } : script;
+  }
+
   async *chat(request: ModelRequest): AsyncGenerator<ModelEvent, ModelOutcome<ModelReply>, void> {
     if (request.signal?.aborted === true) return { ok: false, failure: { kind: 'cancelled' } };
     const script = await this.load();
