@@ -64,8 +64,8 @@ test('each failure: fail or warn, with a fix naming the knob', () => {
   const table: Array<[ModelFailure, 'fail' | 'warn', RegExp, RegExp]> = [
     [
       { kind: 'no_server', endpoint: ENDPOINT, detail: 'ECONNREFUSED' },
-      'fail',
-      /^no model server at http:\/\/127\.0\.0\.1:11434$/,
+      'warn',
+      /^no model server at http:\/\/127\.0\.0\.1:11434 \(needed only by model-driven steps\)$/,
       /`ollama serve`.*model\.endpoint \(AIDE_MODEL_ENDPOINT\)/,
     ],
     [

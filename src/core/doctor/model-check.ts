@@ -52,10 +52,12 @@ export function failureVerdict(failure: ModelFailure, endpoint: string, model: s
     details: string[] = [],
   ): ModelVerdict => ({ status, summary, details, fix });
   switch (failure.kind) {
+    // A warning, not a failure: apply, verify and act on a plan with written edits need no model;
+    // the commands that do (model-driven steps) stop with exit 3 and this same fix.
     case 'no_server':
       return verdict(
-        'fail',
-        `no model server at ${failure.endpoint}`,
+        'warn',
+        `no model server at ${failure.endpoint} (needed only by model-driven steps)`,
         "Start one, e.g. `ollama serve` (or llama-server, or LM Studio's server), or point model.endpoint (AIDE_MODEL_ENDPOINT) at the one you run.",
         [failure.detail],
       );
