@@ -91,6 +91,14 @@ test('doctor --endpoint contacts that server, not the one AIDE_MODEL_ENDPOINT na
   assert.ok(server.requests.length > 0, 'the fake server was contacted');
 });
 
+test('doctor --endpoint to a remote host is refused before any contact, naming the flag', async (t) => {
+  const root = gitRepo(t, { 'a.txt': 'a\n' });
+  const args = ['doctor', '--endpoint', 'http://gpu.example:8000/v1'];
+  const result = await runAide(args, { cwd: root, home: tempDir(t), env: { TMPDIR: tempDir(t) } });
+  assert.equal(result.code, 1, result.stderr);
+  assert.match(result.stdout, /^ {2}FAIL {2}config {5}--endpoint is invalid/m);
+});
+
 test('doctor exits 1 with the fix when the configuration is invalid', async (t) => {
   const root = gitRepo(t, { '.aide/config.json': '{ "model": { "endpoint": 42 } }' });
   const text = await runAide(['doctor'], { cwd: root, home: tempDir(t), env: { TMPDIR: tempDir(t) } });
