@@ -11,6 +11,7 @@ import { plural } from '../shared/text.js';
 import type { AideConfig } from './config-schema.js';
 import type { Env } from './env-overrides.js';
 import { CONFIG_FILE, SANDBOX_FILE } from './files.js';
+import type { ConfigFlags } from './flag-overrides.js';
 import { parseConfigFile, parseSandboxFile, type LoadedFile } from './load.js';
 import { formatProblem, type ConfigProblem } from './problems.js';
 import type { SandboxConfig } from './sandbox-schema.js';
@@ -42,7 +43,7 @@ export function problemLines(problems: readonly ConfigProblem[]): string[] {
 
 /** One error for every problem, with each problem as data for `--json`. */
 export function invalidConfigError(problems: readonly ConfigProblem[]): AideError {
-  const sources = [...new Set(problems.map((p) => p.variable ?? p.file))];
+  const sources = [...new Set(problems.map((p) => p.flag ?? p.variable ?? p.file))];
   const last = sources.pop() ?? 'the configuration';
   const what = sources.length === 0 ? `${last} is invalid` : `${sources.join(', ')} and ${last} are invalid`;
   return new AideError(
@@ -56,13 +57,20 @@ export function invalidConfigError(problems: readonly ConfigProblem[]): AideErro
   );
 }
 
-/** Loads and validates `.aide/config.json` and `.aide/sandbox.json` under `root`. */
-export async function loadWorkspaceConfig(root: string, env: Env): Promise<WorkspaceConfig> {
+/**
+ * Loads and validates `.aide/config.json` and `.aide/sandbox.json` under `root`, with the
+ * environment's and the command line's overrides (`--model`, `--endpoint`).
+ */
+export async function loadWorkspaceConfig(
+  root: string,
+  env: Env,
+  flags: ConfigFlags = {},
+): Promise<WorkspaceConfig> {
   const [configText, sandboxText] = await Promise.all([
     readText(root, CONFIG_FILE),
     readText(root, SANDBOX_FILE),
   ]);
-  const config = parseConfigFile(configText, env);
+  const config = parseConfigFile(configText, env, flags);
   const sandbox = parseSandboxFile(sandboxText);
   if (!config.ok || !sandbox.ok) {
     throw invalidConfigError([

@@ -9,6 +9,7 @@ import { lineColumnAt } from '../shared/text.js';
 import { configSchema, type AideConfig } from './config-schema.js';
 import { applyEnvOverrides, CONFIG_ENV_OVERRIDES, type Env, type EnvOverride } from './env-overrides.js';
 import { CONFIG_FILE, SANDBOX_FILE } from './files.js';
+import { applyFlagOverrides, type ConfigFlags } from './flag-overrides.js';
 import { findDuplicateKeys, parseJson, type JsonDocument } from './json-document.js';
 import { formatPath, problemsFromIssue, type ConfigProblem, type ProblemContext } from './problems.js';
 import { effectiveEntries, type EffectiveEntry } from './provenance.js';
@@ -18,7 +19,7 @@ import { sandboxSchema, type SandboxConfig } from './sandbox-schema.js';
 export interface LoadedFile<T> {
   /** Relative to the workspace root, e.g. `.aide/config.json`. */
   file: string;
-  /** False when the file does not exist and every value is a default or from the environment. */
+  /** False when the file does not exist and every value is a default, from the environment or a flag. */
   exists: boolean;
   value: T;
   /** Every setting with the source of its value. */
@@ -42,7 +43,7 @@ function problemAt(
   path = '',
 ): ConfigProblem {
   const { line, column } = lineColumnAt(text, offset);
-  return { file, line, column, variable: null, path, message, hint };
+  return { file, line, column, variable: null, flag: null, path, message, hint };
 }
 
 type ReadInput =
@@ -103,7 +104,7 @@ function readInput(file: string, text: string | null): ReadInput {
 function distinct(problems: readonly ConfigProblem[]): ConfigProblem[] {
   const seen = new Set<string>();
   return problems.filter((p) => {
-    const key = JSON.stringify([p.file, p.variable, p.line, p.column, p.path, p.message]);
+    const key = JSON.stringify([p.file, p.variable, p.flag, p.line, p.column, p.path, p.message]);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
@@ -118,10 +119,12 @@ function parseFile<S extends z.ZodType>(
   format: FileFormat<S>,
   text: string | null,
   env: Env,
+  flags: ConfigFlags,
 ): LoadResult<z.output<S>> {
   const read = readInput(format.file, text);
   if (!read.ok) return read;
-  const applied = applyEnvOverrides(read.input, format.overrides, env);
+  // Flags after the environment: a flag wins over the variable for the same field.
+  const applied = applyFlagOverrides(read.input, flags, applyEnvOverrides(read.input, format.overrides, env));
   const result = format.schema.safeParse(read.input);
   const context: ProblemContext = {
     file: format.file,
@@ -148,12 +151,24 @@ function parseFile<S extends z.ZodType>(
   };
 }
 
-/** Validates `.aide/config.json` (text null: the file does not exist), with environment overrides. */
-export function parseConfigFile(text: string | null, env: Env): LoadResult<AideConfig> {
-  return parseFile({ file: CONFIG_FILE, schema: configSchema, overrides: CONFIG_ENV_OVERRIDES }, text, env);
+/**
+ * Validates `.aide/config.json` (text null: the file does not exist), with environment and
+ * command-line overrides.
+ */
+export function parseConfigFile(
+  text: string | null,
+  env: Env,
+  flags: ConfigFlags = {},
+): LoadResult<AideConfig> {
+  return parseFile(
+    { file: CONFIG_FILE, schema: configSchema, overrides: CONFIG_ENV_OVERRIDES },
+    text,
+    env,
+    flags,
+  );
 }
 
 /** Validates `.aide/sandbox.json` (text null: the file does not exist). */
 export function parseSandboxFile(text: string | null): LoadResult<SandboxConfig> {
-  return parseFile({ file: SANDBOX_FILE, schema: sandboxSchema, overrides: [] }, text, {});
+  return parseFile({ file: SANDBOX_FILE, schema: sandboxSchema, overrides: [] }, text, {}, {});
 }

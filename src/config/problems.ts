@@ -1,11 +1,11 @@
 /**
  * Turns zod issues into problems a person can act on: where (file:line:column, or the
- * environment variable), which field (a JSON path such as `commands[1].timeout_ms`), what is
+ * environment variable, or the flag), which field (a JSON path such as `commands[1].timeout_ms`), what is
  * wrong with the value found, and how to fix it.
  */
 import type { z } from 'zod';
 import { didYouMean, lineColumnAt } from '../shared/text.js';
-import type { EnvOverride } from './env-overrides.js';
+import type { AppliedOverride } from './flag-overrides.js';
 import { offsetOf, type JsonDocument, type JsonPath } from './json-document.js';
 import { childObjects, fieldDefault, fieldDescription, objectKeys, schemaAt } from './schema-walk.js';
 
@@ -13,11 +13,13 @@ import { childObjects, fieldDefault, fieldDescription, objectKeys, schemaAt } fr
 export interface ConfigProblem {
   /** The file, relative to the workspace root (e.g. `.aide/sandbox.json`). */
   file: string;
-  /** 1-based position in the file; null when the value came from the environment. */
+  /** 1-based position in the file; null when the value came from the environment or a flag. */
   line: number | null;
   column: number | null;
   /** The environment variable the value came from, if it did. */
   variable: string | null;
+  /** The command-line flag the value came from (`--endpoint`), if it did. */
+  flag: string | null;
   /** The field, e.g. `commands[1].timeout_ms`; '' for the file as a whole. */
   path: string;
   message: string;
@@ -39,11 +41,13 @@ export function formatPath(path: JsonPath): string {
 /** `.aide/sandbox.json:7:5: commands[1].timeout_ms: expected …` */
 export function formatProblem(problem: ConfigProblem): string {
   const where =
-    problem.variable !== null
-      ? `${problem.variable} (environment variable)`
-      : problem.line !== null
-        ? `${problem.file}:${problem.line}:${problem.column ?? 1}`
-        : problem.file;
+    problem.flag !== null
+      ? `${problem.flag} (command-line flag)`
+      : problem.variable !== null
+        ? `${problem.variable} (environment variable)`
+        : problem.line !== null
+          ? `${problem.file}:${problem.line}:${problem.column ?? 1}`
+          : problem.file;
   return `${where}: ${problem.path === '' ? '' : `${problem.path}: `}${problem.message}`;
 }
 
@@ -62,9 +66,9 @@ export interface ProblemContext {
   schema: z.core.$ZodType;
   /** The file's parsed text; null when the file does not exist. */
   document: JsonDocument | null;
-  /** The input that was validated: the file's value with environment overrides applied. */
+  /** The input that was validated: the file's value with environment and flag overrides applied. */
   input: unknown;
-  overrides: readonly EnvOverride[];
+  overrides: readonly AppliedOverride[];
 }
 
 function valueAt(input: unknown, path: JsonPath): unknown {
@@ -76,19 +80,20 @@ function valueAt(input: unknown, path: JsonPath): unknown {
   return current;
 }
 
-/** Where a value came from: the environment when an override covers the path, else the file. */
-export function locate(
-  context: ProblemContext,
-  path: JsonPath,
-  key?: string,
-): Pick<ConfigProblem, 'file' | 'line' | 'column' | 'variable'> {
+type Location = Pick<ConfigProblem, 'file' | 'line' | 'column' | 'variable' | 'flag'>;
+
+/** Where a value came from: a flag or the environment when an override covers the path, else the file. */
+export function locate(context: ProblemContext, path: JsonPath, key?: string): Location {
   const full = key === undefined ? path : [...path, key];
   const override = context.overrides.find((o) => o.path.every((segment, i) => full[i] === segment));
+  const none = { file: context.file, line: null, column: null, variable: null, flag: null };
   if (override !== undefined)
-    return { file: context.file, line: null, column: null, variable: override.variable };
-  if (context.document === null) return { file: context.file, line: null, column: null, variable: null };
+    return override.origin.kind === 'env'
+      ? { ...none, variable: override.origin.variable }
+      : { ...none, flag: override.origin.flag };
+  if (context.document === null) return none;
   const { line, column } = lineColumnAt(context.document.text, offsetOf(context.document, path, key));
-  return { file: context.file, line, column, variable: null };
+  return { ...none, line, column };
 }
 
 function unknownKey(context: ProblemContext, path: JsonPath, key: string): ConfigProblem {
@@ -112,11 +117,12 @@ function hintFor(
   context: ProblemContext,
   path: JsonPath,
   issue: z.core.$ZodIssue,
-  variable: string | null,
+  where: Location,
 ): string | null {
   const params = (issue as { params?: { hint?: unknown } }).params;
   if (typeof params?.hint === 'string') return params.hint;
-  if (variable !== null) return `Set ${variable} to a valid value, or unset it.`;
+  if (where.flag !== null) return `Give ${where.flag} a valid value, or leave it out.`;
+  if (where.variable !== null) return `Set ${where.variable} to a valid value, or unset it.`;
   const key = path[path.length - 1];
   if (typeof key === 'number') return 'Fix or remove this item.';
   const field = schemaAt(context.schema, path);
@@ -159,5 +165,5 @@ export function problemsFromIssue(context: ProblemContext, issue: z.core.$ZodIss
         ? `missing (required): ${issue.message}`
         : `${issue.message}, got ${showValue(value)}`;
   const where = locate(context, path);
-  return [{ ...where, path: formatPath(path), message, hint: hintFor(context, path, issue, where.variable) }];
+  return [{ ...where, path: formatPath(path), message, hint: hintFor(context, path, issue, where) }];
 }

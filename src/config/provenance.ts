@@ -1,10 +1,10 @@
 /**
- * Where each effective value came from: the schema's default, a line of the file, or an
- * environment variable. Shown by `aide config` so "why does aide use this model?" has an answer.
+ * Where each effective value came from: the schema's default, a line of the file, an
+ * environment variable or a command-line flag. Shown by `aide config` so "why does aide use this model?" has an answer.
  */
 import { z } from 'zod';
 import { lineColumnAt } from '../shared/text.js';
-import type { EnvOverride } from './env-overrides.js';
+import type { AppliedOverride } from './flag-overrides.js';
 import { hasValueAt, offsetOf, type JsonDocument, type JsonPath } from './json-document.js';
 import { formatPath } from './problems.js';
 import { unwrap } from './schema-walk.js';
@@ -12,7 +12,8 @@ import { unwrap } from './schema-walk.js';
 export type Source =
   | { kind: 'default' }
   | { kind: 'file'; file: string; line: number; column: number }
-  | { kind: 'env'; variable: string };
+  | { kind: 'env'; variable: string }
+  | { kind: 'flag'; flag: string };
 
 /** One leaf of the effective configuration. */
 export interface EffectiveEntry {
@@ -26,7 +27,7 @@ export interface EffectiveEntry {
 interface Walk {
   file: string;
   document: JsonDocument | null;
-  overrides: readonly EnvOverride[];
+  overrides: readonly AppliedOverride[];
   entries: EffectiveEntry[];
 }
 
@@ -34,7 +35,7 @@ function sourceOf(walk: Walk, path: JsonPath): Source {
   const override = walk.overrides.find(
     (o) => o.path.length === path.length && o.path.every((segment, i) => path[i] === segment),
   );
-  if (override !== undefined) return { kind: 'env', variable: override.variable };
+  if (override !== undefined) return override.origin;
   if (walk.document === null || !hasValueAt(walk.document, path)) return { kind: 'default' };
   const { line, column } = lineColumnAt(walk.document.text, offsetOf(walk.document, path));
   return { kind: 'file', file: walk.file, line, column };
@@ -78,7 +79,7 @@ export function effectiveEntries(
   value: unknown,
   file: string,
   document: JsonDocument | null,
-  overrides: readonly EnvOverride[],
+  overrides: readonly AppliedOverride[],
 ): EffectiveEntry[] {
   const walk: Walk = { file, document, overrides, entries: [] };
   visit(walk, schema, value, []);

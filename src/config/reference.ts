@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { configSchema } from './config-schema.js';
 import { CONFIG_ENV_OVERRIDES } from './env-overrides.js';
+import { CONFIG_FLAG_OVERRIDES } from './flag-overrides.js';
 import { CONFIG_FILE, CONFIG_SCHEMA_FILE, SANDBOX_FILE, SANDBOX_SCHEMA_FILE } from './files.js';
 import { sandboxSchema } from './sandbox-schema.js';
 
@@ -81,9 +82,13 @@ function defaultText(
   return 'see below';
 }
 
+/** What overrides a field, strongest first: its flag, then its environment variable. */
 function envNote(key: string): string {
-  const override = CONFIG_ENV_OVERRIDES.find((o) => o.path.join('.') === key);
-  return override === undefined ? '' : ` Overridden by \`${override.variable}\`.`;
+  const names = [
+    ...CONFIG_FLAG_OVERRIDES.filter((o) => o.path.join('.') === key).map((o) => o.flag),
+    ...CONFIG_ENV_OVERRIDES.filter((o) => o.path.join('.') === key).map((o) => o.variable),
+  ];
+  return names.length === 0 ? '' : ` Overridden by ${names.map((n) => `\`${n}\``).join(', then ')}.`;
 }
 
 function rowsOf(schema: JsonSchema, prefix: string, long: Map<string, unknown[]>): Row[] {
@@ -131,7 +136,7 @@ function envSection(): string[] {
   return [
     '### Environment variables',
     '',
-    `They override \`${CONFIG_FILE}\` (environment, then file, then default). An empty variable counts as unset; an invalid value is an error naming the variable.`,
+    `They override \`${CONFIG_FILE}\` (environment, then file, then default), and the flags ${CONFIG_FLAG_OVERRIDES.map((o) => `\`${o.flag}\``).join(' and ')} of \`aide config\` and \`aide doctor\` override them. An empty variable counts as unset; an invalid value is an error naming the variable (or the flag).`,
     '',
     '| Variable | Sets | Value |',
     '|---|---|---|',

@@ -6,7 +6,7 @@ import { gitRepo, tempDir, writeTree } from '../helpers/sandbox.js';
 interface Entry {
   path: string;
   value: unknown;
-  source: { kind: string; file?: string; line?: number; variable?: string };
+  source: { kind: string; file?: string; line?: number; variable?: string; flag?: string };
 }
 
 interface ConfigReport {
@@ -121,9 +121,52 @@ test('config --json errors carry every problem as data', async (t) => {
       line: 1,
       column: 3,
       variable: null,
+      flag: null,
       path: 'modle',
       message: 'unknown key (did you mean "model"?)',
       hint: 'Rename it to "model".',
     },
   ]);
+});
+
+test('config --model and --endpoint show their flag as the source, and beat the variables', async (t) => {
+  const root = gitRepo(t, { '.aide/config.json': '{ "model": { "name": "from-file" } }' });
+  const args = ['config', '--model', 'X', '--endpoint', 'http://127.0.0.1:1/v1'];
+  const env = { AIDE_MODEL: 'from-env', AIDE_MODEL_ENDPOINT: 'http://localhost:1234/v1' };
+  const text = await runAide(args, { cwd: root, env });
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, /model\.name\s+"X"\s+--model\n/);
+  assert.match(text.stdout, /model\.endpoint\s+"http:\/\/127\.0\.0\.1:1\/v1"\s+--endpoint\n/);
+  const json = await runAide([...args, '--json'], { cwd: root, env });
+  assert.equal(json.code, 0, json.stderr);
+  const report = JSON.parse(json.stdout) as ConfigReport;
+  const entry = (path: string) => report.config.sources.find((e) => e.path === path);
+  assert.deepEqual(entry('model.name'), {
+    path: 'model.name',
+    value: 'X',
+    source: { kind: 'flag', flag: '--model' },
+  });
+  assert.deepEqual(entry('model.endpoint'), {
+    path: 'model.endpoint',
+    value: 'http://127.0.0.1:1/v1',
+    source: { kind: 'flag', flag: '--endpoint' },
+  });
+});
+
+test('config --endpoint to a remote host is refused, naming the flag', async (t) => {
+  const cwd = tempDir(t);
+  const result = await runAide(['config', '--endpoint', 'http://gpu.example:8000/v1'], { cwd });
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /^aide: --endpoint is invalid/);
+  assert.match(
+    result.stderr,
+    /--endpoint \(command-line flag\): model\.endpoint: http:\/\/gpu\.example:8000\/v1 is not on this machine/,
+  );
+  assert.match(result.stderr, /allow_remote/);
+});
+
+test('config --model with no value is a usage error', async (t) => {
+  const result = await runAide(['config', '--model'], { cwd: tempDir(t) });
+  assert.notEqual(result.code, 0);
+  assert.match(result.stderr, /model/);
 });

@@ -77,6 +77,28 @@ test('doctor --json reports the shadow, stale scratches and the scratch mechanis
   assert.ok(report.checks.find((c) => c.id === 'scratch')?.details.some((d) => d.includes('1 stale')));
 });
 
+test('doctor --endpoint contacts that server, not the one AIDE_MODEL_ENDPOINT names', async (t) => {
+  const root = gitRepo(t, { 'a.txt': 'a\n' });
+  const server = await startFakeOllama({ replies: [{ chunks: ['ok'] }, { chunks: ['ok'] }] });
+  t.after(() => server.close());
+  // Nothing listens on port 1: were the variable used, the model check would warn.
+  const env = { TMPDIR: tempDir(t), AIDE_MODEL_ENDPOINT: 'http://127.0.0.1:1/v1' };
+  const args = ['doctor', '--endpoint', `${server.url}/v1`];
+  const result = await runAide(args, { cwd: root, home: tempDir(t), env });
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, /^ {2}ok {4}model\b/m);
+  assert.ok(result.stdout.includes(`ollama at ${server.url}/v1: model qwen2.5-coder:14b`), result.stdout);
+  assert.ok(server.requests.length > 0, 'the fake server was contacted');
+});
+
+test('doctor --endpoint to a remote host is refused before any contact, naming the flag', async (t) => {
+  const root = gitRepo(t, { 'a.txt': 'a\n' });
+  const args = ['doctor', '--endpoint', 'http://gpu.example:8000/v1'];
+  const result = await runAide(args, { cwd: root, home: tempDir(t), env: { TMPDIR: tempDir(t) } });
+  assert.equal(result.code, 1, result.stderr);
+  assert.match(result.stdout, /^ {2}FAIL {2}config {5}--endpoint is invalid/m);
+});
+
 test('doctor exits 1 with the fix when the configuration is invalid', async (t) => {
   const root = gitRepo(t, { '.aide/config.json': '{ "model": { "endpoint": 42 } }' });
   const text = await runAide(['doctor'], { cwd: root, home: tempDir(t), env: { TMPDIR: tempDir(t) } });

@@ -4,11 +4,17 @@ import { AideError } from '../../shared/errors.js';
 import { parseCommandLine } from '../main.js';
 import { configOptions, type ConfigOptions } from './config.js';
 
-test('aide config: argv → options (only the globals apply)', async () => {
+test('aide config: argv → options (--model, --endpoint; the globals are dropped)', async () => {
   const table: [string[], ConfigOptions][] = [
     [['config'], {}],
     [['config', '--json'], {}],
     [['config', '--cwd', 'sub'], {}],
+    [['config', '--model', 'llama3.1:8b'], { model: 'llama3.1:8b' }],
+    [
+      ['config', '--endpoint', 'http://127.0.0.1:8080/v1', '--json'],
+      { endpoint: 'http://127.0.0.1:8080/v1' },
+    ],
+    [['config', '--model', '7'], { model: '7' }],
   ];
   for (const [args, expected] of table) {
     const parsed = await parseCommandLine(args);
@@ -20,6 +26,7 @@ test('aide config: argv → options (only the globals apply)', async () => {
 test('aide config: unknown options and arguments are usage errors', async () => {
   for (const args of [
     ['config', '--force'],
+    ['config', '--model'],
     ['config', 'model.name'],
   ]) {
     await assert.rejects(

@@ -1,26 +1,27 @@
 import { z } from 'zod';
 import { ExitCode } from '../../shared/errors.js';
 import { useColor } from '../io.js';
+import { modelFlags, modelFlagsShape } from './model-flags.js';
 import type { CommandRunner, RawArgv } from './spec.js';
 
-/** `aide doctor` has no options of its own (--json and --cwd are global). */
-export const doctorOptionsSchema = z.object({});
+/** `aide doctor`'s own options: `--model` and `--endpoint` (--json and --cwd are global). */
+export const doctorOptionsSchema = z.object(modelFlagsShape);
 export type DoctorOptions = z.infer<typeof doctorOptionsSchema>;
 
 export function doctorOptions(argv: RawArgv): DoctorOptions {
-  return doctorOptionsSchema.parse(argv);
+  return modelFlags(argv, 'doctor');
 }
 
 export const doctorRun: CommandRunner = {
   run: async (argv, globals, io) => {
-    doctorOptions(argv);
+    const options = doctorOptions(argv);
     const [{ gatherDoctorFacts }, { assessDoctor }, render, { makeStyle }] = await Promise.all([
       import('../wiring/doctor.js'),
       import('../../core/doctor/assess.js'),
       import('../render/doctor.js'),
       import('../render/style.js'),
     ]);
-    const facts = await gatherDoctorFacts(globals.cwd, io.env);
+    const facts = await gatherDoctorFacts(globals.cwd, io.env, options);
     const report = assessDoctor(facts);
     io.stdout.write(
       globals.json

@@ -16,6 +16,8 @@ function sourceText(source: Source): string {
       return `${source.file}:${source.line}`;
     case 'env':
       return `env ${source.variable}`;
+    case 'flag':
+      return source.flag;
   }
 }
 

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isLoopbackHost } from '../../config/config-schema.js';
+import type { ConfigFlags } from '../../config/flag-overrides.js';
 import { loadWorkspaceConfig } from '../../config/load-workspace.js';
 import type { DoctorFacts } from '../../core/doctor/assess.js';
 import type { ModelContact, RoundTrip } from '../../core/doctor/model-check.js';
@@ -129,9 +130,9 @@ async function contactModel(model: ModelConfig, root: string, env: Env): Promise
   return { state: 'ready', info: info.value, roundTrip: await roundTrip(client) };
 }
 
-async function modelFacts(root: string, env: Env): Promise<DoctorFacts['model']> {
+async function modelFacts(root: string, env: Env, flags: ConfigFlags): Promise<DoctorFacts['model']> {
   try {
-    const { model } = (await loadWorkspaceConfig(root, env)).config.value;
+    const { model } = (await loadWorkspaceConfig(root, env, flags)).config.value;
     return {
       endpoint: model.endpoint,
       loopback: isLoopbackHost(new URL(model.endpoint).hostname),
@@ -144,7 +145,12 @@ async function modelFacts(root: string, env: Env): Promise<DoctorFacts['model']>
   }
 }
 
-export async function gatherDoctorFacts(cwd: string, env: Env): Promise<DoctorFacts> {
+/** `flags`: `--model` and `--endpoint`, which override the config and the AIDE_* variables. */
+export async function gatherDoctorFacts(
+  cwd: string,
+  env: Env,
+  flags: ConfigFlags = {},
+): Promise<DoctorFacts> {
   const root = await findWorkspaceRoot(cwd, env);
   const temp = tempRoot(env);
   const home = scratchHome(temp, root);
@@ -158,7 +164,7 @@ export async function gatherDoctorFacts(cwd: string, env: Env): Promise<DoctorFa
       (isolation) => isolation.report,
     ),
     probeBubblewrap(env),
-    modelFacts(root, env),
+    modelFacts(root, env, flags),
   ]);
   const active = scratches.filter((s) => s.alive).length;
   return {
