@@ -6,19 +6,18 @@
 import type { ModelFailure } from '../../core/ports/model.js';
 import { transportProblem, type RequestTimer } from './http.js';
 
-/** A line of the body, or the failure that cut the body off. */
-export type LineItem = { line: string } | { failure: ModelFailure };
+/** A decoded piece of the body, or the failure that cut the body off. */
+type TextItem = { text: string } | { failure: ModelFailure };
 
-/** The body's lines (without their line break, blank ones skipped); the last one may lack a break. */
-export async function* readLines(
-  response: Response,
-  timer: RequestTimer,
-): AsyncGenerator<LineItem, void, void> {
+/**
+ * The body as decoded text, chunk by chunk (the decoder's tail comes last); each chunk resets the
+ * idle clock. Leaving early (a failure line, a cancel) stops the download.
+ */
+async function* readText(response: Response, timer: RequestTimer): AsyncGenerator<TextItem, void, void> {
   const body = response.body;
   if (body === null) return;
   const reader = (body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();
-  let buffer = '';
   try {
     for (;;) {
       let chunk: Awaited<ReturnType<typeof reader.read>>;
@@ -30,21 +29,38 @@ export async function* readLines(
       }
       if (chunk.done) break;
       timer.touch();
-      buffer += decoder.decode(chunk.value, { stream: true });
-      let end = buffer.indexOf('\n');
-      while (end !== -1) {
-        const line = buffer.slice(0, end).replace(/\r$/, '');
-        buffer = buffer.slice(end + 1);
-        if (line.trim() !== '') yield { line };
-        end = buffer.indexOf('\n');
-      }
+      yield { text: decoder.decode(chunk.value, { stream: true }) };
     }
-    buffer += decoder.decode();
-    if (buffer.trim() !== '') yield { line: buffer };
+    yield { text: decoder.decode() };
   } finally {
-    // Stops the download when the consumer leaves early (a failure line, a cancel).
     await reader.cancel().catch(() => undefined);
   }
+}
+
+/** A line of the body, or the failure that cut the body off. */
+export type LineItem = { line: string } | { failure: ModelFailure };
+
+/** The body's lines (without their line break, blank ones skipped); the last one may lack a break. */
+export async function* readLines(
+  response: Response,
+  timer: RequestTimer,
+): AsyncGenerator<LineItem, void, void> {
+  let buffer = '';
+  for await (const item of readText(response, timer)) {
+    if ('failure' in item) {
+      yield item;
+      return;
+    }
+    buffer += item.text;
+    let end = buffer.indexOf('\n');
+    while (end !== -1) {
+      const line = buffer.slice(0, end).replace(/\r$/, '');
+      buffer = buffer.slice(end + 1);
+      if (line.trim() !== '') yield { line };
+      end = buffer.indexOf('\n');
+    }
+  }
+  if (buffer.trim() !== '') yield { line: buffer };
 }
 
 function broken(error: unknown): ModelFailure {
@@ -67,42 +83,29 @@ export async function* readEvents(
   timer: RequestTimer,
 ): AsyncGenerator<EventItem, void, void> {
   let data: string[] = [];
-  const body = response.body;
-  if (body === null) return;
-  const reader = (body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
   let buffer = '';
-  try {
-    for (;;) {
-      let chunk: Awaited<ReturnType<typeof reader.read>>;
-      try {
-        chunk = await reader.read();
-      } catch (error) {
-        yield { failure: timer.failure ?? broken(error) };
-        return;
-      }
-      if (chunk.done) break;
-      timer.touch();
-      buffer += decoder.decode(chunk.value, { stream: true });
-      const lines = buffer.split(/\r\n|\r|\n/);
-      buffer = lines.pop() ?? '';
-      for (const line of lines) {
-        if (line === '') {
-          if (data.length > 0) yield { data: data.join('\n') };
-          data = [];
-          continue;
-        }
-        if (line.startsWith(':')) continue;
-        const colon = line.indexOf(':');
-        const name = colon === -1 ? line : line.slice(0, colon);
-        const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
-        if (name === 'data') data.push(value);
-      }
+  for await (const item of readText(response, timer)) {
+    if ('failure' in item) {
+      yield item;
+      return;
     }
-    // A stream that ends without the final blank line still delivered its last event.
-    if (buffer.startsWith('data:')) data.push(buffer.slice(5).replace(/^ /, ''));
-    if (data.length > 0) yield { data: data.join('\n') };
-  } finally {
-    await reader.cancel().catch(() => undefined);
+    buffer += item.text;
+    const lines = buffer.split(/\r\n|\r|\n/);
+    buffer = lines.pop() ?? '';
+    for (const line of lines) {
+      if (line === '') {
+        if (data.length > 0) yield { data: data.join('\n') };
+        data = [];
+        continue;
+      }
+      if (line.startsWith(':')) continue;
+      const colon = line.indexOf(':');
+      const name = colon === -1 ? line : line.slice(0, colon);
+      const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
+      if (name === 'data') data.push(value);
+    }
   }
+  // A stream that ends without the final blank line still delivered its last event.
+  if (buffer.startsWith('data:')) data.push(buffer.slice(5).replace(/^ /, ''));
+  if (data.length > 0) yield { data: data.join('\n') };
 }
