@@ -16,7 +16,8 @@ import type { FileWrite } from '../../core/ports/files.js';
 import { NodeFileSystem } from '../fs/node-file-system.js';
 import { JOURNAL_FILE, readRestoreJournal } from './restore-journal.js';
 import { readBlobs } from './raw-objects.js';
-import { pruneEmptiedFolders, ShadowRestorer } from './restore.js';
+import { pruneEmptiedFolders } from './restore-plan.js';
+import { ShadowRestorer } from './restore.js';
 import { ShadowStore } from './shadow-store.js';
 
 async function open(root: string, maxFileBytes = 1024 * 1024) {
