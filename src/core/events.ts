@@ -2,6 +2,7 @@
  * The one event stream (DESIGN.md): every flow yields these; the terminal renderers, --json
  * and the audit log consume the same events. New flows add members here.
  */
+import type { AgentEvent } from './agent/loop-types.js';
 import type { ActReport, PlanChange, StepReport } from './act-report.js';
 import type { BlockOutcome } from './edit/plan-types.js';
 import type { ParseProblem } from './edit/types.js';
@@ -12,6 +13,8 @@ import type { IsolationReport } from './ports/commands.js';
 import type { CommandRunRecord, VerifyReport } from './verify/report.js';
 
 export type AideEvent =
+  // The agent loop: model turns, tool calls and their results (Plan mode; Act mode's steps).
+  | AgentEvent
   | { type: 'edits_parsed'; blocks: number; files: string[]; problems: ParseProblem[] }
   | { type: 'block_planned'; outcome: BlockOutcome }
   | { type: 'checkpoint_created'; result: CheckpointResult }

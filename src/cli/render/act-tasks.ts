@@ -194,7 +194,16 @@ export class TaskListActView implements Approver {
       case 'patch_applied':
         break;
       // The resume's events are shown before the tree opens (act-run.ts); the rest are not aide act's.
+      // Agent loop events: act renders them once a model writes its steps.
       case 'session_resumed':
+      case 'model_turn_started':
+      case 'model_streaming':
+      case 'model_retrying':
+      case 'model_turn':
+      case 'tool_call':
+      case 'tool_result':
+      case 'agent_mistake':
+      case 'context_trimmed':
       case 'restore_pending':
       case 'restore_planned':
       case 'files_restored':

@@ -124,6 +124,15 @@ export class PlainActView {
       case 'session_finished':
         break;
       // Not events of aide act.
+      // The agent loop's events: Plan mode's (render/plan.ts); act renders them once a model writes its steps.
+      case 'model_turn_started':
+      case 'model_streaming':
+      case 'model_retrying':
+      case 'model_turn':
+      case 'tool_call':
+      case 'tool_result':
+      case 'agent_mistake':
+      case 'context_trimmed':
       case 'restore_pending':
       case 'restore_planned':
       case 'files_restored':

@@ -126,6 +126,15 @@ export function renderRestoreEvent(event: AideEvent, style: Style): string {
     case 'restore_finished':
       break;
     // Not events of a restore.
+    // The agent loop's events: Plan mode's (render/plan.ts); act renders them once a model writes its steps.
+    case 'model_turn_started':
+    case 'model_streaming':
+    case 'model_retrying':
+    case 'model_turn':
+    case 'tool_call':
+    case 'tool_result':
+    case 'agent_mistake':
+    case 'context_trimmed':
     case 'edits_parsed':
     case 'block_planned':
     case 'patch_applied':

@@ -94,6 +94,15 @@ export class PlainVerifyView {
       case 'verify_finished':
         break;
       // Not events of aide verify.
+      // The agent loop's events: Plan mode's (render/plan.ts); act renders them once a model writes its steps.
+      case 'model_turn_started':
+      case 'model_streaming':
+      case 'model_retrying':
+      case 'model_turn':
+      case 'tool_call':
+      case 'tool_result':
+      case 'agent_mistake':
+      case 'context_trimmed':
       case 'checkpoint_created':
       case 'edits_parsed':
       case 'block_planned':

@@ -28,6 +28,8 @@ export interface ModelInfo {
   contextTokens: number | null;
   /** Where `contextTokens` came from, for doctor and messages, e.g. "/api/ps context_length". */
   contextSource: string | null;
+  /** The server takes a GBNF grammar with a request (llama-server, vLLM); absent: it does not. */
+  acceptsGrammar?: boolean;
 }
 
 /** What one chat request sends. */
@@ -42,6 +44,8 @@ export interface ModelRequest {
   maxReplyTokens?: number;
   /** Aborting cancels the request at once, mid-stream included: the outcome is `cancelled`. */
   signal?: AbortSignal;
+  /** A GBNF grammar the reply must follow; only sent where `ModelInfo.acceptsGrammar`. */
+  grammar?: string;
 }
 
 /** Streamed while a reply is produced, in order. */
