@@ -10,11 +10,26 @@ import type { ApprovalSubject, StepDecision } from './ports/approval.js';
 import type { ChangedFile, CountedChange } from './ports/changes.js';
 import type { CheckpointResult, PendingRestore, RestoreOutcome, RestorePlan } from './ports/checkpoints.js';
 import type { IsolationReport } from './ports/commands.js';
+import type { ModelServerKind } from './ports/model.js';
 import type { CommandRunRecord, VerifyReport } from './verify/report.js';
 
 export type AideEvent =
   // The agent loop: model turns, tool calls and their results (Plan mode; Act mode's steps).
   | AgentEvent
+  // aide plan: the snapshot read, the model prepared, the repository map built; the loop follows.
+  | {
+      type: 'plan_started';
+      snapshot: string;
+      files: number;
+      focus: string[];
+      /** Files the task names that the snapshot does not have. */
+      missingFocus: string[];
+      server: ModelServerKind;
+      model: string;
+      contextTokens: number;
+      contextSource: string | null;
+      mapTokens: number;
+    }
   | { type: 'edits_parsed'; blocks: number; files: string[]; problems: ParseProblem[] }
   | { type: 'block_planned'; outcome: BlockOutcome }
   | { type: 'checkpoint_created'; result: CheckpointResult }

@@ -43,6 +43,10 @@ export type AideErrorCode =
   | 'restore_failed'
   | 'approval_needed'
   | 'isolation_unavailable'
+  /** The model server cannot be used: none there, unknown model, context too small, a cut prompt. */
+  | 'model_unavailable'
+  /** The model ended without a usable result (no plan within the limits). */
+  | 'model_gave_up'
   | 'aborted';
 
 /**
@@ -124,6 +128,10 @@ function defaultExitCode(code: AideErrorCode): ExitCode {
       return ExitCode.approvalNeeded;
     case 'aborted':
       return ExitCode.aborted;
+    case 'model_unavailable':
+      return ExitCode.modelUnavailable;
+    case 'model_gave_up':
+      return ExitCode.failed;
   }
 }
 

@@ -4,6 +4,7 @@ import { checkpointsCommand } from './checkpoints-command.js';
 import { configCommand } from './config-command.js';
 import { doctorCommand } from './doctor-command.js';
 import { initCommand } from './init-command.js';
+import { planCommand } from './plan-command.js';
 import { restoreCommand } from './restore-command.js';
 import type { CommandSpec } from './spec.js';
 import { statusCommand } from './status-command.js';
@@ -15,6 +16,7 @@ import { verifyCommand } from './verify-command.js';
  */
 export const commands: readonly CommandSpec[] = [
   initCommand,
+  planCommand,
   actCommand,
   applyCommand,
   verifyCommand,

@@ -196,6 +196,7 @@ export class TaskListActView implements Approver {
       // The resume's events are shown before the tree opens (act-run.ts); the rest are not aide act's.
       // Agent loop events: act renders them once a model writes its steps.
       case 'session_resumed':
+      case 'plan_started':
       case 'model_turn_started':
       case 'model_streaming':
       case 'model_retrying':

@@ -127,6 +127,7 @@ export function renderRestoreEvent(event: AideEvent, style: Style): string {
       break;
     // Not events of a restore.
     // The agent loop's events: Plan mode's (render/plan.ts); act renders them once a model writes its steps.
+    case 'plan_started':
     case 'model_turn_started':
     case 'model_streaming':
     case 'model_retrying':

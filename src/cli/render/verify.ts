@@ -95,6 +95,7 @@ export class PlainVerifyView {
         break;
       // Not events of aide verify.
       // The agent loop's events: Plan mode's (render/plan.ts); act renders them once a model writes its steps.
+      case 'plan_started':
       case 'model_turn_started':
       case 'model_streaming':
       case 'model_retrying':

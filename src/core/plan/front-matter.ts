@@ -218,8 +218,9 @@ export function renderFrontMatter(frontMatter: PlanFrontMatter): string {
   const fields: Record<string, unknown> = {
     aide_plan: frontMatter.aide_plan,
     title: frontMatter.title,
-    created: frontMatter.created,
   };
+  if (frontMatter.created !== null && frontMatter.created !== undefined)
+    fields['created'] = frontMatter.created;
   if (frontMatter.base !== null && frontMatter.base !== undefined) fields['base'] = frontMatter.base;
   if (frontMatter.model !== null && frontMatter.model !== undefined) fields['model'] = frontMatter.model;
   return `---\n${new Document(fields).toString({ lineWidth: 0 })}---`;

@@ -625,3 +625,25 @@ describe('problems', () => {
     }
   });
 });
+
+test('a hand-written plan may leave out created (and base and model): they read as null', () => {
+  const result = parsePlan(
+    [
+      '---',
+      'aide_plan: 1',
+      'title: No date',
+      '---',
+      '',
+      'Why.',
+      '',
+      '## Step 1: Do it',
+      '',
+      'Files: a.js',
+      '',
+    ].join('\n'),
+    'plans/no-date.md',
+  );
+  assert.ok(result.ok, JSON.stringify(!result.ok && result.problems));
+  assert.equal(result.plan.created, null);
+  assert.equal(result.plan.base, null);
+});

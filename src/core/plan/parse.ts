@@ -216,7 +216,7 @@ export function parsePlan(text: string, file: string): ParsePlanResult {
   const plan: Plan = {
     version: PLAN_FORMAT_VERSION,
     title: fm.title,
-    created: fm.created,
+    created: fm.created ?? null,
     base: fm.base ?? null,
     model: fm.model ?? null,
     summary: body.summary.text,

@@ -165,7 +165,7 @@ const model = singleLine('a model name').describe('The model that wrote the plan
 export const planSchema = z.strictObject({
   version: z.literal(PLAN_FORMAT_VERSION).describe('The plan format version (front matter `aide_plan`).'),
   title,
-  created,
+  created: created.nullable(),
   base: base.nullable(),
   model: model.nullable(),
   summary: freeText('summary', 'summary').describe(
@@ -188,7 +188,7 @@ export const planFrontMatterSchema = z.strictObject({
     })
     .describe(`The plan format version; must be ${PLAN_FORMAT_VERSION}.`),
   title,
-  created,
+  created: created.nullish().describe(created.description ?? ''),
   base: base.nullish().describe(base.description ?? ''),
   model: model.nullish().describe(model.description ?? ''),
 });
