@@ -244,6 +244,18 @@ describe('list_files', () => {
     assert.match(body.at(-1) ?? '', /^… 50 more: list a subfolder or search_files to narrow it\.$/);
   });
 
+  test('a name holding invisible characters is flagged in the listing', async () => {
+    const result = await run(
+      { tool: 'list_files', input: {} },
+      { 'admin\u202Etxt.js': 'x', 'plain.js': 'y' },
+    );
+    assert.match(
+      result.forModel,
+      /^admin\u202Etxt\.js \(1 B\) \[the name holds U\+202E RIGHT-TO-LEFT OVERRIDE\]$/m,
+    );
+    assert.match(result.forModel, /^plain\.js \(1 B\)$/m);
+  });
+
   test('a missing folder names close ones; a file is said to be a file', async () => {
     const missing = await run({ tool: 'list_files', input: { path: 'src/libs' } });
     assert.equal(missing.mistake, true);
@@ -308,6 +320,12 @@ describe('search_files', () => {
       maxFiles: 60,
       maxLinesPerFile: 3,
     });
+  });
+
+  test("a glob with '..' is a mistake, not a search from the root", async () => {
+    const result = await run({ tool: 'search_files', input: { pattern: 'x', path: 'src', glob: '../*' } });
+    assert.deepEqual({ ok: result.ok, mistake: result.mistake }, { ok: false, mistake: true });
+    assert.match(result.forModel, /The glob \.\.\/\* has a '\.\.'/);
   });
 
   test('at most 50 files, with a line saying there are more', async () => {

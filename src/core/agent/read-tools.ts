@@ -20,18 +20,14 @@
  * Errors of the reader itself (git failing) are not the model's doing: they are thrown, and the
  * loop's caller reports them as the failures they are.
  */
-import type { RepoReader, SearchHit } from '../ports/repo-reader.js';
+import type { RepoReader } from '../ports/repo-reader.js';
+import { findInvisible } from '../security/invisible.js';
 import { secretFileReason } from '../security/secret-files.js';
 import { formatBytes } from '../../shared/units.js';
 import { plural } from '../../shared/text.js';
 import type { ToolExecutor, ToolResult } from './loop-types.js';
-import {
-  invisibleFlags,
-  invisibleWarning,
-  numberLines,
-  viewFile,
-  type WindowLimits,
-} from './read-file-view.js';
+import { viewFile, type WindowLimits } from './read-file-view.js';
+import { literalHint, scopeOf, viewHits } from './search-view.js';
 import { normalizeReadPath, SnapshotIndex, type FolderEntry } from './read-paths.js';
 import type { ToolCall, ToolInput } from './tools.js';
 
@@ -102,6 +98,13 @@ export function readTools(reader: RepoReader, options: ReadToolsOptions = {}): T
           return listFiles(await snapshot(), resolve, call.input, limits);
         case 'search_files':
           return searchFiles(reader, await snapshot(), resolve, call.input, limits);
+        case 'submit_plan':
+          // The loop judges the finishing call itself; reaching here is the caller's slip, not the model's.
+          return {
+            ok: false,
+            forModel: 'submit_plan ends Plan mode: it is not a read tool.',
+            forUser: 'submit_plan is not a read tool',
+          };
         default:
           return mistake(
             `${call.tool} is not a tool of Plan mode. Plan mode only reads the repository ` +
@@ -180,10 +183,14 @@ function entryLine(entry: FolderEntry): string {
   return fileLine(entry.file.path, entry.file.bytes, entry.file.kind);
 }
 
+/** A file's line of a listing; a name holding invisible characters says so (it may pose as another name). */
 function fileLine(path: string, bytes: number, kind: 'file' | 'executable' | 'symlink'): string {
-  if (secretFileReason(path) !== undefined) return `${path} (secret: not readable)`;
-  if (kind === 'symlink') return `${path} (symlink)`;
-  return `${path} (${formatBytes(bytes)}${kind === 'executable' ? ', executable' : ''})`;
+  const invisible = findInvisible(path);
+  const warning =
+    invisible.length === 0 ? '' : ` [the name holds ${invisible.map((found) => found.label).join(', ')}]`;
+  if (secretFileReason(path) !== undefined) return `${path} (secret: not readable)${warning}`;
+  if (kind === 'symlink') return `${path} (symlink)${warning}`;
+  return `${path} (${formatBytes(bytes)}${kind === 'executable' ? ', executable' : ''})${warning}`;
 }
 
 /** A folder's listing: a header, then up to maxListEntries lines, then how many more. */
@@ -248,18 +255,6 @@ function listFiles(
   };
 }
 
-/** " under src", " in files matching *.ts": the scope of a search, for its messages. */
-function scopeOf(path: string, glob: string | undefined): string {
-  return `${path === '' ? '' : ` under ${path}`}${glob === undefined ? '' : ` in files matching ${glob}`}`;
-}
-
-/** A hint for a pattern that matched nothing but uses characters a regular expression reads specially. */
-function literalHint(pattern: string): string {
-  return /[()[\]{}.*+?|^$\\]/.test(pattern)
-    ? ' The pattern is a regular expression (POSIX extended): to match ( ) [ ] { } . * + ? | ^ $ literally, put a backslash before them.'
-    : '';
-}
-
 async function searchFiles(
   reader: RepoReader,
   index: SnapshotIndex,
@@ -281,6 +276,12 @@ async function searchFiles(
       `refused ${path}: secret file`,
     );
   const { pattern, glob } = input;
+  // Only the snapshot is searched, so '..' cannot escape; git would quietly read it from the root.
+  if (glob !== undefined && glob.replace(/\\/g, '/').split('/').includes('..'))
+    return mistake(
+      `The glob ${glob} has a '..': a glob names files under the searched folder (path), such as *.ts or src/**/*.py.`,
+      `search_files: bad glob ${glob}`,
+    );
   const outcome = await reader.search({
     pattern,
     ...(path === '' ? {} : { path }),
@@ -303,51 +304,6 @@ async function searchFiles(
       forModel: `No matches for ${shownPattern}${scope}.${secrets > 0 ? ' (Secret files are not searched.)' : literalHint(pattern)}`,
       forUser: `searched ${shownPattern}${scope}: no matches`,
     };
-  return formatHits(
-    hits,
-    outcome.truncated || hits.length > limits.maxSearchFiles,
-    secrets,
-    shownPattern,
-    scope,
-    limits,
-  );
-}
-
-function formatHits(
-  all: readonly SearchHit[],
-  more: boolean,
-  secrets: number,
-  pattern: string,
-  scope: string,
-  limits: Limits,
-): ToolResult {
-  const hits = all.slice(0, limits.maxSearchFiles);
-  const lines = hits.reduce((sum, hit) => sum + hit.count, 0);
-  const out = [
-    `${pattern} matches ${plural(lines, 'line')} in ${plural(hits.length, 'file')}${more ? ' (and more files)' : ''}${scope}:`,
-  ];
-  for (const hit of hits) out.push(`${hit.path}: ${hit.count}`);
-  if (more) out.push(`… more files match: narrow the search with path or glob.`);
-  if (secrets > 0)
-    out.push(`(${plural(secrets, 'secret file')} matched and ${secrets === 1 ? 'is' : 'are'} not shown.)`);
-  const flags: string[] = [];
-  for (const hit of hits) {
-    out.push('', hit.path);
-    for (const line of hit.lines) {
-      out.push(...numberLines([line.text], line.line, limits.maxLineChars));
-      flags.push(...invisibleIn(hit.path, line.line, line.text));
-    }
-    if (hit.count > hit.lines.length) out.push(`  (${hit.count - hit.lines.length} more in this file)`);
-  }
-  const warning = invisibleWarning(flags);
-  if (warning !== undefined) out.push('', warning);
-  return {
-    ok: true,
-    forModel: out.join('\n'),
-    forUser: `searched ${pattern}${scope}: ${plural(hits.length, 'file')}${more ? '+' : ''}`,
-  };
-}
-
-function invisibleIn(path: string, line: number, text: string): string[] {
-  return invisibleFlags([text], line).map((flag) => `${path} ${flag}`);
+  const more = outcome.truncated || hits.length > limits.maxSearchFiles;
+  return viewHits(hits, { more, secrets, pattern: shownPattern, scope }, limits);
 }

@@ -65,7 +65,7 @@ export class FakeRepoReader implements RepoReader {
     } catch (error) {
       return Promise.resolve({ ok: false, reason: 'bad_pattern', detail: (error as Error).message });
     }
-    const glob = request.glob;
+    const glob = request.path !== undefined && request.path in this.entries ? undefined : request.glob;
     const matchesGlob =
       glob === undefined ? () => true : picomatch(glob, { dot: true, basename: !glob.includes('/') });
     const hits: SearchHit[] = [];
