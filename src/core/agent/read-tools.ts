@@ -70,6 +70,12 @@ function denial(forModel: string, forUser: string): ToolResult {
 
 /** "no such file or folder: src/utils.ts" with up to three close names of the snapshot. */
 function missing(index: SnapshotIndex, path: string, tool: string): ToolResult {
+  const link = linkOnTheWay(index, path);
+  if (link !== undefined)
+    return mistake(
+      `${link} is a symbolic link, and aide does not follow links: nothing is at ${path} in the repository. Name the real folder instead.`,
+      `${tool}: ${link} is a symlink`,
+    );
   const close = index.closeNames(path);
   const hint =
     close.length === 0 ? ' Use list_files to see what exists.' : ` Did you mean: ${close.join(', ')}?`;
@@ -79,15 +85,25 @@ function missing(index: SnapshotIndex, path: string, tool: string): ToolResult {
   );
 }
 
+/** The folder of `path` that is a symlink in the snapshot (`lib` of `lib/a.ts`), if one is. */
+function linkOnTheWay(index: SnapshotIndex, path: string): string | undefined {
+  for (let slash = path.indexOf('/'); slash !== -1; slash = path.indexOf('/', slash + 1)) {
+    const folder = path.slice(0, slash);
+    if (index.file(folder)?.kind === 'symlink') return folder;
+  }
+  return undefined;
+}
+
 /**
  * The executor of Plan mode's read tools over `reader`. The snapshot's file list is read once,
  * on the first call, and kept: a snapshot never changes.
  */
 export function readTools(reader: RepoReader, options: ReadToolsOptions = {}): ToolExecutor {
-  const limits: Limits = { ...DEFAULTS, ...withoutUndefined(options) };
+  const { workspaceRoot, ...given } = options;
+  const limits: Limits = { ...DEFAULTS, ...withoutUndefined(given) };
   let index: Promise<SnapshotIndex> | undefined;
   const snapshot = () => (index ??= reader.listFiles().then((files) => new SnapshotIndex(files)));
-  const resolve = (written: string) => normalizeReadPath(written, options.workspaceRoot);
+  const resolve = (written: string) => normalizeReadPath(written, workspaceRoot);
 
   return {
     async run(call: ToolCall): Promise<ToolResult> {
@@ -116,8 +132,8 @@ export function readTools(reader: RepoReader, options: ReadToolsOptions = {}): T
   };
 }
 
-function withoutUndefined(options: ReadToolsOptions): Partial<Limits> {
-  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+function withoutUndefined(given: Partial<Limits>): Partial<Limits> {
+  return Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
 }
 
 type Resolve = (written: string) => ReturnType<typeof normalizeReadPath>;
@@ -172,7 +188,7 @@ function symlinkAdvice(index: SnapshotIndex, path: string, target: string): stri
   if (target.startsWith('/')) return `${said} It points outside the repository.`;
   const folder = path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : '';
   const resolved = normalizeReadPath(`${folder}${target}`);
-  if (!resolved.ok) return `${said} It points outside the repository.`;
+  if (!resolved.ok) return `${said} It points outside the repository, or somewhere aide does not read.`;
   return index.kindOf(resolved.path) === 'missing'
     ? `${said} Nothing in the repository is at ${resolved.path}.`
     : `${said} Read ${resolved.path} instead.`;
