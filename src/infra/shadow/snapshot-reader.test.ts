@@ -160,6 +160,8 @@ describe('search is git grep against the tree', () => {
     'docs/sum.md': 'How sum works.\n',
     'logo.bin': Buffer.from([0x73, 0x75, 0x6d, 0, 0x73, 0x75, 0x6d]),
     'win.txt': 'one\r\nsum here\r\n',
+    'app/[id]/page.ts': 'sum();\n',
+    'app/i/page.ts': 'sum();\n',
   };
 
   test('counts per file and the first lines, with line numbers; binary files skipped', async (t) => {
@@ -167,6 +169,8 @@ describe('search is git grep against the tree', () => {
     const outcome = await reader.search(search('sum', { maxLinesPerFile: 1 }));
     assert.ok(outcome.ok);
     assert.deepEqual(outcome.hits, [
+      { path: 'app/[id]/page.ts', count: 1, lines: [{ line: 1, text: 'sum();' }] },
+      { path: 'app/i/page.ts', count: 1, lines: [{ line: 1, text: 'sum();' }] },
       { path: 'docs/sum.md', count: 1, lines: [{ line: 1, text: 'How sum works.' }] },
       { path: 'src/a.ts', count: 1, lines: [{ line: 2, text: 'function sum() {}' }] },
       { path: 'src/c.js', count: 1, lines: [{ line: 1, text: 'sum(3);' }] },
@@ -183,7 +187,12 @@ describe('search is git grep against the tree', () => {
       assert.ok(outcome.ok);
       return outcome.hits.map((hit) => hit.path);
     };
-    assert.deepEqual(await paths(search('sum', { glob: '*.ts' })), ['src/a.ts', 'src/deep/b.ts']);
+    assert.deepEqual(await paths(search('sum', { glob: '*.ts' })), [
+      'app/[id]/page.ts',
+      'app/i/page.ts',
+      'src/a.ts',
+      'src/deep/b.ts',
+    ]);
     assert.deepEqual(await paths(search('sum', { glob: '*.{ts,js}', path: 'src' })), [
       'src/a.ts',
       'src/c.js',
@@ -192,6 +201,11 @@ describe('search is git grep against the tree', () => {
     assert.deepEqual(await paths(search('sum', { path: 'src/deep' })), ['src/deep/b.ts']);
     assert.deepEqual(await paths(search('sum', { glob: 'src/*.ts' })), ['src/a.ts']);
     assert.deepEqual(await paths(search('sum', { path: 'src/c.js', glob: '*.ts' })), ['src/c.js']);
+    assert.deepEqual(
+      await paths(search('sum', { path: 'app/[id]', glob: '*.ts' })),
+      ['app/[id]/page.ts'],
+      'a folder named like a glob is taken literally',
+    );
   });
 
   test("a bad regular expression is bad_pattern in git's words", async (t) => {
@@ -215,7 +229,7 @@ describe('search is git grep against the tree', () => {
     assert.ok(words.ok);
     assert.deepEqual(
       words.hits.map((hit) => hit.path),
-      ['src/a.ts', 'src/c.js', 'src/deep/b.ts'],
+      ['app/[id]/page.ts', 'app/i/page.ts', 'src/a.ts', 'src/c.js', 'src/deep/b.ts'],
     );
   });
 
@@ -225,7 +239,7 @@ describe('search is git grep against the tree', () => {
     assert.ok(outcome.ok);
     assert.deepEqual(
       outcome.hits.map((hit) => hit.path),
-      ['docs/sum.md', 'src/a.ts'],
+      ['app/[id]/page.ts', 'app/i/page.ts'],
     );
     assert.equal(outcome.truncated, true);
   });
