@@ -25,7 +25,11 @@ export interface SearchRequest {
   pattern: string;
   /** Only files under this folder (or this one file). */
   path?: string;
-  /** Only files whose path matches this glob (`*.ts`, `src/**\/*.py`). */
+  /**
+   * Only files whose path matches this glob (`*.ts`, `src/**\/*.py`). A glob without a '/'
+   * matches names at any depth; one with a '/' is read from `path` (or the root). Not applied
+   * when `path` names one file: that file is what was asked for.
+   */
   glob?: string;
   /** At most this many files are returned; `truncated` says there were more. */
   maxFiles: number;
