@@ -100,7 +100,7 @@ export async function runPlan(
           client: client.value,
           reader: snapshot.reader,
           definitions: definitionIndex(root),
-          tools: readTools(snapshot.reader),
+          tools: readTools(snapshot.reader, { workspaceRoot: root }),
           fence: randomFence,
           now: () => performance.now(),
         },
@@ -115,6 +115,7 @@ export async function runPlan(
   } finally {
     view.clear();
     interrupt.dispose();
+    snapshot.close();
   }
   const signal = interrupt.received();
   if (!outcome.ok) {

@@ -46,12 +46,15 @@ export async function snapshotForPlan(
   checkpoint: CheckpointRecord;
   skipped: Array<{ path: string; bytes: number }>;
   reader: RepoReader;
+  /** Ends the reader's git processes. */
+  close: () => void;
 }> {
   const store = await ShadowStore.open(root, env, { maxFileBytes: options.maxFileBytes, command: 'plan' });
   try {
     const result = await store.checkpoint({ reason: 'plan', message: `aide plan: ${options.title}` });
+    // The checkpoint is on a session branch: its objects stay after the lock is released.
     const reader = await openSnapshotReader(store.git, result.checkpoint.id);
-    return { checkpoint: result.checkpoint, skipped: result.skipped, reader };
+    return { checkpoint: result.checkpoint, skipped: result.skipped, reader, close: () => reader.close() };
   } finally {
     await store.close();
   }
