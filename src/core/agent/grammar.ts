@@ -53,12 +53,12 @@ export function grammarFor(mode: AgentMode, tool?: ToolName): string {
   rules.set('root', `prose sp call ("\\r"? "\\n")?`, true);
   rules.set('call', calls.join(' | '), true);
   rules.set('prose', 'prose-line{0,3}', true);
-  rules.set('prose-line', '[^<\\r\\n]* "\\r"? "\\n"');
+  rules.set('prose-line', '[^<\\r\\n]* "\\r"? "\\n"', true);
   // Bounded layout: an unbounded run of spaces or blank lines is a known way for a constrained
   // model to loop until its token limit.
-  rules.set('sp', '[ \\t]{0,16}');
-  rules.set('sep', 'sp ("\\r"? "\\n" sp)?');
-  rules.set('eol', '"\\r"? "\\n"');
+  rules.set('sp', '[ \\t]{0,16}', true);
+  rules.set('sep', 'sp ("\\r"? "\\n" sp)?', true);
+  rules.set('eol', '"\\r"? "\\n"', true);
   return rules.render();
 }
 
@@ -161,26 +161,24 @@ function guardedText(rules: Rules, name: string, line: boolean): string {
   const base = ruleName(line ? 'line' : 'text', name);
   if (rules.has(base)) return base;
   const newline = line ? '\\n' : '';
-  const end = line ? '"\\n"' : '""';
+  // A state other than "`>` seen" may end the text: with its line break in line form, at once
+  // otherwise (written `(…)?`, the usual GBNF for an empty alternative).
+  const state = (rule: string, ...moves: string[]) =>
+    rules.set(rule, line ? `${moves.join(' | ')} | "\\n"` : `(${moves.join(' | ')})?`);
   const start = base;
   const lt = `${base}-lt`;
   const matched = (i: number) => (i === name.length ? `${base}-name` : `${base}-${i}`);
-  rules.set(start, `"<" ${lt} | [^<${newline}] ${start} | ${end}`);
-  rules.set(lt, `"/" ${matched(0)} | "<" ${lt} | [^/<${newline}] ${start} | ${end}`);
+  state(start, `"<" ${lt}`, `[^<${newline}] ${start}`);
+  state(lt, `"/" ${matched(0)}`, `"<" ${lt}`, `[^/<${newline}] ${start}`);
   for (let i = 0; i < name.length; i++) {
     const char = name.charAt(i);
     const cases = [...new Set([char.toLowerCase(), char.toUpperCase()])].join('');
-    rules.set(
-      matched(i),
-      `[${cases}] ${matched(i + 1)} | "<" ${lt} | [^${cases}<${newline}] ${start} | ${end}`,
-    );
+    state(matched(i), `[${cases}] ${matched(i + 1)}`, `"<" ${lt}`, `[^${cases}<${newline}] ${start}`);
   }
   const closed = `${base}-gt`;
   const spaces = line ? SPACE_IN_LINE : SPACE;
-  rules.set(
-    matched(name.length),
-    `[${spaces}] ${matched(name.length)} | ">" ${closed} | "<" ${lt} | [^<>${SPACE}] ${start} | ${end}`,
-  );
+  const whole = matched(name.length);
+  state(whole, `[${spaces}] ${whole}`, `">" ${closed}`, `"<" ${lt}`, `[^<>${SPACE}] ${start}`);
   rules.set(closed, `[^<${SPACE}] ${start}`);
   return start;
 }
