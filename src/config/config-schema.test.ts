@@ -28,6 +28,7 @@ test('a missing config.json means every default', () => {
       temperature: 0.2,
       timeout_ms: 600_000,
       keep_alive: '30m',
+      grammar: 'auto',
     },
     limits: { max_iterations: 25, max_consecutive_mistakes: 3, max_tool_result_bytes: 16384 },
     checkpoints: { max_file_bytes: 20 * 1024 * 1024 },
@@ -47,6 +48,13 @@ test('the model client settings are checked: provider, temperature, timeout and 
   const ok = JSON.stringify({ model: { provider: 'ollama', temperature: 0, keep_alive: '-1' } });
   const { model } = loaded(parseConfigFile(ok, {})).value;
   assert.deepEqual([model.provider, model.temperature, model.keep_alive], ['ollama', 0, '-1']);
+});
+
+test('model.grammar is "auto" or "off"', () => {
+  const found = problems(parseConfigFile(JSON.stringify({ model: { grammar: 'on' } }), {})).join('\n');
+  assert.match(found, /model\.grammar: expected one of "auto", "off"/);
+  const { model } = loaded(parseConfigFile(JSON.stringify({ model: { grammar: 'off' } }), {})).value;
+  assert.equal(model.grammar, 'off');
 });
 
 test('an empty object means every default too', () => {

@@ -26,6 +26,11 @@ export const DEFAULT_TEMPERATURE = 0.2;
 export const DEFAULT_MODEL_TIMEOUT_MS = 600_000;
 export const MAX_MODEL_TIMEOUT_MS = 86_400_000;
 export const DEFAULT_KEEP_ALIVE = '30m';
+/**
+ * Grammar mode (core/agent/grammar.ts): `auto` sends a grammar on a re-ask where the server takes
+ * one (llama.cpp's llama-server, vLLM), `off` never does.
+ */
+export const GRAMMAR_MODES = ['auto', 'off'] as const;
 /** Ollama's keep_alive: a duration ("30m", "90s", "1h", "500ms"), "0" to unload at once, "-1" to keep it loaded. */
 const KEEP_ALIVE = /^(?:-1|0|\d{1,6}(?:ms|s|m|h))$/;
 
@@ -203,6 +208,12 @@ const modelSchema = strictObject(
       .default(DEFAULT_KEEP_ALIVE)
       .describe(
         'How long Ollama keeps the model loaded after a request ("30m", "1h"; "0" unloads at once, "-1" keeps it loaded). Other servers ignore it.',
+      ),
+    grammar: z
+      .enum(GRAMMAR_MODES, { error: `expected one of ${GRAMMAR_MODES.map((m) => `"${m}"`).join(', ')}` })
+      .default('auto')
+      .describe(
+        'Grammar mode: "auto" asks again for a tool call the parser rejected under a grammar of the tool schemas, where the server takes one (llama.cpp server, vLLM; never Ollama or LM Studio); "off" never sends one.',
       ),
   },
   'the model settings',

@@ -29,6 +29,7 @@ test('doctor contacts Ollama: kind, model, loaded context and a one-token round 
     /^ {2}ok {4}model +ollama at http:\/\/127\.0\.0\.1:\d+\/v1: model qwen2\.5-coder:14b, context 8192 tokens \(/m,
   );
   assert.match(result.stdout, /round trip: 1 token in \d+ ms, [\d.]+ tokens\/s/);
+  assert.match(result.stdout, /grammar mode: no/);
   assert.equal(server.chats.length, 1, 'one round trip, the warm-up aside');
 });
 
@@ -49,6 +50,7 @@ test(
     assert.equal(text.code, 0, text.stdout + text.stderr);
     assert.match(text.stdout, /model +llama-server at \S+: model qwen2\.5-coder-14b, context 8192 tokens/);
     assert.match(text.stdout, /round trip: /);
+    assert.match(text.stdout, /grammar mode: yes/);
     const json = await runAide(['doctor', '--json'], run);
     assert.equal(json.code, 0, json.stderr);
     const report = JSON.parse(json.stdout) as DoctorJson;

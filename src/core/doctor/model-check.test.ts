@@ -21,6 +21,7 @@ test('a ready server: its kind, the model, the real context and the round trip w
         model: 'qwen',
         contextTokens: 4096,
         contextSource: '/props n_ctx per slot',
+        acceptsGrammar: true,
       },
       roundTrip: { ok: true, latencyMs: 12.6, evalTokens: 1, tokensPerSecond: 80 },
     }),
@@ -30,7 +31,10 @@ test('a ready server: its kind, the model, the real context and the round trip w
     verdict.summary,
     `llama-server at ${ENDPOINT}: model qwen, context 4096 tokens (/props n_ctx per slot)`,
   );
-  assert.deepEqual(verdict.details, ['round trip: 1 token in 13 ms, 80.0 tokens/s']);
+  assert.deepEqual(verdict.details, [
+    'round trip: 1 token in 13 ms, 80.0 tokens/s',
+    'grammar mode: yes (a rejected tool call is asked again under a grammar of the tools)',
+  ]);
 });
 
 test('a generic server that does not say its context, and does not count tokens', () => {
@@ -42,7 +46,10 @@ test('a generic server that does not say its context, and does not count tokens'
     }),
   );
   assert.match(verdict.summary, /: model m, context unknown \(the server does not say\)$/);
-  assert.deepEqual(verdict.details, ['round trip: a reply in 5 ms']);
+  assert.deepEqual(verdict.details, [
+    'round trip: a reply in 5 ms',
+    'grammar mode: no (this server takes no grammar, or model.grammar is "off")',
+  ]);
 });
 
 test('a remote server with consent warns that prompts leave the machine', () => {

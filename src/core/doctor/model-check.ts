@@ -132,6 +132,13 @@ function roundTripText(trip: Extract<RoundTrip, { ok: true }>): string {
   return `round trip: ${tokens} in ${Math.round(trip.latencyMs)} ms${rate}`;
 }
 
+/** Whether a rejected tool call is asked again under a grammar (core/agent/grammar.ts). */
+function grammarText(info: ModelInfo): string {
+  return info.acceptsGrammar === true
+    ? 'grammar mode: yes (a rejected tool call is asked again under a grammar of the tools)'
+    : 'grammar mode: no (this server takes no grammar, or model.grammar is "off")';
+}
+
 /** Judges what doctor learnt from the configured model server. */
 export function modelVerdict(facts: ModelFacts): ModelVerdict {
   const { contact, endpoint } = facts;
@@ -163,7 +170,7 @@ export function modelVerdict(facts: ModelFacts): ModelVerdict {
   return {
     status: facts.loopback ? 'ok' : 'warn',
     summary,
-    details: [...remote, roundTripText(roundTrip)],
+    details: [...remote, roundTripText(roundTrip), grammarText(info)],
     fix: null,
   };
 }

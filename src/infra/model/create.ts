@@ -53,6 +53,7 @@ export function createModelClient(
     contextTokens: model.context_tokens,
     temperature: model.temperature,
     keepAlive: model.keep_alive,
+    grammar: model.grammar,
     ...(apiKey === undefined ? {} : { apiKey }),
     timeouts: { totalMs: model.timeout_ms, idleMs: deps.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS },
     retry: deps.retry ?? DEFAULT_RETRY,

@@ -22,6 +22,7 @@ async function ollama(t: TestContext, options: FakeOllamaOptions, extra: Partial
     contextTokens: 8192,
     temperature: 0.2,
     keepAlive: '30m',
+    grammar: 'auto',
     timeouts: { totalMs: 5000, idleMs: 3000 },
     retry: { attempts: 3, baseDelayMs: 5 },
     ...extra,
@@ -248,3 +249,13 @@ test(
     if (!outcome.ok) assert.match(JSON.stringify(outcome.failure), /server_error.*broke off/);
   },
 );
+
+test('Ollama takes no grammar: prepare does not offer it and a request with one sends none', T, async (t) => {
+  const { server, client } = await ollama(t, { replies: [{ chunks: ['ok'] }] });
+  const prepared = await client.prepare({ neededContextTokens: 1000 });
+  assert.ok(prepared.ok);
+  assert.equal(prepared.value.acceptsGrammar, undefined);
+  const { outcome } = await drain(client.chat(request({ grammar: 'root ::= "x"' })));
+  assert.ok(outcome.ok);
+  assert.doesNotMatch(JSON.stringify(server.chats[0]), /grammar|root ::=/);
+});

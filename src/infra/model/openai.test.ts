@@ -18,6 +18,7 @@ async function openai(t: TestContext, options: FakeOpenAiOptions, extra: Partial
     contextTokens: 8192,
     temperature: 0.2,
     keepAlive: '30m',
+    grammar: 'auto',
     timeouts: { totalMs: 5000, idleMs: 3000 },
     retry: { attempts: 3, baseDelayMs: 5 },
     ...extra,
@@ -39,6 +40,7 @@ test('llama-server: the context is the per-slot n_ctx from /props, not the -c to
       model: MODEL,
       contextTokens: 8192,
       contextSource: '/props n_ctx per slot (4 slots)',
+      acceptsGrammar: true,
     },
   });
   const small = await client.prepare({ neededContextTokens: 12000 });
@@ -280,4 +282,49 @@ test('an SSE stream cut off before its finish is a failure too', T, async (t) =>
   });
   const { outcome } = await drain(client.chat(request()));
   assert.equal(outcome.ok ? 'ok' : outcome.failure.kind, 'server_error');
+});
+
+const GRAMMAR = 'root ::= "<read_file>" [^<]* "</read_file>"';
+
+test(
+  'a grammar goes as llama-server `grammar` and vLLM `structured_outputs.grammar`, where prepare says so',
+  T,
+  async (t) => {
+    const sent: Record<string, unknown> = {};
+    for (const kind of ['llama-server', 'vllm', 'lm-studio', 'generic'] as const) {
+      const { server, client } = await openai(t, { kind, replies: [{ chunks: ['ok'] }], startLoaded: true });
+      const prepared = await client.prepare({ neededContextTokens: 1000 });
+      assert.ok(prepared.ok, kind);
+      const { outcome } = await drain(client.chat(request({ grammar: GRAMMAR })));
+      assert.ok(outcome.ok, kind);
+      const body = server.chats.at(-1) as Record<string, unknown>;
+      sent[kind] = {
+        acceptsGrammar: prepared.value.acceptsGrammar,
+        grammar: body.grammar,
+        structured_outputs: body.structured_outputs,
+      };
+    }
+    assert.deepEqual(sent, {
+      'llama-server': { acceptsGrammar: true, grammar: GRAMMAR, structured_outputs: undefined },
+      vllm: { acceptsGrammar: true, grammar: undefined, structured_outputs: { grammar: GRAMMAR } },
+      // Dropped, not refused: a grammar only narrows the reply, which is checked all the same.
+      'lm-studio': { acceptsGrammar: undefined, grammar: undefined, structured_outputs: undefined },
+      generic: { acceptsGrammar: undefined, grammar: undefined, structured_outputs: undefined },
+    });
+  },
+);
+
+test('model.grammar "off": no grammar support reported, none sent', T, async (t) => {
+  const { server, client } = await openai(
+    t,
+    { kind: 'llama-server', replies: [{ chunks: ['ok'] }] },
+    {
+      grammar: 'off',
+    },
+  );
+  const prepared = await client.prepare({ neededContextTokens: 1000 });
+  assert.ok(prepared.ok);
+  assert.equal(prepared.value.acceptsGrammar, undefined);
+  await drain(client.chat(request({ grammar: GRAMMAR })));
+  assert.equal((server.chats[0] as Record<string, unknown>).grammar, undefined);
 });

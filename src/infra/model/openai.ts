@@ -1,7 +1,8 @@
 /**
  * OpenAI-compatible servers (llama-server, LM Studio, vLLM and the rest) through
  * `/v1/chat/completions` with SSE streaming. What differs per server is where the real context
- * is read (context.ts) and how an overflow is worded (classify.ts).
+ * is read (context.ts), how an overflow is worded (classify.ts) and whether a grammar goes with
+ * a request (grammarField).
  */
 import type {
   ModelClient,
@@ -61,6 +62,7 @@ export class OpenAiCompatibleClient implements ModelClient {
         model: this.settings.model,
         contextTokens: tokens,
         contextSource: source,
+        ...(this.grammarField() === null ? {} : { acceptsGrammar: true }),
       };
       if (tokens !== null && tokens < options.neededContextTokens) {
         const failure = {
@@ -82,7 +84,7 @@ export class OpenAiCompatibleClient implements ModelClient {
     const timer = new RequestTimer(this.settings.timeouts, request.signal);
     const started = Date.now();
     try {
-      const sent = yield* this.send(timer, request.messages, request.maxReplyTokens, true);
+      const sent = yield* this.send(timer, request.messages, request.maxReplyTokens, true, request.grammar);
       if (!sent.ok) return sent;
       const reply = new ReplyBuilder(started);
       for await (const item of readEvents(sent.response, timer)) {
@@ -128,7 +130,9 @@ export class OpenAiCompatibleClient implements ModelClient {
     messages: ModelRequest['messages'],
     maxTokens: number | undefined,
     stream: boolean,
+    grammar?: string,
   ) {
+    const withGrammar = this.grammarField();
     const body = {
       model: this.settings.model,
       messages,
@@ -136,6 +140,7 @@ export class OpenAiCompatibleClient implements ModelClient {
       temperature: this.settings.temperature,
       ...(stream ? { stream_options: { include_usage: true } } : {}),
       ...(maxTokens === undefined ? {} : { max_tokens: maxTokens }),
+      ...(grammar === undefined || withGrammar === null ? {} : withGrammar(grammar)),
     };
     return sendWithRetry({
       url: `${this.root}/v1/chat/completions`,
@@ -145,6 +150,28 @@ export class OpenAiCompatibleClient implements ModelClient {
       endpoint: this.settings.endpoint,
       refusal: (status, text) => this.refusal(status, text, timer),
     });
+  }
+
+  /**
+   * How this server takes a GBNF grammar in the chat body, or null where it takes none or
+   * `model.grammar` is off. llama-server reads a top-level `grammar`; vLLM reads
+   * `structured_outputs.grammar` (its `guided_grammar` was removed in v0.12.0). LM Studio and
+   * generic servers get none: an unknown field is ignored at best and refused at worst.
+   *
+   * A request's grammar is dropped, not refused, where there is none: it only narrows what the
+   * model may write, and the reply is parsed and checked all the same. The loop asks again under
+   * a grammar only where `prepare` said `acceptsGrammar`.
+   */
+  private grammarField(): ((grammar: string) => Record<string, unknown>) | null {
+    if (this.settings.grammar === 'off') return null;
+    switch (this.server) {
+      case 'llama-server':
+        return (grammar) => ({ grammar });
+      case 'vllm':
+        return (grammar) => ({ structured_outputs: { grammar } });
+      default:
+        return null;
+    }
   }
 
   private async refusal(status: number, body: string, timer: RequestTimer): Promise<Refusal> {

@@ -10,6 +10,11 @@ export interface ClientSettings {
   temperature: number;
   /** Ollama's keep_alive ("30m", "0", "-1"). */
   keepAlive: string;
+  /**
+   * `model.grammar`: `auto` sends a request's grammar where the server takes one (llama-server,
+   * vLLM), `off` never does, and `prepare` then reports no grammar support.
+   */
+  grammar: 'auto' | 'off';
   /** Sent as a bearer token when set. */
   apiKey?: string;
   timeouts: Timeouts;
