@@ -6,6 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { grammarFor } from '../core/agent/grammar.js';
 import { readTools } from '../core/agent/read-tools.js';
 import { drive } from '../core/flows/drive.js';
 import { planFlow, type PlanOutcome } from '../core/flows/plan.js';
@@ -94,6 +95,7 @@ export async function runPlan(
           created: new Date().toISOString(),
           base: snapshot.checkpoint.short,
           planFile: relative(root, path),
+          ...(config.model.grammar === 'auto' ? { grammar: grammarFor('plan') } : {}),
           signal: interrupt.signal,
         },
         {
