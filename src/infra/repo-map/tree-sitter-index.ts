@@ -15,6 +15,8 @@ import { DefinitionCache } from './definition-cache.js';
 import { grammarPath, languageOf, type GrammarName, type LanguageSpec } from './languages.js';
 import { oneLine } from './syntax.js';
 
+export type { GrammarName } from './languages.js';
+
 /** How the index reads, skips and caches; every field has a default. */
 export interface TreeSitterIndexOptions {
   /**
@@ -30,6 +32,8 @@ export interface TreeSitterIndexOptions {
   maxCacheEntries?: number;
   /** A parse that runs longer is given up, and its file left out: 2,000 ms. */
   parseTimeoutMs?: number;
+  /** Where a grammar's WASM file is: @repomix/tree-sitter-wasms's by default. */
+  grammarFile?: (grammar: GrammarName) => string;
 }
 
 /** What one index has done so far, for benchmarks and for tests that count parses. */
@@ -68,6 +72,7 @@ export class TreeSitterDefinitionIndex implements DefinitionIndex {
       maxLineLength: 1000,
       maxCacheEntries: 50_000,
       parseTimeoutMs: 2000,
+      grammarFile: grammarPath,
       ...options,
     };
   }
@@ -167,7 +172,7 @@ export class TreeSitterDefinitionIndex implements DefinitionIndex {
         const engine = await this.runtime;
         if (engine === null) return null;
         try {
-          return await engine.runtime.Language.load(await readFile(grammarPath(grammar)));
+          return await engine.runtime.Language.load(await readFile(this.options.grammarFile(grammar)));
         } catch {
           return null; // a grammar built for another ABI, or a missing file: its files are left out
         }
