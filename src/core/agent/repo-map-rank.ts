@@ -38,8 +38,16 @@ const COMMON = new Set(
   'main index test tests spec utils util lib src types with from that this have make'.split(' '),
 );
 
+/** A file and how strongly the task points at it (0: not at all). */
+export interface RankedFile {
+  file: RepoFile;
+  score: number;
+  /** The task names it: its path, its name, the identifiers it defines (not only its folder). */
+  named: boolean;
+}
+
 /** `files` most relevant to the task first; ties shallow first, then by path. */
-export function rankFiles(input: RankInput): RepoFile[] {
+export function rankFiles(input: RankInput): RankedFile[] {
   const tokens = pathTokens(input.task);
   const identifiers = new Set(input.task.match(/[A-Za-z_$][\w$]*/g) ?? []);
   const words = new Set([...identifiers].map((word) => word.toLowerCase()).filter((w) => w.length >= 4));
@@ -54,14 +62,14 @@ export function rankFiles(input: RankInput): RepoFile[] {
   }
   const seeds = new Set([...direct.keys()].map(folderOf));
   const score = (path: string) => (direct.get(path) ?? 0) + nearScore(folderOf(path), seeds);
-  const scores = new Map(input.files.map((file) => [file.path, score(file.path)]));
-  return [...input.files].sort((a, b) => {
-    const diff = (scores.get(b.path) ?? 0) - (scores.get(a.path) ?? 0);
-    if (diff !== 0) return diff;
-    const depth = depthOf(a.path) - depthOf(b.path);
-    if (depth !== 0) return depth;
-    return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
-  });
+  return input.files
+    .map((file) => ({ file, score: score(file.path), named: direct.has(file.path) }))
+    .sort((a, b) => {
+      if (a.score !== b.score) return b.score - a.score;
+      const depth = depthOf(a.file.path) - depthOf(b.file.path);
+      if (depth !== 0) return depth;
+      return a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0;
+    });
 }
 
 /** The task split on white space, quotes and brackets, trailing punctuation off: `src/a.ts,` → `src/a.ts`. */
@@ -103,14 +111,30 @@ function identifierScore(lines: readonly string[], identifiers: ReadonlySet<stri
  * as members), read from the line's text: parameter lists and type arguments are not names.
  */
 export function definitionNames(line: string): { names: string[]; members: string[] } {
-  const split = line.indexOf(': ');
-  const heading = split === -1 ? line : line.slice(0, split);
-  const bare = heading.replace(/\([^)]*\)|<[^>]*>|\[[^\]]*\]/g, ' ');
-  const names = (bare.match(/[A-Za-z_$][\w$]*/g) ?? []).filter(
+  const split = topLevelColon(line);
+  let heading = split === -1 ? line : line.slice(0, split);
+  // Innermost brackets first, until none is left: `f(a: () => T)` → `f `.
+  for (let before = ''; before !== heading;) {
+    before = heading;
+    heading = heading.replace(/\([^()]*\)|<[^<>]*>|\[[^[\]]*\]/g, ' ');
+  }
+  const names = (heading.match(/[A-Za-z_$][\w$]*/g) ?? []).filter(
     (word) => word.length >= 3 && !KEYWORDS.has(word),
   );
   const members = split === -1 ? [] : (line.slice(split + 2).match(/[A-Za-z_$][\w$]*/g) ?? []);
   return { names, members: members.filter((word) => word.length >= 3) };
+}
+
+/** Where `: ` starts the member list: outside any brackets (a parameter's `a: T` is not it), or -1. */
+function topLevelColon(line: string): number {
+  let depth = 0;
+  for (let i = 0; i < line.length - 1; i++) {
+    const char = line[i] ?? '';
+    if ('([<{'.includes(char)) depth++;
+    else if (')]>}'.includes(char) && line[i - 1] !== '=') depth = Math.max(0, depth - 1);
+    else if (char === ':' && line[i + 1] === ' ' && depth === 0) return i;
+  }
+  return -1;
 }
 
 function nearScore(folder: string, seeds: ReadonlySet<string>): number {

@@ -54,7 +54,9 @@ test('the map is the tree with sizes, folders first, and the definitions under t
 
 test('the files the task names come first: a path, a basename, a focus file, an identifier it defines', () => {
   const ranked = (task: string, focus?: string[]) =>
-    rankFiles({ ...input({ task }), ...(focus === undefined ? {} : { focus }) }).map((f) => f.path);
+    rankFiles({ ...input({ task }), ...(focus === undefined ? {} : { focus }) }).map(
+      (ranked) => ranked.file.path,
+    );
   assert.equal(ranked('Fix docs/guide.md please')[0], 'docs/guide.md');
   assert.equal(ranked('See `strings.ts`.')[0], 'src/util/strings.ts');
   assert.equal(ranked('anything', ['./src/report.ts'])[0], 'src/report.ts');
@@ -72,7 +74,9 @@ test('the files the task names come first: a path, a basename, a focus file, an 
 
 test('files beside a named one come before the rest', () => {
   const files = [file('a/x.ts'), file('b/named.ts'), file('b/beside.ts'), file('c/z.ts')];
-  const ranked = rankFiles({ files, definitions: new Map(), task: 'edit b/named.ts' }).map((f) => f.path);
+  const ranked = rankFiles({ files, definitions: new Map(), task: 'edit b/named.ts' }).map(
+    (ranked) => ranked.file.path,
+  );
   assert.deepEqual(ranked, ['b/named.ts', 'b/beside.ts', 'a/x.ts', 'c/z.ts']);
 });
 
@@ -85,18 +89,22 @@ test('cut to the budget: what the task names stays, and the map says how many fi
   const shown = map.match(/^ {2}mod\d+\.ts/gm)?.length ?? 0;
   assert.ok(shown > 5 && shown < 200);
   assert.match(map, new RegExp(`^pkg/ \\(200 files, ${shown} shown\\)$`, 'm'));
-  assert.ok(
-    map.endsWith(`${200 - shown} of 200 files are not shown: list_files and search_files reach them.\n`),
+  assert.match(
+    map,
+    new RegExp(`^${200 - shown} of 200 files are not shown: list_files and search_files`, 'm'),
   );
+  // The named file's definitions first, then the others' lines: their definitions did not fit.
+  assert.ok(map.endsWith(`The definitions of ${shown - 1} files are left out: read_file shows them.\n`));
 });
 
-test('a file whose definitions do not fit is listed without them, marked as cut', () => {
+test('a file whose definitions do not fit is listed without them, and the map says so', () => {
   const long = Array.from({ length: 40 }, (_, i) => `function longName${i}(first, second, third)`);
   const map = buildRepoMap(
     input({ definitions: new Map([['src/inventory.ts', long]]), task: 'inventory.ts', budgetTokens: 120 }),
   );
-  assert.match(map, /inventory\.ts \(2\.1 KB, definitions cut\)/);
+  assert.match(map, /^ {2}inventory\.ts \(2\.1 KB\)$/m);
   assert.doesNotMatch(map, /longName/);
+  assert.match(map, /The definitions of 1 file are left out: read_file shows them\.\n$/);
 });
 
 test('a tiny budget still gives the header and the count', () => {
@@ -136,4 +144,8 @@ test('sizes and definition names', () => {
   });
   assert.deepEqual(definitionNames('func (Stack) Push(v T)').names, ['Push']);
   assert.deepEqual(definitionNames('int helper(int a, int b)').names, ['helper']);
+  assert.deepEqual(definitionNames('function median(runs: number, fn: () => unknown = () => 0)'), {
+    names: ['median'],
+    members: [],
+  });
 });

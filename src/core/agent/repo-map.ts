@@ -25,79 +25,104 @@ export interface RepoMapInput {
 
 const INDENT = '  ';
 
-/** The repository map's text, within `budgetTokens` as `estimateTokens` counts them. */
+/**
+ * The repository map's text, within `budgetTokens` as `estimateTokens` counts them. The budget is
+ * spent in three passes: the files the task points at, with their definitions; then every other
+ * file's line, most relevant first (the tree is the model's overview); then the definitions of
+ * those, in the same order, while they fit.
+ */
 export function buildRepoMap(input: RepoMapInput): string {
   const total = input.files.length;
   if (total === 0) return 'Repository map: the snapshot has no files.\n';
-  const header = `Repository map: ${total} files (sizes in bytes; top-level definitions under source files).`;
-  const footer = (left: number) =>
-    `${left} of ${total} files are not shown: list_files and search_files reach them.`;
-  const counts = folderCounts(input.files);
   const cost = (line: string) => input.estimateTokens(`${line}\n`);
-  let room = input.budgetTokens - cost(header) - cost(footer(total));
-
-  const shown = new Map<string, Shown>();
+  const text: MapText = {
+    header: `Repository map: ${total} files (sizes in bytes; top-level definitions under source files).`,
+    counts: folderCounts(input.files),
+    total,
+  };
+  const ranked = rankFiles(input);
+  const room = { left: input.budgetTokens - cost(text.header) - cost(filesLeftOut(total, total)) };
+  room.left -= cost(definitionsLeftOut(ranked.filter((r) => input.definitions.has(r.file.path)).length));
+  const shown: Shown[] = [];
   const folders = new Set<string>();
-  for (const file of rankFiles(input)) {
+  const definitionsCost = (entry: Shown) =>
+    entry.all.reduce((sum, line) => sum + cost(defLine(line, depthOf(entry.file.path))), 0);
+  const addFile = (file: RepoFile): Shown | null => {
     const newFolders = ancestors(file.path).filter((folder) => !folders.has(folder));
-    const depth = file.path.split('/').length - 1;
-    const foldersCost = newFolders.reduce(
-      (sum, folder) => sum + cost(folderLine(folder, counts.get(folder) ?? 0, 0)),
-      0,
+    const lineCost = newFolders.reduce(
+      (sum, folder) => sum + cost(folderLine(folder, text.counts.get(folder) ?? 0, 0)),
+      cost(fileLine(file)),
     );
-    const lines = input.definitions.get(file.path) ?? [];
-    const bare = foldersCost + cost(fileLine(file, depth, lines.length > 0));
-    const full =
-      foldersCost +
-      cost(fileLine(file, depth, false)) +
-      lines.reduce((s, l) => s + cost(defLine(l, depth)), 0);
-    let entry: Shown | null = null;
-    if (full <= room) entry = { file, lines, cut: false };
-    else if (bare <= room) entry = { file, lines: [], cut: lines.length > 0 };
-    if (entry === null) continue;
-    room -= entry.cut ? bare : full;
-    shown.set(file.path, entry);
+    if (lineCost > room.left) return null;
+    room.left -= lineCost;
     for (const folder of newFolders) folders.add(folder);
+    const entry: Shown = { file, all: input.definitions.get(file.path) ?? [], lines: [] };
+    shown.push(entry);
+    return entry;
+  };
+  const addDefinitions = (entry: Shown) => {
+    const needed = definitionsCost(entry);
+    if (entry.all.length === 0 || needed > room.left) return;
+    room.left -= needed;
+    entry.lines = entry.all;
+  };
+  for (const { file, named } of ranked) {
+    if (!named) continue;
+    const entry = addFile(file);
+    if (entry !== null) addDefinitions(entry);
   }
-  const ranked = [...shown.values()];
+  const named = shown.length;
+  for (const { file, named } of ranked) if (!named) addFile(file);
+  for (const entry of shown.slice(named)) addDefinitions(entry);
   // The sums above count each line's tokens apart, which is never less than the whole for an
   // estimate that rounds up per piece; this check holds the budget for any other estimate.
   for (;;) {
-    const text = render(header, ranked, counts, total, footer);
-    if (input.estimateTokens(text) <= input.budgetTokens || ranked.length === 0) return text;
-    ranked.pop();
+    const rendered = render(text, shown);
+    if (input.estimateTokens(rendered) <= input.budgetTokens || shown.length === 0) return rendered;
+    shown.pop();
   }
+}
+
+interface MapText {
+  header: string;
+  /** Files under each folder in the snapshot. */
+  counts: ReadonlyMap<string, number>;
+  total: number;
 }
 
 interface Shown {
   file: RepoFile;
+  /** Its definitions. */
+  all: readonly string[];
+  /** Those shown: all of them, or none when they did not fit. */
   lines: readonly string[];
-  /** Its definitions did not fit. */
-  cut: boolean;
 }
 
-function render(
-  header: string,
-  shown: readonly Shown[],
-  counts: ReadonlyMap<string, number>,
-  total: number,
-  footer: (left: number) => string,
-): string {
+function filesLeftOut(left: number, total: number): string {
+  return `${left} of ${total} files are not shown: list_files and search_files reach them.`;
+}
+
+function definitionsLeftOut(files: number): string {
+  return `The definitions of ${files === 1 ? '1 file are' : `${files} files are`} left out: read_file shows them.`;
+}
+
+function render(text: MapText, shown: readonly Shown[]): string {
   const byPath = [...shown].sort((a, b) => compareTreeOrder(a.file.path, b.file.path));
   const shownCounts = folderCounts(byPath.map((entry) => entry.file));
-  const out = [header];
+  const out = [text.header];
   const opened = new Set<string>();
-  for (const { file, lines, cut } of byPath) {
+  for (const { file, lines } of byPath) {
     for (const folder of ancestors(file.path)) {
       if (opened.has(folder)) continue;
       opened.add(folder);
-      out.push(folderLine(folder, counts.get(folder) ?? 0, shownCounts.get(folder) ?? 0));
+      out.push(folderLine(folder, text.counts.get(folder) ?? 0, shownCounts.get(folder) ?? 0));
     }
-    const depth = file.path.split('/').length - 1;
-    out.push(fileLine(file, depth, cut));
-    for (const line of lines) out.push(defLine(line, depth));
+    out.push(fileLine(file));
+    for (const line of lines) out.push(defLine(line, depthOf(file.path)));
   }
-  if (shown.length < total) out.push(footer(total - shown.length));
+  if (shown.length < text.total) out.push(filesLeftOut(text.total - shown.length, text.total));
+  const cut = shown.filter((entry) => entry.all.length > 0 && entry.lines.length === 0).length;
+  if (cut > 0) out.push(definitionsLeftOut(cut));
   return `${out.join('\n')}\n`;
 }
 
@@ -109,10 +134,15 @@ function folderLine(folder: string, count: number, shownCount: number): string {
   return `${INDENT.repeat(depth)}${name}/ (${files}${shownCount < count ? `, ${shownCount} shown` : ''})`;
 }
 
-function fileLine(file: RepoFile, depth: number, cut: boolean): string {
+function fileLine(file: RepoFile): string {
   const name = file.path.slice(file.path.lastIndexOf('/') + 1);
   const kind = file.kind === 'symlink' ? ', symlink' : '';
-  return `${INDENT.repeat(depth)}${name} (${formatSize(file.bytes)}${kind}${cut ? ', definitions cut' : ''})`;
+  return `${INDENT.repeat(depthOf(file.path))}${name} (${formatSize(file.bytes)}${kind})`;
+}
+
+/** How many folders `path` lies in. */
+function depthOf(path: string): number {
+  return path.split('/').length - 1;
 }
 
 function defLine(line: string, depth: number): string {

@@ -21,7 +21,12 @@ const MAX_MEMBERS = 12;
 
 /** `text` on one line, runs of white space as one space, cut at `max` characters. */
 export function oneLine(text: string, max = MAX_PART): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  // A parameter list written one per line reads `(a, b)`, not `( a, b, )`.
+  const flat = text
+    .replace(/\s+/g, ' ')
+    .replace(/([([]) /g, '$1')
+    .replace(/,? ([)\]])/g, '$1')
+    .trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 
