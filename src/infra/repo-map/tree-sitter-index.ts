@@ -77,7 +77,7 @@ export class TreeSitterDefinitionIndex implements DefinitionIndex {
     };
   }
 
-  /** Each file's definitions, for the files in a language with a grammar that has any. */
+  /** Each file's definitions, for the files in a language with a grammar that has any, in `files`' order. */
   async definitions(files: readonly RepoFile[], reader: RepoReader): Promise<Map<string, string[]>> {
     const found = new Map<string, string[]>();
     const wanted = files.filter((file) => file.kind !== 'symlink' && languageOf(file.path) !== null);
@@ -112,7 +112,13 @@ export class TreeSitterDefinitionIndex implements DefinitionIndex {
       }
     }
     await cache.save();
-    return found;
+    // In the files' order, whichever came from the cache: the same answer on a cold and a warm run.
+    const ordered = new Map<string, string[]>();
+    for (const file of wanted) {
+      const lines = found.get(file.path);
+      if (lines !== undefined) ordered.set(file.path, lines);
+    }
+    return ordered;
   }
 
   /** The file's text, or null when it cannot be read or is binary. */
