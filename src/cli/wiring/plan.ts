@@ -16,7 +16,7 @@ import type { ModelClient, ModelOutcome } from '../../core/ports/model.js';
 import type { DefinitionIndex, RepoReader } from '../../core/ports/repo-reader.js';
 import { findWorkspaceRoot } from '../../infra/git/workspace-root.js';
 import { createModelClient } from '../../infra/model/create.js';
-import { TreeSitterIndex } from '../../infra/repo-map/tree-sitter-index.js';
+import { TreeSitterDefinitionIndex } from '../../infra/repo-map/tree-sitter-index.js';
 import { openSnapshotReader } from '../../infra/shadow/snapshot-reader.js';
 import { ShadowStore } from '../../infra/shadow/shadow-store.js';
 import { AideError } from '../../shared/errors.js';
@@ -62,7 +62,7 @@ export async function snapshotForPlan(
 
 /** Top-level definitions per source file, cached by blob id in the state folder. */
 export function definitionIndex(root: string): DefinitionIndex {
-  return new TreeSitterIndex({ cacheFile: join(root, STATE_DIR, 'cache', 'definitions.json') });
+  return new TreeSitterDefinitionIndex({ cachePath: join(root, STATE_DIR, 'cache', 'definitions.json') });
 }
 
 /** A fresh fence for a wrapped tool result: 16 letters and digits. */
