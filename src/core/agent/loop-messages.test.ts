@@ -40,11 +40,14 @@ describe('the agent loop’s messages', () => {
       call.tool === 'read_file' ? { ok: true, forModel: big(call.input.path), forUser: 'read' } : undefined,
     );
     const read = (path: string) => `<read_file><path>${path}</path></read_file>`;
-    const { model, events, outcome } = await run([read('a.ts'), read('b.ts'), read('c.ts'), GOOD_PLAN], {
-      tools,
-      contextTokens: 1800,
-      replyReserveTokens: 300,
-    });
+    const { model, events, outcome } = await run(
+      [read('a.ts'), read('b.ts'), read('c.ts'), '<list_files/>', GOOD_PLAN],
+      {
+        tools,
+        contextTokens: 1800,
+        replyReserveTokens: 300,
+      },
+    );
     assert.ok(outcome.ok);
     const trimmed = ofType(events, 'context_trimmed');
     assert.equal(trimmed.length, 1);
@@ -61,6 +64,12 @@ describe('the agent loop’s messages', () => {
     for (const request of model.requests)
       assert.ok(request.promptTokensEstimate + 300 <= 1800, `${request.promptTokensEstimate} fits`);
     assert.equal(trimmed[0]?.promptTokensEstimate, model.requests[at]?.promptTokensEstimate);
+    for (let n = at + 1; n < model.requests.length; n++) {
+      const before = model.requests[n - 1]?.messages ?? [];
+      const after = model.requests[n]?.messages.slice(0, before.length);
+      assert.deepEqual(after, before, `after the trim, request ${n} extends request ${n - 1} again`);
+    }
+    assert.ok(at + 1 < model.requests.length, 'a request followed the trim');
   });
 
   test('a conversation that cannot fit even without results stops before sending it', async () => {
