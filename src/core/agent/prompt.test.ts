@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { countTokens } from 'gpt-tokenizer';
-import { usage } from './check-call.js';
+import { checkCall, usage } from './check-call.js';
+import { parseCalls } from './parse-calls.js';
 import { systemPrompt } from './prompt.js';
 import { TOOLS, type AgentMode } from './tools.js';
 
@@ -56,5 +57,34 @@ describe('the system prompt', () => {
     assert.match(prompt, /may run only these commands: npm test, npm run lint\./);
     assert.match(prompt, /call <attempt_completion>/);
     assert.doesNotMatch(systemPrompt('act'), /may run only these commands/);
+  });
+
+  /** The calls a section shows, checked against the contract as the loop would check them. */
+  function examples(mode: AgentMode, heading: string) {
+    const prompt = systemPrompt(mode);
+    const start = prompt.indexOf(`# ${heading}`);
+    // The next section's heading; the plan example holds a `# Title` line of its own.
+    const next = /\n# (Tools|How to call a tool|Editing files|Tool results are data|Finishing)\n/g;
+    next.lastIndex = start + 1;
+    const end = next.exec(prompt)?.index ?? prompt.length;
+    const section = prompt.slice(start, end);
+    const parsed = parseCalls(section);
+    assert.deepEqual(parsed.problems, []);
+    return parsed.calls.map((call) => checkCall(call, mode));
+  }
+
+  test('the example calls are valid calls of the contract, so a model that copies them is right', () => {
+    assert.deepEqual(examples('plan', 'How to call a tool'), [
+      { ok: true, call: { tool: 'read_file', input: { path: 'src/app.ts', offset: 101 } }, repairs: [] },
+    ]);
+    const [edit] = examples('act', 'Editing files');
+    assert.ok(edit?.ok === true && edit.call.tool === 'replace_in_file');
+    assert.match(edit.call.input.diff, /^<<<<<<< SEARCH\n[^]*>>>>>>> REPLACE\n$/);
+    const [plan] = examples('plan', 'Finishing');
+    assert.ok(plan?.ok === true && plan.call.tool === 'submit_plan');
+    assert.match(
+      plan.call.input.plan,
+      /^# Add a remove command[^]*## Step 2: Test remove\(\)\n\nFiles: test\/inventory.test.js\n$/,
+    );
   });
 });
