@@ -32,13 +32,20 @@ export type FinishOutcome<T> = { ok: true; value: T } | { ok: false; forModel: s
 
 /** The guardrails (config `limits`). */
 export interface AgentLimits {
-  /** Model turns at most (25). */
+  /** Model turns at most (25): every request counts, a grammar re-ask included. */
   maxIterations: number;
-  /** Mistakes in a row at most (3): a malformed call, an unknown tool, a failed edit, the same failing call again. */
+  /**
+   * Mistakes in a row at most (3): a malformed call, an unknown tool, a failed edit, the same
+   * failing call again, a reply without a tool, a reply cut off at the token limit. The run stops
+   * when the count reaches it; a reply whose calls ran and did what was asked clears it (loop.ts).
+   */
   maxConsecutiveMistakes: number;
   /** Largest tool result for the model, in bytes; longer is cut with a marker saying how to read on. */
   maxToolResultBytes: number;
-  /** Finishing calls the judge may reject before the loop gives up (an invalid plan, 3). */
+  /**
+   * Finishing calls the judge may reject in a run (an invalid plan, 3): the run stops at that
+   * many rejections. Counted apart from mistakes, which a rejected finish neither adds to nor clears.
+   */
   maxFinishRejections: number;
 }
 
@@ -56,7 +63,7 @@ export interface AgentLoopInput<T> {
   limits: AgentLimits;
   /** The context one request may fill, in tokens (what `prepare` found, or the configured size). */
   contextTokens: number;
-  /** Tokens kept free for the reply. */
+  /** Tokens kept free for the reply; also sent as the request's `maxReplyTokens`. */
   replyReserveTokens: number;
   /** A fresh fence for each wrapped tool result (untrusted.ts): 8-64 letters or digits. */
   fence: () => string;
