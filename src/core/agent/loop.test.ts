@@ -26,6 +26,15 @@ describe('the agent loop', () => {
       ofType(events, 'tool_call').map((event) => event.summary),
       ['read_file a.ts', 'search_files "fix"', 'list_files src', 'submit_plan'],
     );
+    assert.deepEqual(
+      ofType(events, 'tool_result').map((event) => [event.tool, event.ok]),
+      [
+        ['read_file', true],
+        ['search_files', true],
+        ['list_files', true],
+        ['submit_plan', true],
+      ],
+    );
   });
 
   test('prose around a call and an aliased name and parameter still run, with the repair told', async () => {

@@ -114,7 +114,10 @@ export async function* runCalls<T>(
     yield { type: 'tool_call', iteration, tool: call.tool, summary, repairs: checked.repairs };
     if (call.tool === input.finish.tool) {
       const judged = await input.finish.judge(call);
-      if (judged.ok) return { kind: 'finished', value: judged.value };
+      if (judged.ok) {
+        yield toolResult(iteration, call.tool, true, `${call.tool} accepted`, '', false);
+        return { kind: 'finished', value: judged.value };
+      }
       const text = wrap(call.tool, false, judged.forModel);
       verdict.parts.push({ kind: 'text', text });
       yield toolResult(iteration, call.tool, false, judged.forUser, judged.forModel, false);
