@@ -72,6 +72,29 @@ describe('replace_in_file in the scratch', () => {
     assert.deepEqual(tools.written(), []);
   });
 
+  test('a short edit is shown to the model as it landed', async () => {
+    const { tools } = setup({ 'a.py': 'def f():\n    return 1\n' });
+    const result = await tools.run(replace('a.py', block('    return 1', '    return 2')));
+    assert.match(
+      result.forModel,
+      /^Edited a\.py \(\+1 -1 lines; 1 block applied\)\.\n@@ -1,2 \+1,2 @@\n def f\(\):\n- {4}return 1\n\+ {4}return 2$/,
+    );
+  });
+
+  test('the second failed edit of a small file in a row offers write_file', async () => {
+    const { tools } = setup({ 'a.py': 'x = 1\n' });
+    const first = await tools.run(replace('a.py', block('y = 1', 'y = 2')));
+    assert.doesNotMatch(first.forModel, /write_file/);
+    const second = await tools.run(replace('a.py', block('z = 1', 'z = 2')));
+    assert.equal(second.mistake, true);
+    assert.match(
+      second.forModel,
+      /edit 2 of a\.py in a row that did not apply\. The file is small \(1 line\).*write_file/,
+    );
+    assert.equal((await tools.run(replace('a.py', block('x = 1', 'x = 2')))).ok, true);
+    assert.doesNotMatch((await tools.run(replace('a.py', block('y = 1', 'y = 2')))).forModel, /write_file/);
+  });
+
   test('a doubled ======= separator is never written into the file as a marker', async () => {
     const { tools, file } = setup({ 'notes.txt': 'keep\ndrop me\nkeep too\n' });
     const result = await tools.run(
@@ -248,6 +271,15 @@ describe('write_file', () => {
     assert.equal(result.ok, true);
     assert.match(result.forModel, /Created src\/new\.py \(\+2 -0 lines/);
     assert.equal(file('src/new.py'), 'a = 1\nb = 2\n');
+  });
+
+  test('edit blocks sent to write_file are refused, not written as text', async () => {
+    const { tools, file } = setup({ 'a.py': 'x = 1\n' });
+    const result = await tools.run(write('a.py', block('x = 1', 'x = 2')));
+    assert.equal(result.ok, false);
+    assert.equal(result.mistake, true);
+    assert.match(result.forModel, /replace_in_file/);
+    assert.equal(file('a.py'), 'x = 1\n');
   });
 
   test('a binary file is never replaced', async () => {

@@ -12,7 +12,9 @@ import type { ProtectedChange } from '../ports/approval.js';
 import type { FileSystem } from '../ports/files.js';
 import type { SyntaxChecker } from '../ports/syntax.js';
 import { runCommand, type CommandTools } from './act-command.js';
-import { replaceInFile, writeFile, type WriteContext } from './act-writes.js';
+import { replaceInFile } from './act-replace.js';
+import type { WriteContext } from './act-write.js';
+import { writeFile } from './act-write-file.js';
 import type { ToolExecutor, ToolResult } from './loop-types.js';
 import type { ToolCall } from './tools.js';
 
@@ -41,7 +43,10 @@ export interface ActToolsDeps {
 
 /** The executor, with what its writes did so far. */
 export interface ActTools extends ToolExecutor {
-  /** Scratch-relative paths written (created, edited or deleted), in the order first written. */
+  /**
+   * Scratch-relative paths written (created, edited or deleted), in the order first written; a
+   * write through a symlink inside the scratch names the file behind it, the one that changed.
+   */
   written(): string[];
   /** The protected paths the writes touched, one entry per path with its rule, in order. */
   protectedTouched(): ProtectedChange[];
@@ -58,6 +63,7 @@ export function actTools(deps: ActToolsDeps): ActTools {
     ...(deps.syntax === undefined ? {} : { syntax: deps.syntax }),
     protectedPaths: deps.protectedPaths,
     protectedCaseInsensitive: deps.protectedCaseInsensitive === true,
+    failedEdits: new Map(),
     record(path, found) {
       written.add(path);
       for (const p of found) if (!touched.has(p.path)) touched.set(p.path, p);
