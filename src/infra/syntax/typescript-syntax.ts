@@ -2,7 +2,7 @@
  * The SyntaxChecker port on TypeScript's own parser, for JS, TS, JSX and TSX (issue 14: "JS/TS
  * through the TypeScript parser"). Syntax only: one file parsed alone, no lib, no imports, no
  * types, nothing read from disk. TypeScript is loaded on the first check (it is a large module:
- * about a third of a second to load), and when it cannot be loaded the checker knows no language
+ * from a third of a second to seconds on a busy machine), and when it cannot be loaded the checker knows no language
  * (null), so a missing parser never blocks an edit.
  *
  * The syntactic diagnostics come from a one-file program: its public getSyntacticDiagnostics is
