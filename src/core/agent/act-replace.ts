@@ -25,16 +25,20 @@ const STAND_IN = 'aide-call-target.txt';
 /**
  * The call's diff as the parser's input: its first SEARCH marker carries the call's path (the
  * parser reads a path written after `SEARCH`), so the model need not repeat it and line numbers
- * stay the diff's own; a bare unified-diff hunk (`@@` first) gets file headers. Returns the text
+ * stay the diff's own; a unified-diff hunk without file headers gets them. Returns the text
  * and the name the call's file goes by in it.
  */
 function withPath(diff: string, path: string): { text: string; name: string; shift: number } {
   const name = pathFromLine(path) === path ? path : STAND_IN;
   const lines = diff.split('\n');
-  const first = lines.findIndex((line) => line.trim() !== '');
-  if (first >= 0 && (lines[first] ?? '').startsWith('@@'))
-    return { text: `--- a/${name}\n+++ b/${name}\n${diff}`, name, shift: 2 };
   const head = lines.findIndex((line) => HEAD.test(line));
+  const hunk = lines.findIndex((line) => line.startsWith('@@'));
+  const header = lines.findIndex((line) => line.startsWith('--- ') || line.startsWith('diff --git '));
+  if (head < 0 && hunk >= 0 && (header < 0 || header > hunk)) {
+    // A hunk without file headers (fenced or not): they go right above it.
+    lines.splice(hunk, 0, `--- a/${name}`, `+++ b/${name}`);
+    return { text: lines.join('\n'), name, shift: 2 };
+  }
   const inline = head < 0 ? undefined : HEAD.exec(lines[head] ?? '')?.[2]?.trim();
   if (head >= 0 && inline === '') lines[head] = `${(lines[head] ?? '').trimEnd()} ${name}`;
   return { text: lines.join('\n'), name, shift: 0 };

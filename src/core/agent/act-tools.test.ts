@@ -127,6 +127,11 @@ describe('replace_in_file in the scratch', () => {
     const result = await tools.run(replace('a.txt', '@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three\n'));
     assert.equal(result.ok, true, result.forModel);
     assert.equal(file('a.txt'), 'one\nTWO\nthree\n');
+    const fenced = await tools.run(
+      replace('a.txt', '```diff\n@@ -1,3 +1,3 @@\n one\n-TWO\n+2\n three\n```\n'),
+    );
+    assert.equal(fenced.ok, true, fenced.forModel);
+    assert.equal(file('a.txt'), 'one\n2\nthree\n');
   });
 
   test('an edit that breaks JSON is refused and the file is left as it was', async () => {
