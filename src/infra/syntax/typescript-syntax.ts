@@ -44,7 +44,12 @@ export class TypeScriptSyntaxChecker implements SyntaxChecker {
     this.loading ??= this.load().catch(() => null);
     const ts = await this.loading;
     if (ts === null) return null;
-    return diagnostics(ts, path, text, ts.ScriptKind[kind]);
+    try {
+      return diagnostics(ts, path, text, ts.ScriptKind[kind]);
+    } catch {
+      // A crash of the parser on some input is its bug, not the model's: the edit is not held up.
+      return null;
+    }
   }
 }
 
