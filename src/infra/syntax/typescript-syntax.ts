@@ -1,0 +1,88 @@
+/**
+ * The SyntaxChecker port on TypeScript's own parser, for JS, TS, JSX and TSX (issue 14: "JS/TS
+ * through the TypeScript parser"). Syntax only: one file parsed alone, no lib, no imports, no
+ * types, nothing read from disk. TypeScript is loaded on the first check (it is a large module:
+ * from a third of a second to seconds on a busy machine), and when it cannot be loaded the checker knows no language
+ * (null), so a missing parser never blocks an edit.
+ *
+ * The syntactic diagnostics come from a one-file program: its public getSyntacticDiagnostics is
+ * the parser's errors plus, for a JavaScript file, TypeScript-only syntax used in it (a type
+ * annotation in a `.js` file does not run either).
+ */
+import type TypeScript from 'typescript';
+import type { SyntaxChecker, SyntaxDiagnostic } from '../../core/ports/syntax.js';
+
+type Ts = typeof TypeScript;
+
+/** The script kind of each extension the parser reads; others are not its language. */
+const KINDS: Readonly<Record<string, keyof typeof TypeScript.ScriptKind>> = {
+  ts: 'TS',
+  mts: 'TS',
+  cts: 'TS',
+  tsx: 'TSX',
+  js: 'JS',
+  mjs: 'JS',
+  cjs: 'JS',
+  jsx: 'JSX',
+};
+
+function extension(path: string): string {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  return dot <= 0 ? '' : base.slice(dot + 1).toLowerCase();
+}
+
+export class TypeScriptSyntaxChecker implements SyntaxChecker {
+  private loading: Promise<Ts | null> | undefined;
+
+  /** `load` is for tests (a parser that cannot be loaded); by default the `typescript` package. */
+  constructor(private readonly load: () => Promise<Ts> = () => import('typescript').then((m) => m.default)) {}
+
+  async check(path: string, text: string): Promise<SyntaxDiagnostic[] | null> {
+    const kind = KINDS[extension(path)];
+    if (kind === undefined) return null;
+    this.loading ??= this.load().catch(() => null);
+    const ts = await this.loading;
+    if (ts === null) return null;
+    try {
+      return diagnostics(ts, path, text, ts.ScriptKind[kind]);
+    } catch {
+      // A crash of the parser on some input is its bug, not the model's: the edit is not held up.
+      return null;
+    }
+  }
+}
+
+function diagnostics(ts: Ts, path: string, text: string, kind: TypeScript.ScriptKind): SyntaxDiagnostic[] {
+  // A name the host serves and nothing else: the program reads no other file.
+  const fileName = `/aide-syntax/${path.replace(/^\/+/, '')}`;
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, kind);
+  const options: TypeScript.CompilerOptions = {
+    noLib: true,
+    noResolve: true,
+    allowJs: true,
+    jsx: ts.JsxEmit.Preserve,
+    target: ts.ScriptTarget.Latest,
+    types: [],
+  };
+  const host: TypeScript.CompilerHost = {
+    getSourceFile: (name) => (name === fileName ? source : undefined),
+    getDefaultLibFileName: () => '/aide-syntax/lib.d.ts',
+    writeFile: () => undefined,
+    getCurrentDirectory: () => '/aide-syntax',
+    getCanonicalFileName: (name) => name,
+    useCaseSensitiveFileNames: () => true,
+    getNewLine: () => '\n',
+    fileExists: (name) => name === fileName,
+    readFile: () => undefined,
+  };
+  const program = ts.createProgram({ rootNames: [fileName], options, host });
+  return program.getSyntacticDiagnostics(source).map((d) => {
+    const at = source.getLineAndCharacterOfPosition(d.start ?? 0);
+    return {
+      line: at.line + 1,
+      column: at.character + 1,
+      message: ts.flattenDiagnosticMessageText(d.messageText, '\n'),
+    };
+  });
+}
