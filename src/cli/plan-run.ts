@@ -20,7 +20,7 @@ import {
   snapshotForPlan,
   writePlanFile,
 } from './wiring/plan.js';
-import type { PlanOptions } from './commands/plan.js';
+import type { PlanOptions } from './commands/plan-options.js';
 import { interruptExitCode, listenForInterrupt } from './interrupt.js';
 import { useColor, type CliIo, type GlobalOptions } from './io.js';
 import { agentStopError, modelFailureError } from './render/model-failure.js';
@@ -63,10 +63,18 @@ export async function runPlan(
     throw new AideError('usage', `${shown} exists`, {
       hint: 'Give --force to replace it, or another --out.',
     });
-  const snapshot = await snapshotForPlan(root, io.env, {
-    maxFileBytes: config.checkpoints.max_file_bytes,
-    title: task.title,
-  });
+  let snapshot: Awaited<ReturnType<typeof snapshotForPlan>> | undefined;
+  const takeSnapshot = async () => {
+    snapshot = await snapshotForPlan(root, io.env, {
+      maxFileBytes: config.checkpoints.max_file_bytes,
+      title: task.title,
+    });
+    return {
+      reader: snapshot.reader,
+      base: snapshot.checkpoint.short,
+      tools: readTools(snapshot.reader, { workspaceRoot: root }),
+    };
+  };
   const style = makeStyle(useColor(io) && !globals.json);
   const view = new PlanView(
     io.stderr,
@@ -93,16 +101,14 @@ export async function runPlan(
           },
           replyReserveTokens: REPLY_RESERVE_TOKENS,
           created: new Date().toISOString(),
-          base: snapshot.checkpoint.short,
           planFile: relative(root, path),
           ...(config.model.grammar === 'auto' ? { grammar: grammarFor('plan') } : {}),
           signal: interrupt.signal,
         },
         {
           client: client.value,
-          reader: snapshot.reader,
+          snapshot: takeSnapshot,
           definitions: definitionIndex(root),
-          tools: readTools(snapshot.reader, { workspaceRoot: root }),
           fence: randomFence,
           now: () => performance.now(),
         },
@@ -117,7 +123,7 @@ export async function runPlan(
   } finally {
     view.clear();
     interrupt.dispose();
-    snapshot.close();
+    snapshot?.close();
   }
   const signal = interrupt.received();
   if (!outcome.ok) {

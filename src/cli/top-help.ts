@@ -14,6 +14,8 @@ export const TOP_HELP = [
   'Commands:',
   '  aide init              Write .aide/config.json and .aide/sandbox.json with the detected verify',
   '                         commands',
+  '  aide plan <task>       Turn a task written in markdown into a plan document: the model reads the',
+  '                         repository, writes nothing',
   '  aide act [plan]        Carry out a plan step by step: edit and verify in a scratch copy, then',
   '                         write what passed',
   '  aide apply [file]      Apply SEARCH/REPLACE blocks or a unified diff from a model response',

@@ -36,13 +36,16 @@ export const planCommand: CommandSpec = {
       )
       .example('echo "# Add a --verbose flag" | $0 plan -', 'read the task from standard input')
       .epilog(
-        'The task is free-form markdown: its first "# " heading is the title, and files it names (a "Files:" line,\n' +
-          'a "## Files" list, or paths in `backticks`) are the model\'s first reads.\n' +
-          "aide snapshots the workspace (a checkpoint: the plan's base) and the model reads that snapshot only, through\n" +
-          'read-only tools: read_file, list_files, search_files. It cannot write a file or run a command.\n' +
-          'Review and edit the plan, then run `aide act <plan>`.\n' +
-          'Exit codes: 0 plan written, 1 the model gave no usable plan (its last problem is printed), 2 usage or config error,\n' +
-          '3 model unavailable (no server, unknown model, context too small, a truncated prompt), 130 interrupted.',
+        [
+          'The task is free-form markdown: its first "# " heading is the title; the files it',
+          'names (a "Files:" line, a "## Files" list, paths in `backticks`) are read first.',
+          "aide checkpoints the workspace (the plan's base) and the model reads that snapshot",
+          'only, through read-only tools (read_file, list_files, search_files): it cannot write',
+          'a file or run a command. Review and edit the plan, then run `aide act <plan>`.',
+          'Exit codes: 0 plan written, 1 no usable plan from the model (the last problem is',
+          'printed), 2 usage or config error, 3 model unavailable (no server, unknown model,',
+          'context too small, a prompt the server cut), 130 interrupted.',
+        ].join('\n'),
       ),
   run: async (argv, globals, io) => (await import('./plan.js')).planRun.run(argv, globals, io),
 };

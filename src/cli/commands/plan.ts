@@ -1,46 +1,14 @@
 /**
- * `aide plan`'s argv turned into typed options, the task read, and the wired run started
- * (plan-run.ts). Loaded only when `aide plan` runs.
+ * `aide plan`: the task read (a file or standard input), then the wired run (plan-run.ts).
+ * Loaded only when `aide plan` runs.
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { z } from 'zod';
 import { unreadableReason } from '../../shared/file-errors.js';
 import { AideError } from '../../shared/errors.js';
 import type { CliIo, InputStream } from '../io.js';
-import { modelFlagsShape } from './model-flags.js';
-import type { CommandRunner, RawArgv } from './spec.js';
-
-export const planOptionsSchema = z
-  .object({
-    /** The task file; '-' reads standard input (yargs hands a lone "-" over as ''). */
-    task: z
-      .string({ error: 'give the task file, e.g. `aide plan task.md` (or - for standard input)' })
-      .transform((file) => (file === '' ? '-' : file)),
-    out: z.string().min(1, { error: '--out needs a file name, e.g. --out .aide/plans/fix.md' }).optional(),
-    force: z.boolean().default(false),
-    ...modelFlagsShape,
-  })
-  .refine((o) => !o.force || o.out !== undefined, {
-    error: '--force replaces the file --out names; without --out aide picks a new name and never overwrites',
-  });
-export type PlanOptions = z.infer<typeof planOptionsSchema>;
-
-export function planOptions(argv: RawArgv): PlanOptions {
-  const parsed = planOptionsSchema.safeParse({
-    task: argv['task'],
-    out: argv['out'],
-    force: argv['force'],
-    model: argv['model'],
-    endpoint: argv['endpoint'],
-  });
-  if (!parsed.success) {
-    throw new AideError('usage', parsed.error.issues[0]?.message ?? 'invalid options', {
-      hint: 'See `aide plan --help`.',
-    });
-  }
-  return parsed.data;
-}
+import { planOptions, type PlanOptions } from './plan-options.js';
+import type { CommandRunner } from './spec.js';
 
 async function readAll(stream: InputStream): Promise<string> {
   const chunks: Buffer[] = [];

@@ -54,7 +54,14 @@ export async function snapshotForPlan(
     const result = await store.checkpoint({ reason: 'plan', message: `aide plan: ${options.title}` });
     // The checkpoint is on a session branch: its objects stay after the lock is released.
     const reader = await openSnapshotReader(store.git, result.checkpoint.id);
-    return { checkpoint: result.checkpoint, skipped: result.skipped, reader, close: () => reader.close() };
+    return {
+      checkpoint: result.checkpoint,
+      skipped: result.skipped,
+      reader,
+      close: () => {
+        reader.close();
+      },
+    };
   } finally {
     await store.close();
   }

@@ -28,8 +28,6 @@ export interface PlanInput {
   replyReserveTokens: number;
   /** ISO 8601: the plan's `created`. */
   created: string;
-  /** The snapshot's checkpoint: the plan's `base`. */
-  base: string | null;
   /** The plan file as the user will see it, for problems. */
   planFile: string;
   /** A grammar for a broken call's re-ask, when the config allows one (`model.grammar`); used only where the server takes it. */
@@ -37,12 +35,19 @@ export interface PlanInput {
   signal?: AbortSignal;
 }
 
-export interface PlanDeps {
-  client: ModelClient;
+/** The snapshot the model reads, taken once the model is ready (no checkpoint for a missing server). */
+export interface PlanSnapshot {
   reader: RepoReader;
-  definitions: DefinitionIndex;
+  /** Its checkpoint: the plan's `base`. */
+  base: string;
   /** The read-only tools over `reader`. */
   tools: ToolExecutor;
+}
+
+export interface PlanDeps {
+  client: ModelClient;
+  snapshot: () => Promise<PlanSnapshot>;
+  definitions: DefinitionIndex;
   fence: () => string;
   now: () => number;
 }
@@ -73,9 +78,6 @@ function taskMessage(task: Task, focus: readonly string[], map: string, fence: s
 
 export async function* planFlow(input: PlanInput, deps: PlanDeps): AsyncGenerator<AideEvent, PlanOutcome> {
   const system = systemPrompt('plan');
-  const files = await deps.reader.listFiles();
-  const present = new Set(files.map((file) => file.path));
-  const focus = input.task.focus.filter((path) => present.has(path));
   const needed =
     estimateTokens(system) + estimateTokens(input.task.text) + MIN_MAP_TOKENS + input.replyReserveTokens;
   const prepared = await deps.client.prepare({
@@ -85,7 +87,11 @@ export async function* planFlow(input: PlanInput, deps: PlanDeps): AsyncGenerato
   if (!prepared.ok) return { ok: false, unavailable: prepared.failure, iterations: 0 };
   const info: ModelInfo = prepared.value;
   const contextTokens = info.contextTokens ?? input.contextTokens;
-  const definitions = await deps.definitions.definitions(files, deps.reader);
+  const { reader, base, tools } = await deps.snapshot();
+  const files = await reader.listFiles();
+  const present = new Set(files.map((file) => file.path));
+  const focus = input.task.focus.filter((path) => present.has(path));
+  const definitions = await deps.definitions.definitions(files, reader);
   const map = buildRepoMap({
     files,
     definitions,
@@ -96,7 +102,7 @@ export async function* planFlow(input: PlanInput, deps: PlanDeps): AsyncGenerato
   });
   yield {
     type: 'plan_started',
-    snapshot: deps.reader.id,
+    snapshot: base,
     files: files.length,
     focus,
     missingFocus: input.task.focus.filter((path) => !present.has(path)),
@@ -112,7 +118,7 @@ export async function* planFlow(input: PlanInput, deps: PlanDeps): AsyncGenerato
     client: deps.client,
     system,
     task: taskMessage(input.task, focus, map, deps.fence()),
-    tools: deps.tools,
+    tools,
     finish: {
       tool: 'submit_plan',
       judge: (call) => {
@@ -120,7 +126,7 @@ export async function* planFlow(input: PlanInput, deps: PlanDeps): AsyncGenerato
           throw new Error(`planFlow: the finish judge got ${call.tool}, not submit_plan`);
         const submitted = planFromSubmission(call.input.plan, {
           created: input.created,
-          base: input.base,
+          base,
           model: input.model,
           fallbackTitle: input.task.title,
           file: input.planFile,

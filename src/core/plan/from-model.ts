@@ -129,7 +129,7 @@ export function planFromSubmission(submitted: string, meta: PlanMeta): Submitted
   const reread = parsePlan(markdown, meta.file);
   if (!reread.ok)
     throw new Error(
-      `planFromSubmission: the written plan does not parse: ${formatPlanProblem(reread.problems[0]!)}`,
+      `planFromSubmission: the written plan does not parse: ${reread.problems.map(formatPlanProblem).join('; ')}`,
     );
   return { ok: true, plan: reread.plan, lines: reread.lines, markdown };
 }
