@@ -27,6 +27,9 @@ export function isAborted(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true;
 }
 
+/** The streamed rate is shown once the stream has run this long. */
+const MIN_RATE_SECONDS = 0.25;
+
 /** Sends `request` and yields the turn's events; a cancelled run ends as `cancelled` whatever the client says. */
 export async function* modelTurn(
   request: ModelRequest,
@@ -51,7 +54,9 @@ export async function* modelTurn(
       iteration,
       text: pending,
       tokens,
-      tokensPerSecond: seconds > 0 ? tokens / seconds : null,
+      // Tokens after the first, over the time since it came; none until a quarter second has passed
+      // (one token a few microseconds after the first would read as a million a second).
+      tokensPerSecond: seconds >= MIN_RATE_SECONDS && tokens > 1 ? (tokens - 1) / seconds : null,
     };
     pending = '';
     lastStreamed = now();
