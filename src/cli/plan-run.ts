@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { grammarFor } from '../core/agent/grammar.js';
+import { agentLimits } from '../core/agent/limits.js';
 import { readTools } from '../core/agent/read-tools.js';
 import { drive } from '../core/flows/drive.js';
 import { planFlow, type PlanOutcome } from '../core/flows/plan.js';
@@ -28,8 +29,6 @@ import { planEventJson, planResultJson, PlanView, renderPlanWritten } from './re
 import { makeStyle } from './render/style.js';
 import { AideError } from '../shared/errors.js';
 
-/** Most times a plan that does not parse goes back to the model before aide gives up. */
-const MAX_PLAN_REJECTIONS = 3;
 /** Tokens kept free for each reply: a plan of a dozen steps fits. */
 const REPLY_RESERVE_TOKENS = 4096;
 
@@ -93,12 +92,10 @@ export async function runPlan(
           task,
           model: config.model.name,
           contextTokens: config.model.context_tokens,
-          limits: {
-            maxIterations: config.limits.max_iterations,
-            maxConsecutiveMistakes: config.limits.max_consecutive_mistakes,
-            maxToolResultBytes: config.limits.max_tool_result_bytes,
-            maxFinishRejections: MAX_PLAN_REJECTIONS,
-          },
+          ...(config.limits.context_budget_tokens === undefined
+            ? {}
+            : { contextBudgetTokens: config.limits.context_budget_tokens }),
+          limits: agentLimits(config.limits),
           replyReserveTokens: REPLY_RESERVE_TOKENS,
           created: new Date().toISOString(),
           planFile: relative(root, path),

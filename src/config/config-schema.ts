@@ -240,7 +240,7 @@ const limitsSchema = strictObject(
     context_budget_tokens: positiveInt('tokens', 12000, MAX_CONTEXT_TOKENS)
       .optional()
       .describe(
-        'Tokens of conversation kept before older turns are summarized, at most 1048576. Unset: derived from model.context_tokens.',
+        'Most tokens of conversation sent to the model; past it the oldest tool results are dropped (the model is told). At most 1048576. Unset: the context the server gives (or model.context_tokens).',
       ),
   },
   'the agent loop limits',

@@ -409,3 +409,33 @@ test(
     assert.match(result.out, /Plan written: \.aide\/plans\/add-a-remove-command\.md/);
   },
 );
+
+test(
+  'the task on standard input with -, an empty task and a missing one: each a clear answer',
+  T,
+  async (t) => {
+    const root = project(t);
+    const script = replay(tempDir(t), [`<submit_plan><plan>${PLAN_BODY}</plan></submit_plan>`]);
+    const piped = await runAide(['plan', '-', '--model', `replay:${script}`], {
+      ...run(root, t),
+      input: '# Sort the report\n\nSort `src/format.js` output by name.\n',
+    });
+    assert.equal(piped.code, 0, piped.stderr);
+    assert.deepEqual(plans(root), ['sort-the-report.md']);
+    assert.match(piped.stderr, /focus: src\/format\.js/);
+
+    writeFileSync(join(root, 'empty.md'), '\n\n');
+    const empty = await runAide(['plan', 'empty.md', '--model', `replay:${script}`], run(root, t));
+    assert.equal(empty.code, 2, empty.stderr);
+    assert.match(empty.stderr, /the task empty\.md is empty/);
+
+    const missing = await runAide(['plan', 'nope.md', '--model', `replay:${script}`], run(root, t));
+    assert.equal(missing.code, 2, missing.stderr);
+    assert.match(missing.stderr, /cannot read the task nope\.md/);
+
+    const none = await runAide(['plan'], run(root, t));
+    assert.equal(none.code, 2, none.stderr);
+    assert.match(none.stderr, /task/);
+    assert.deepEqual(plans(root), ['sort-the-report.md'], 'nothing more was written');
+  },
+);

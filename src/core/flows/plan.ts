@@ -23,6 +23,8 @@ export interface PlanInput {
   model: string;
   /** The context the config asks for: used when the server does not say what it gives. */
   contextTokens: number;
+  /** `limits.context_budget_tokens`: a smaller budget than the context, if set. */
+  contextBudgetTokens?: number;
   limits: AgentLimits;
   /** Tokens kept free for each reply. */
   replyReserveTokens: number;
@@ -86,7 +88,10 @@ export async function* planFlow(input: PlanInput, deps: PlanDeps): AsyncGenerato
   });
   if (!prepared.ok) return { ok: false, unavailable: prepared.failure, iterations: 0 };
   const info: ModelInfo = prepared.value;
-  const contextTokens = info.contextTokens ?? input.contextTokens;
+  const contextTokens = Math.min(
+    info.contextTokens ?? input.contextTokens,
+    input.contextBudgetTokens ?? Infinity,
+  );
   const { reader, base, tools } = await deps.snapshot();
   const files = await reader.listFiles();
   const present = new Set(files.map((file) => file.path));
