@@ -2,7 +2,7 @@
 // with no-restricted-imports per folder.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import importX from 'eslint-plugin-import-x';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import { builtinModules } from 'node:module';
 import { noTypeCycle } from './scripts/eslint-no-type-cycle.mjs';
 
@@ -76,6 +76,15 @@ export default tseslint.config(
       },
     },
     plugins: { 'import-x': importX, aide: { rules: { 'no-type-cycle': noTypeCycle } } },
+    // import-x/no-cycle needs to find `./x.ts` behind a `./x.js` specifier: without these it resolved
+    // nothing of ours and passed every cycle, while walking node_modules (37% of lint's rule time).
+    // ignoreExternal: a package cannot import our files back, so no cycle runs through one.
+    settings: {
+      'import-x/extensions': ['.ts', '.js', '.mjs'],
+      'import-x/resolver-next': [
+        createNodeResolver({ extensions: ['.ts', '.js', '.mjs'], extensionAlias: { '.js': ['.ts', '.js'] } }),
+      ],
+    },
     rules: {
       // Outside cli/ a `default:` may stand for the rest of a union (cli/ below lists every case).
       '@typescript-eslint/switch-exhaustiveness-check': [
@@ -90,7 +99,7 @@ export default tseslint.config(
       ],
       '@typescript-eslint/no-unnecessary-condition': 'off',
       '@typescript-eslint/no-non-null-assertion': 'error',
-      'import-x/no-cycle': 'error',
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
       // import-x/no-cycle does not follow type-only imports; this rule does (scripts/eslint-no-type-cycle.mjs).
       'aide/no-type-cycle': ['error', { root: 'src' }],
       'no-console': 'error',

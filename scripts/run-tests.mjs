@@ -5,6 +5,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
 const roots = ['dist/src', 'dist/test'];
 const filter = process.argv.slice(2);
@@ -39,9 +40,21 @@ const concurrency = Math.max(4, availableParallelism());
 // its own limit. The longest today, in a full run at load 14-21 on 2 cores: the edit corpus suite
 // (74 s) and the git-dir suite (67 s).
 const timeout = Number(process.env.AIDE_TEST_TIMEOUT_MS ?? 180_000);
+// Node's own choice of reporter (spec on a terminal, tap otherwise), plus the slowest files at the
+// end (scripts/test-times.mjs): naming a reporter replaces the default, so both are named.
+const reporters = [
+  '--test-reporter',
+  process.stdout.isTTY ? 'spec' : 'tap',
+  '--test-reporter-destination',
+  'stdout',
+  '--test-reporter',
+  fileURLToPath(new URL('./test-times.mjs', import.meta.url)),
+  '--test-reporter-destination',
+  'stdout',
+];
 const result = spawnSync(
   process.execPath,
-  ['--test', `--test-concurrency=${concurrency}`, `--test-timeout=${timeout}`, ...files],
+  ['--test', `--test-concurrency=${concurrency}`, `--test-timeout=${timeout}`, ...reporters, ...files],
   { stdio: 'inherit' },
 );
 process.exit(result.status ?? 1);

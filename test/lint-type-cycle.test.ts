@@ -1,5 +1,6 @@
-// The lint rule that sees type-only import cycles (scripts/eslint-no-type-cycle.mjs), run by
-// ESLint itself on a small tree of files: import-x/no-cycle passes these, this rule must not.
+// The lint rules that see import cycles, run by ESLint itself on small trees of files: the one for
+// type-only cycles (scripts/eslint-no-type-cycle.mjs), which import-x/no-cycle passes, and
+// import-x/no-cycle with the repository's resolver settings, for ordinary ones.
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -62,4 +63,41 @@ test('export type … from and import() types count too; a tree without a circle
     'src/b.ts': 'export type B = 1;\n',
   });
   assert.deepEqual([...clean.values()], [[], []]);
+});
+
+test("the repository's import-x settings let import-x/no-cycle see a cycle of `./x.js` imports", async (t) => {
+  const configUrl = pathToFileURL(`${ROOT}eslint.config.js`).href;
+  const { default: config } = (await import(configUrl)) as { default: Array<Record<string, unknown>> };
+  const withResolver = config.find((entry) => {
+    const settings = entry['settings'] as Record<string, unknown> | undefined;
+    return settings?.['import-x/resolver-next'] !== undefined;
+  });
+  assert.ok(withResolver !== undefined, 'eslint.config.js configures a resolver for import-x');
+  const cycleRule = (withResolver['rules'] as Record<string, unknown>)['import-x/no-cycle'];
+  const cwd = tempDir(t);
+  writeTree(cwd, {
+    'src/a.ts': "import { b } from './b.js';\nexport const a = (): number => b + 1;\n",
+    'src/b.ts': "import { a } from './a.js';\nexport const b = 1;\nexport const c = (): number => a();\n",
+    'src/leaf.ts': "import { a } from './a.js';\nexport const d = a;\n",
+  });
+  const eslint = new ESLint({
+    cwd,
+    overrideConfigFile: true,
+    overrideConfig: [
+      {
+        files: ['**/*.ts'],
+        languageOptions: { parser: tseslint.parser },
+        plugins: withResolver['plugins'] as NonNullable<ESLint.Options['plugins']>,
+        settings: withResolver['settings'] as Record<string, unknown>,
+        rules: { 'import-x/no-cycle': cycleRule as 'error' },
+      },
+    ],
+  });
+  const results = await eslint.lintFiles(['src/**/*.ts']);
+  const messages = new Map(
+    results.map((r) => [r.filePath.slice(cwd.length + 1), r.messages.map((m) => m.message)] as const),
+  );
+  assert.deepEqual(messages.get('src/a.ts'), ['Dependency cycle detected']);
+  assert.deepEqual(messages.get('src/b.ts'), ['Dependency cycle detected']);
+  assert.deepEqual(messages.get('src/leaf.ts'), []);
 });

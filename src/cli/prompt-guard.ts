@@ -35,6 +35,11 @@ export async function discardTypeahead(stdin: KeyboardInput): Promise<void> {
   stdin.on('data', drop);
   stdin.resume();
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+  // On a loaded machine the process can be off the CPU for longer than SETTLE_MS: the timer then
+  // fires in the same loop turn as the resume, before any read, and the keys stayed buffered (an
+  // Enter typed during the tests approved the step; seen in CI at load 10 on 2 cores). An
+  // immediate runs after the loop's next poll phase, which reads what the kernel already holds.
+  await new Promise((resolve) => setImmediate(resolve));
   stdin.off('data', drop);
   stdin.pause();
   stdin.setRawMode(wasRaw);

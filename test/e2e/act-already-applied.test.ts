@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ADD_SUB, PROJECT, TEST_SUB, actRepo, edit, planDoc } from '../helpers/act.js';
-import { runAide } from '../helpers/cli.js';
+import { runAideInProcess } from '../helpers/in-process.js';
 import { fingerprint, gitRepo } from '../helpers/sandbox.js';
 import { withoutState } from '../helpers/verify.js';
 
@@ -25,7 +25,7 @@ test('after --yes refuses a protected step, the hint names the resume, and it ca
       { title: 'Test sub', edits: TEST_SUB },
     ]),
   );
-  const refused = await runAide(['act', '--yes'], { cwd: root });
+  const refused = await runAideInProcess(['act', '--yes'], { cwd: root });
   assert.equal(refused.code, 4, refused.stdout + refused.stderr);
   assert.match(
     refused.stdout,
@@ -33,7 +33,7 @@ test('after --yes refuses a protected step, the hint names the resume, and it ca
   );
   const hint = /Carry on from where it stopped with `([^`]+)`\./.exec(refused.stdout);
   assert.equal(hint?.[1], 'aide act --resume --yes --allow-protected', refused.stdout);
-  const resumed = await runAide((hint?.[1] ?? '').split(' ').slice(1), { cwd: root });
+  const resumed = await runAideInProcess((hint?.[1] ?? '').split(' ').slice(1), { cwd: root });
   assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
   assert.equal(count(read(root, 'src/calc.js'), 'export function sub'), 1);
   assert.match(read(root, 'test/calc.test.js'), /test\('sub'/);
@@ -47,8 +47,8 @@ test('the same command with --allow-protected starts a new session: step 1 is al
       { title: 'Test sub', edits: TEST_SUB },
     ]),
   );
-  assert.equal((await runAide(['act', '--yes'], { cwd: root })).code, 4);
-  const again = await runAide(['act', '--yes', '--allow-protected'], { cwd: root });
+  assert.equal((await runAideInProcess(['act', '--yes'], { cwd: root })).code, 4);
+  const again = await runAideInProcess(['act', '--yes', '--allow-protected'], { cwd: root });
   assert.equal(again.code, 0, again.stdout + again.stderr);
   assert.match(
     again.stdout,
@@ -64,9 +64,9 @@ test('the same command with --allow-protected starts a new session: step 1 is al
 
 test('a whole plan run twice: every step already applied, exit 0, nothing written', async (t) => {
   const root = actRepo(t, planDoc('Add sub', [{ title: 'Add sub', edits: ADD_SUB }]));
-  assert.equal((await runAide(['act', '--yes'], { cwd: root })).code, 0);
+  assert.equal((await runAideInProcess(['act', '--yes'], { cwd: root })).code, 0);
   const before = withoutState(fingerprint(root));
-  const again = await runAide(['act', '--yes'], { cwd: root });
+  const again = await runAideInProcess(['act', '--yes'], { cwd: root });
   assert.equal(again.code, 0, again.stdout + again.stderr);
   assert.match(again.stdout, /- skipped: already applied/);
   assert.doesNotMatch(again.stdout, /not found|failed:/);
@@ -78,16 +78,16 @@ const REPLY = edit('src/calc.js', '  return a + b;', '  return Number(a) + Numbe
 test('aide apply of a reply already applied: exit 0, says so, writes nothing', async (t) => {
   const repo = gitRepo(t, PROJECT);
   writeFileSync(join(repo, 'reply.md'), REPLY);
-  assert.equal((await runAide(['apply', 'reply.md'], { cwd: repo })).code, 0);
+  assert.equal((await runAideInProcess(['apply', 'reply.md'], { cwd: repo })).code, 0);
   const before = fingerprint(repo);
-  const again = await runAide(['apply', 'reply.md'], { cwd: repo });
+  const again = await runAideInProcess(['apply', 'reply.md'], { cwd: repo });
   assert.equal(again.code, 0, again.stdout + again.stderr);
   assert.match(
     again.stdout,
     /^aide apply: already applied: the edit is already in the files; nothing written\.\n {2}= block 1 src\/calc\.js \(line 2\)\n$/,
   );
   assert.deepEqual(fingerprint(repo), before);
-  const json = await runAide(['apply', 'reply.md', '--json'], { cwd: repo });
+  const json = await runAideInProcess(['apply', 'reply.md', '--json'], { cwd: repo });
   const report = JSON.parse(json.stdout) as {
     ok: boolean;
     written: boolean;
@@ -108,7 +108,7 @@ const MISCOPIED = edit(
 
 test('a failed edit in aide act shows user text and the difference made visible, not the model feedback', async (t) => {
   const root = actRepo(t, planDoc('Constants', [{ title: 'Add one', edits: MISCOPIED }]));
-  const result = await runAide(['act', '--yes'], { cwd: root });
+  const result = await runAideInProcess(['act', '--yes'], { cwd: root });
   assert.equal(result.code, 1, result.stdout + result.stderr);
   assert.match(
     result.stdout,
@@ -125,7 +125,7 @@ test('a failed edit in aide act shows user text and the difference made visible,
 
 test('aide apply shows the same visible difference', async (t) => {
   const repo = gitRepo(t, PROJECT);
-  const result = await runAide(['apply', '-'], { cwd: repo, input: MISCOPIED });
+  const result = await runAideInProcess(['apply', '-'], { cwd: repo, input: MISCOPIED });
   assert.equal(result.code, 1, result.stdout + result.stderr);
   assert.match(
     result.stdout,

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ADD_SUB, PROJECT, TEST_SUB, actRepo, edit, planDoc, sandbox } from '../helpers/act.js';
-import { runAide } from '../helpers/cli.js';
+import { runAideInProcess } from '../helpers/in-process.js';
 import { fingerprint, gitRepo } from '../helpers/sandbox.js';
 import { withoutState } from '../helpers/verify.js';
 
@@ -36,7 +36,7 @@ test('--yes refuses a step that edits a test: exit 4, earlier steps written, the
       { title: 'Test sub', edits: TEST_SUB },
     ]),
   );
-  const result = await runAide(['act', '--yes'], { cwd: root });
+  const result = await runAideInProcess(['act', '--yes'], { cwd: root });
   assert.equal(result.code, 4, result.stdout + result.stderr);
   assert.match(read(root, 'src/calc.js'), /export function sub/, 'step 1 (not protected) was written');
   assert.equal(
@@ -62,7 +62,7 @@ test('--yes refuses a step that edits a test: exit 4, earlier steps written, the
 
 test('--yes --allow-protected writes it, and the step still says it changed a protected file', async (t) => {
   const root = actRepo(t, planDoc('More tests', [{ title: 'Test negatives', edits: TEST_MORE }]));
-  const result = await runAide(['act', '--yes', '--allow-protected'], { cwd: root });
+  const result = await runAideInProcess(['act', '--yes', '--allow-protected'], { cwd: root });
   assert.equal(result.code, 0, result.stdout + result.stderr);
   assert.match(read(root, 'test/calc.test.js'), /add\(-2, 2\)/);
   assert.match(
@@ -74,10 +74,10 @@ test('--yes --allow-protected writes it, and the step still says it changed a pr
 test('a dry run names the protected files and writes nothing; --json carries them in the step report', async (t) => {
   const root = actRepo(t, planDoc('More tests', [{ title: 'Test negatives', edits: TEST_MORE }]));
   const before = withoutState(fingerprint(root));
-  const plain = await runAide(['act', '--dry-run'], { cwd: root });
+  const plain = await runAideInProcess(['act', '--dry-run'], { cwd: root });
   assert.equal(plain.code, 0, plain.stdout + plain.stderr);
   assert.match(plain.stdout, /! changes protected files: test\/calc\.test\.js/);
-  const json = await runAide(['act', '--dry-run', '--json'], { cwd: root });
+  const json = await runAideInProcess(['act', '--dry-run', '--json'], { cwd: root });
   assert.equal(json.code, 0, json.stderr);
   const finished = json.stdout
     .trim()
@@ -107,7 +107,7 @@ test('package.json: a dependency bump is an ordinary edit, a new script is prote
       { title: 'Script', edits: script },
     ]),
   });
-  const result = await runAide(['act', '--yes'], { cwd: root });
+  const result = await runAideInProcess(['act', '--yes'], { cwd: root });
   assert.equal(result.code, 4, result.stdout + result.stderr);
   assert.match(read(root, 'package.json'), /"left-pad": "1\.3\.0"/);
   assert.doesNotMatch(read(root, 'package.json'), /postinstall/);
@@ -128,7 +128,7 @@ test('protected_paths in .aide/config.json replaces the defaults', async (t) => 
       { title: 'Add sub', edits: ADD_SUB },
     ]),
   });
-  const result = await runAide(['act', '--yes'], { cwd: root });
+  const result = await runAideInProcess(['act', '--yes'], { cwd: root });
   assert.equal(result.code, 4, result.stdout + result.stderr);
   assert.match(read(root, 'test/calc.test.js'), /add\(-2, 2\)/, 'tests are not protected under this config');
   assert.equal(read(root, 'src/calc.js'), PROJECT['src/calc.js']);
@@ -143,8 +143,8 @@ test('a session stopped at a refused step carries on with --resume --yes --allow
       { title: 'Test sub', edits: TEST_SUB },
     ]),
   );
-  assert.equal((await runAide(['act', '--yes'], { cwd: root })).code, 4);
-  const resumed = await runAide(['act', '--resume', '--yes', '--allow-protected'], { cwd: root });
+  assert.equal((await runAideInProcess(['act', '--yes'], { cwd: root })).code, 4);
+  const resumed = await runAideInProcess(['act', '--resume', '--yes', '--allow-protected'], { cwd: root });
   assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
   assert.match(read(root, 'test/calc.test.js'), /test\('sub'/);
   assert.deepEqual(
@@ -165,7 +165,7 @@ test('.aide/ is protected whatever protected_paths says: an empty list still ref
     '.aide/sandbox.json': sandbox(),
     '.aide/plans/plan.md': planDoc('Network', [{ title: 'Network on', edits: hijack }]),
   });
-  const result = await runAide(['act', '--yes'], { cwd: root });
+  const result = await runAideInProcess(['act', '--yes'], { cwd: root });
   assert.equal(result.code, 4, result.stdout + result.stderr);
   assert.equal(read(root, '.aide/sandbox.json'), sandbox());
   assert.match(

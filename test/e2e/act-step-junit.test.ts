@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ADD_SUB, BREAK_ADD, PROJECT, TEST_SUB, actRepo, edit, planDoc, sandbox } from '../helpers/act.js';
-import { runAide } from '../helpers/cli.js';
+import { runAideInProcess } from '../helpers/in-process.js';
 import { fingerprint, tempDir } from '../helpers/sandbox.js';
 import { withoutState } from '../helpers/verify.js';
 import { child, children, parseXml, type XmlElement } from '../helpers/xml.js';
@@ -48,7 +48,7 @@ test('--step 2 carries out only step 2, on the workspace as it is', async (t) =>
       { title: 'Test add more', edits: TEST_ADD_MORE },
     ]),
   );
-  const result = await runAide(['act', '--step', '2', '--yes', '--allow-protected'], { cwd: root });
+  const result = await runAideInProcess(['act', '--step', '2', '--yes', '--allow-protected'], { cwd: root });
   assert.equal(result.code, 0, result.stdout + result.stderr);
   assert.equal(read(root, 'src/calc.js'), PROJECT['src/calc.js'], 'step 1 did not run');
   assert.match(read(root, 'test/calc.test.js'), /add\(-1, 1\)/);
@@ -71,12 +71,12 @@ test('--step 9 on a plan of steps 1 and 2: exit 2 naming the steps, nothing done
       { title: 'Test sub', edits: TEST_SUB },
     ]),
   );
-  const result = await runAide(['act', '--step', '9', '--yes'], { cwd: root });
+  const result = await runAideInProcess(['act', '--step', '9', '--yes'], { cwd: root });
   assert.equal(result.code, 2, result.stderr);
   assert.match(result.stderr, /--step 9: \.aide\/plans\/plan\.md has no step 9/);
   assert.match(result.stderr, /Its steps are 1, 2/);
   assert.equal(existsSync(join(root, '.aide/state')), false);
-  const nan = await runAide(['act', '--step', 'two', '--yes'], { cwd: root });
+  const nan = await runAideInProcess(['act', '--step', 'two', '--yes'], { cwd: root });
   assert.equal(nan.code, 2, nan.stderr);
   assert.match(nan.stderr, /--step needs the number of a step of the plan/);
 });
@@ -94,7 +94,7 @@ test("--step 2 when step 2 uses step 1's output: the step fails saying why, exit
     },
   ]);
   const root = actRepo(t, plan, sandbox({ allowed_commands: ['node -e "console.log(40 + 2)"'] }));
-  const result = await runAide(['act', '--step', '2', '--yes'], { cwd: root });
+  const result = await runAideInProcess(['act', '--step', '2', '--yes'], { cwd: root });
   assert.equal(result.code, 1, result.stdout + result.stderr);
   assert.match(
     result.stdout,
@@ -117,7 +117,7 @@ test('--junit: one test case per step, a failure for the failing step, skipped f
     ]),
   );
   const out = join(tempDir(t), 'act.xml');
-  const result = await runAide(['act', '--yes', '--junit', out], { cwd: root });
+  const result = await runAideInProcess(['act', '--yes', '--junit', out], { cwd: root });
   assert.equal(result.code, 1, result.stdout + result.stderr);
   const xml = read('/', out);
   const suite = parseXml(xml);
@@ -155,7 +155,7 @@ test('--dry-run --junit in a CI job: every step verified and reported, the works
   );
   const before = withoutState(fingerprint(root));
   const dir = tempDir(t);
-  const result = await runAide(
+  const result = await runAideInProcess(
     ['act', '--dry-run', '--junit', join(dir, 'aide-act.xml'), '--patch-out', join(dir, 'aide.patch')],
     { cwd: root, env: { CI: 'true' } },
   );
@@ -187,7 +187,7 @@ test('an optional command runs only for the step whose Verify: names it, after t
     ]),
     sandbox({ commands }),
   );
-  const result = await runAide(['act', '--yes', '--allow-protected'], { cwd: root });
+  const result = await runAideInProcess(['act', '--yes', '--allow-protected'], { cwd: root });
   assert.equal(result.code, 0, result.stdout + result.stderr);
   // A command writes only its scratch: its log says whether, and for which step, it ran.
   const [session = ''] = readdirSync(join(root, '.aide/state/sessions')).filter((name) =>
@@ -210,7 +210,7 @@ test('an optional command runs only for the step whose Verify: names it, after t
 
 test('a Verify: name that is no command: exit 2 with the plan file:line and the known names, before any work', async (t) => {
   const root = actRepo(t, planDoc('Add sub', [{ title: 'Add sub', edits: ADD_SUB, verify: ['tset'] }]));
-  const result = await runAide(['act', '--yes'], { cwd: root });
+  const result = await runAideInProcess(['act', '--yes'], { cwd: root });
   assert.equal(result.code, 2, result.stderr);
   assert.match(
     result.stderr,

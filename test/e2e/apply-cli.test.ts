@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, statSync, writeFileSync, chmodSync } from 'nod
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runAide } from '../helpers/cli.js';
+import { runAideInProcess } from '../helpers/in-process.js';
 import { fingerprint, gitRepo, tempDir, writeTree } from '../helpers/sandbox.js';
 
 const APP = 'export function greet(name: string) {\n  return `Hello, ${name}`;\n}\n';
@@ -44,7 +45,7 @@ test('reads the reply from stdin with - and when no file is given', async (t) =>
 test('--dry-run prints the diff and writes nothing', async (t) => {
   const repo = gitRepo(t, { 'src/app.ts': APP });
   const before = fingerprint(repo);
-  const result = await runAide(['apply', '--dry-run', '-'], { cwd: repo, input: REPLY });
+  const result = await runAideInProcess(['apply', '--dry-run', '-'], { cwd: repo, input: REPLY });
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /^--- a\/src\/app\.ts$/m);
   assert.match(result.stdout, /^- {2}return `Hello, \$\{name\}`;$/m);
@@ -55,7 +56,7 @@ test('--dry-run prints the diff and writes nothing', async (t) => {
 
 test('--json reports files and blocks', async (t) => {
   const repo = gitRepo(t, { 'src/app.ts': APP });
-  const result = await runAide(['apply', '--json', '-'], { cwd: repo, input: REPLY });
+  const result = await runAideInProcess(['apply', '--json', '-'], { cwd: repo, input: REPLY });
   assert.equal(result.code, 0, result.stderr);
   const report = JSON.parse(result.stdout) as {
     schema: string;
@@ -80,7 +81,7 @@ test('a failing block writes nothing, exits 1 and shows the closest lines', asyn
   const repo = gitRepo(t, { 'src/app.ts': APP, 'src/other.ts': 'export const x = 1;\n' });
   const reply = `src/other.ts\n<<<<<<< SEARCH\nexport const x = 1;\n=======\nexport const x = 2;\n>>>>>>> REPLACE\n\n${REPLY.replace('return `Hello', 'return `Hi')}`;
   const before = fingerprint(repo);
-  const result = await runAide(['apply', '-'], { cwd: repo, input: reply });
+  const result = await runAideInProcess(['apply', '-'], { cwd: repo, input: reply });
   assert.equal(result.code, 1);
   assert.match(result.stdout, /nothing written: 1 of 2 edits failed/);
   assert.match(result.stdout, /block 2 src\/app\.ts \(response line \d+\): the SEARCH text was not found/);
@@ -91,7 +92,7 @@ test('a failing block writes nothing, exits 1 and shows the closest lines', asyn
 
 test('--json on failure carries the feedback for the model', async (t) => {
   const repo = gitRepo(t, { 'src/app.ts': APP });
-  const result = await runAide(['apply', '--json', '-'], {
+  const result = await runAideInProcess(['apply', '--json', '-'], {
     cwd: repo,
     input: REPLY.replace('return `Hello', 'return `Hi'),
   });
@@ -109,7 +110,7 @@ test('--json on failure carries the feedback for the model', async (t) => {
 
 test('a reply without edits is a failure', async (t) => {
   const repo = gitRepo(t, { 'src/app.ts': APP });
-  const result = await runAide(['apply', '-'], {
+  const result = await runAideInProcess(['apply', '-'], {
     cwd: repo,
     input: 'Run `npm test`:\n```sh\nnpm test\n```\n',
   });
@@ -120,11 +121,11 @@ test('a reply without edits is a failure', async (t) => {
 test('paths are relative to the repository root, also from a subfolder and with --cwd', async (t) => {
   const repo = gitRepo(t, { 'src/app.ts': APP });
   mkdirSync(join(repo, 'docs'));
-  const fromSub = await runAide(['apply', '-'], { cwd: join(repo, 'docs'), input: REPLY });
+  const fromSub = await runAideInProcess(['apply', '-'], { cwd: join(repo, 'docs'), input: REPLY });
   assert.equal(fromSub.code, 0, fromSub.stdout + fromSub.stderr);
   const other = gitRepo(t, { 'src/app.ts': APP });
   const outside = tempDir(t);
-  const withCwd = await runAide(['apply', '--cwd', other, '-'], { cwd: outside, input: REPLY });
+  const withCwd = await runAideInProcess(['apply', '--cwd', other, '-'], { cwd: outside, input: REPLY });
   assert.equal(withCwd.code, 0, withCwd.stdout + withCwd.stderr);
   assert.match(readFileSync(join(other, 'src/app.ts'), 'utf8'), /Hello, \$\{name\}!/);
 });
@@ -132,7 +133,7 @@ test('paths are relative to the repository root, also from a subfolder and with 
 test('works outside a git repository, in the current directory', async (t) => {
   const dir = tempDir(t);
   writeTree(dir, { 'src/app.ts': APP });
-  const result = await runAide(['apply', '-'], { cwd: dir, input: REPLY });
+  const result = await runAideInProcess(['apply', '-'], { cwd: dir, input: REPLY });
   assert.equal(result.code, 0, result.stderr);
   assert.match(readFileSync(join(dir, 'src/app.ts'), 'utf8'), /Hello, \$\{name\}!/);
 });
@@ -141,7 +142,7 @@ test('an executable file keeps its mode', async (t) => {
   const repo = gitRepo(t, { 'run.sh': '#!/bin/sh\necho one\n' });
   chmodSync(join(repo, 'run.sh'), 0o755);
   const reply = 'run.sh\n```sh\n<<<<<<< SEARCH\necho one\n=======\necho two\n>>>>>>> REPLACE\n```\n';
-  const result = await runAide(['apply', '-'], { cwd: repo, input: reply });
+  const result = await runAideInProcess(['apply', '-'], { cwd: repo, input: reply });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(statSync(join(repo, 'run.sh')).mode & 0o777, 0o755);
   assert.equal(readFileSync(join(repo, 'run.sh'), 'utf8'), '#!/bin/sh\necho two\n');
@@ -149,7 +150,7 @@ test('an executable file keeps its mode', async (t) => {
 
 test('a missing reply file is a usage error', async (t) => {
   const repo = gitRepo(t);
-  const result = await runAide(['apply', 'nope.md'], { cwd: repo });
+  const result = await runAideInProcess(['apply', 'nope.md'], { cwd: repo });
   assert.equal(result.code, 2);
   assert.match(result.stderr, /cannot read nope\.md: no such file/);
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { runAide } from '../helpers/cli.js';
+import { runAideInProcess } from '../helpers/in-process.js';
 import { garbageResponse } from '../helpers/edit-arbitraries.js';
 import { fingerprint, gitRepo } from '../helpers/sandbox.js';
 
@@ -21,7 +21,7 @@ test('garbage responses through the CLI exit 0 or 1 (never 70), and a failed app
       const root = gitRepo(t, FILES);
       for (const response of lane) {
         const before = fingerprint(root);
-        const result = await runAide(['apply'], { cwd: root, input: response });
+        const result = await runAideInProcess(['apply'], { cwd: root, input: response });
         const context = `response: ${JSON.stringify(response)}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`;
         assert.ok(result.code === 0 || result.code === 1, `exit ${String(result.code)}\n${context}`);
         assert.doesNotMatch(result.stderr, /internal error/, context);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { runAide } from '../helpers/cli.js';
+import { runAideInProcess } from '../helpers/in-process.js';
 import { gitRepo, writeTree } from '../helpers/sandbox.js';
 
 /** 255 bytes of UTF-8 (the NAME_MAX of Linux and macOS), in two-byte characters: a temp name must count bytes. */
@@ -21,7 +21,7 @@ describe('bad input is a clear error', () => {
   test('file names of 231 to 255 bytes are applied and restored', async (t) => {
     assert.equal(Buffer.byteLength(LONG_NAME), 255);
     const repo = gitRepo(t, { [LONG_NAME]: 'one\n', [ASCII_NAME]: 'const a = 1;\n' });
-    const applied = await runAide(['apply', '-'], {
+    const applied = await runAideInProcess(['apply', '-'], {
       cwd: repo,
       input: reply(LONG_NAME, 'one', 'two') + reply(ASCII_NAME, 'const a = 1;', 'const a = 2;'),
     });
@@ -29,7 +29,7 @@ describe('bad input is a clear error', () => {
     assert.equal(readFileSync(join(repo, LONG_NAME), 'utf8'), 'two\n');
     const checkpoint = /undo with `aide restore ([0-9a-f]+)`/.exec(applied.stdout)?.[1];
     assert.ok(checkpoint !== undefined, applied.stdout);
-    const restored = await runAide(['restore', '--yes', checkpoint], { cwd: repo });
+    const restored = await runAideInProcess(['restore', '--yes', checkpoint], { cwd: repo });
     assert.equal(restored.code, 0, restored.stderr);
     assert.equal(readFileSync(join(repo, LONG_NAME), 'utf8'), 'one\n');
     assert.equal(readFileSync(join(repo, ASCII_NAME), 'utf8'), 'const a = 1;\n');
@@ -43,7 +43,7 @@ describe('bad input is a clear error', () => {
   test('a reply naming a file of 256 bytes is refused as an edit that cannot apply, not a crash', async (t) => {
     const repo = gitRepo(t, { 'a.txt': 'a\n' });
     const name = `${'é'.repeat(126)}.txt`;
-    const result = await runAide(['apply', '-'], {
+    const result = await runAideInProcess(['apply', '-'], {
       cwd: repo,
       input: `${name}\n<<<<<<< SEARCH\n=======\nnew\n>>>>>>> REPLACE\n`,
     });
@@ -57,7 +57,7 @@ describe('bad input is a clear error', () => {
       '.aide/sandbox.json':
         '{\n  "commands": [{ "name": "t", "run": "true" }],\n  "output_tail_bytes": 1e15\n}\n',
     });
-    const result = await runAide(['verify'], { cwd: repo });
+    const result = await runAideInProcess(['verify'], { cwd: repo });
     assert.equal(result.code, 2, result.stderr);
     assert.match(
       result.stderr,
@@ -67,7 +67,7 @@ describe('bad input is a clear error', () => {
       '.aide/sandbox.json': '{}\n',
       '.aide/config.json': '{ "checkpoints": { "max_file_bytes": 1e300 } }\n',
     });
-    const saved = await runAide(['checkpoints', 'save'], { cwd: repo });
+    const saved = await runAideInProcess(['checkpoints', 'save'], { cwd: repo });
     assert.equal(saved.code, 2, saved.stderr);
     assert.match(
       saved.stderr,
@@ -79,7 +79,7 @@ describe('bad input is a clear error', () => {
     const repo = gitRepo(t, { 'a.txt': 'a\n' });
     const deep = `{"commands": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
     writeTree(repo, { '.aide/sandbox.json': deep });
-    const verify = await runAide(['verify'], { cwd: repo });
+    const verify = await runAideInProcess(['verify'], { cwd: repo });
     assert.equal(verify.code, 2, verify.stderr);
     assert.match(
       verify.stderr,
@@ -89,7 +89,7 @@ describe('bad input is a clear error', () => {
       '.aide/sandbox.json': '{}\n',
       '.aide/config.json': `{"model": ${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}}`,
     });
-    const config = await runAide(['config'], { cwd: repo });
+    const config = await runAideInProcess(['config'], { cwd: repo });
     assert.equal(config.code, 2, config.stderr);
     assert.match(
       config.stderr,
@@ -109,7 +109,10 @@ describe('bad input is a clear error', () => {
     for (let i = 0; i < 30; i++)
       blocks.push(reply('src/many.js', `const m${i} = ${i};`, `const m${i} = ${i + 1};`));
     const repo = gitRepo(t, files);
-    const result = await runAide(['apply', '--dry-run', '-'], { cwd: repo, input: blocks.join('\n') });
+    const result = await runAideInProcess(['apply', '--dry-run', '-'], {
+      cwd: repo,
+      input: blocks.join('\n'),
+    });
     assert.equal(result.code, 0, result.stderr);
     assert.match(
       result.stdout,

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ADD_SUB, actRepo, planDoc } from '../helpers/act.js';
-import { runAide } from '../helpers/cli.js';
+import { runAideInProcess } from '../helpers/in-process.js';
 
 interface ListJson {
   checkpoints: Array<{
@@ -21,7 +21,7 @@ interface ListJson {
 }
 
 async function aide(root: string, args: string[]) {
-  const result = await runAide(args, { cwd: root });
+  const result = await runAideInProcess(args, { cwd: root });
   assert.equal(result.code, 0, result.stdout + result.stderr);
   return result.stdout;
 }
@@ -74,7 +74,7 @@ test('dry-run checkpoints are hidden by default, marked with --all, and left out
     new RegExp(`^note: checkpoint ${dryStep.short} is from a dry run: your files never had this state`),
   );
   assert.doesNotMatch(await aide(root, ['restore', realBase.id, '--dry-run']), /from a dry run/);
-  const noSession = await runAide(['checkpoints', '--session', 'act-nope'], { cwd: root });
+  const noSession = await runAideInProcess(['checkpoints', '--session', 'act-nope'], { cwd: root });
   assert.equal(noSession.code, 2, noSession.stderr);
   assert.match(noSession.stderr, /^aide: no session "act-nope" has checkpoints here\n/);
   assert.match(

@@ -10,12 +10,12 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { runAide } from '../helpers/cli.js';
+import { runAideInProcess } from '../helpers/in-process.js';
 import { git, gitRepo, writeTree, type Cleanup } from '../helpers/sandbox.js';
 
 /** Runs `aide checkpoints save` and returns the id it prints. */
 async function save(root: string): Promise<string> {
-  const saved = await runAide(['checkpoints', 'save'], { cwd: root });
+  const saved = await runAideInProcess(['checkpoints', 'save'], { cwd: root });
   assert.equal(saved.code, 0, saved.stderr);
   const id = /Checkpoint ([0-9a-f]+) saved/.exec(saved.stdout)?.[1];
   assert.ok(id !== undefined, saved.stdout);
@@ -50,10 +50,10 @@ test('a checkpoint of staged content survives `git reset` and `git gc --prune=no
   git(root, ['reset', '-q']);
   writeFileSync(join(root, 'a.txt'), 'edited afterwards\n');
   git(root, ['gc', '-q', '--prune=now']);
-  const listed = await runAide(['checkpoints'], { cwd: root });
+  const listed = await runAideInProcess(['checkpoints'], { cwd: root });
   assert.equal(listed.code, 0, listed.stderr);
   assert.match(listed.stdout, new RegExp(id));
-  const restored = await runAide(['restore', id, '--yes'], { cwd: root });
+  const restored = await runAideInProcess(['restore', id, '--yes'], { cwd: root });
   assert.equal(restored.code, 0, restored.stderr);
   assert.equal(readFileSync(join(root, 'a.txt'), 'utf8'), 'only ever staged\n');
 });
@@ -62,9 +62,9 @@ test('a checkpoint survives a history rewrite, `reflog expire --expire=now --all
   const { root, binary } = packedRepo(t);
   const id = await save(root);
   rewriteHistoryAndCollect(root);
-  const listed = await runAide(['checkpoints'], { cwd: root });
+  const listed = await runAideInProcess(['checkpoints'], { cwd: root });
   assert.equal(listed.code, 0, listed.stderr);
-  const restored = await runAide(['restore', id, '--yes'], { cwd: root });
+  const restored = await runAideInProcess(['restore', id, '--yes'], { cwd: root });
   assert.equal(restored.code, 0, restored.stderr);
   assert.equal(readFileSync(join(root, 'src/app.ts'), 'utf8'), 'export const version = 1;\n');
   assert.deepEqual(readFileSync(join(root, 'assets/logo.bin')), binary);
@@ -77,10 +77,10 @@ test('`aide checkpoints prune` after a history rewrite keeps what the kept check
   writeTree(root, { 'src/app.ts': 'export const version = 2;\n' });
   const kept = await save(root);
   rewriteHistoryAndCollect(root);
-  const pruned = await runAide(['checkpoints', 'prune', '--keep', '1'], { cwd: root });
+  const pruned = await runAideInProcess(['checkpoints', 'prune', '--keep', '1'], { cwd: root });
   assert.equal(pruned.code, 0, pruned.stderr);
   assert.match(pruned.stdout, /Removed 1 session/);
-  const restored = await runAide(['restore', kept, '--yes'], { cwd: root });
+  const restored = await runAideInProcess(['restore', kept, '--yes'], { cwd: root });
   assert.equal(restored.code, 0, restored.stderr);
   assert.equal(readFileSync(join(root, 'src/app.ts'), 'utf8'), 'export const version = 2;\n');
   assert.deepEqual(readFileSync(join(root, 'assets/logo.bin')), binary);
@@ -97,7 +97,7 @@ test('a shadow that lost an object: a clear error naming the checkpoint (exit 1,
   const blob = createHash('sha1').update('blob 13\0lost content\n').digest('hex');
   rmSync(join(root, '.aide/state/shadow.git/objects', blob.slice(0, 2), blob.slice(2)));
 
-  const listed = await runAide(['checkpoints'], { cwd: root });
+  const listed = await runAideInProcess(['checkpoints'], { cwd: root });
   assert.equal(listed.code, 0, listed.stderr);
   assert.match(listed.stdout, new RegExp(`${id}.*damaged`));
   for (const args of [
@@ -105,7 +105,7 @@ test('a shadow that lost an object: a clear error naming the checkpoint (exit 1,
     ['checkpoints', 'show', id],
     ['checkpoints', 'diff', id],
   ]) {
-    const result = await runAide(args, { cwd: root });
+    const result = await runAideInProcess(args, { cwd: root });
     assert.equal(result.code, 1, `${args.join(' ')}: ${result.stderr}`);
     assert.match(
       result.stderr,
@@ -114,16 +114,16 @@ test('a shadow that lost an object: a clear error naming the checkpoint (exit 1,
     assert.match(result.stderr, /aide checkpoints prune/);
   }
   assert.equal(readFileSync(join(root, 'a.txt'), 'utf8'), 'committed\n', 'the failed restore wrote nothing');
-  const applied = await runAide(['apply', '-'], {
+  const applied = await runAideInProcess(['apply', '-'], {
     cwd: root,
     input: 'a.txt\n<<<<<<< SEARCH\ncommitted\n=======\nstill works\n>>>>>>> REPLACE\n',
   });
   assert.equal(applied.code, 0, applied.stderr);
   const undo = /undo with `aide restore ([0-9a-f]+)`/.exec(applied.stdout)?.[1] ?? '';
-  const restored = await runAide(['restore', undo, '--yes'], { cwd: root });
+  const restored = await runAideInProcess(['restore', undo, '--yes'], { cwd: root });
   assert.equal(restored.code, 0, restored.stderr);
   assert.equal(readFileSync(join(root, 'a.txt'), 'utf8'), 'committed\n');
-  const pruned = await runAide(['checkpoints', 'prune', '--keep', '1'], { cwd: root });
+  const pruned = await runAideInProcess(['checkpoints', 'prune', '--keep', '1'], { cwd: root });
   assert.equal(pruned.code, 0, pruned.stderr);
 });
 
@@ -137,7 +137,7 @@ test('prune while a kept checkpoint is damaged removes the sessions asked for an
   git(root, ['gc', '-q', '--prune=now']);
   const blob = createHash('sha1').update('blob 13\0lost content\n').digest('hex');
   rmSync(join(root, '.aide/state/shadow.git/objects', blob.slice(0, 2), blob.slice(2)));
-  const pruned = await runAide(['checkpoints', 'prune', '--keep', '1'], { cwd: root });
+  const pruned = await runAideInProcess(['checkpoints', 'prune', '--keep', '1'], { cwd: root });
   assert.equal(pruned.code, 0, pruned.stderr);
   assert.match(pruned.stdout, /Removed 1 session; 1 session kept/);
   assert.match(pruned.stdout, new RegExp(`Space not reclaimed: object ${blob.slice(0, 10)} is missing`));
@@ -155,16 +155,16 @@ test("a lost object the shadow's own index still names (staged, then `git reset`
   // saying its index was checked.
   rmSync(join(root, '.aide/state/shadow.git/objects', blob.slice(0, 2), blob.slice(2)));
   rmSync(join(root, '.aide/state/shadow.git/aide-owns-objects'));
-  const listed = await runAide(['checkpoints'], { cwd: root });
+  const listed = await runAideInProcess(['checkpoints'], { cwd: root });
   assert.equal(listed.code, 0, listed.stderr);
   assert.match(listed.stdout, new RegExp(`${id}.*damaged`));
-  const applied = await runAide(['apply', '-'], {
+  const applied = await runAideInProcess(['apply', '-'], {
     cwd: root,
     input: 'b.txt\n<<<<<<< SEARCH\nother\n=======\nstill works\n>>>>>>> REPLACE\n',
   });
   assert.equal(applied.code, 0, applied.stderr);
   const undo = /undo with `aide restore ([0-9a-f]+)`/.exec(applied.stdout)?.[1] ?? '';
-  const restored = await runAide(['restore', undo, '--yes'], { cwd: root });
+  const restored = await runAideInProcess(['restore', undo, '--yes'], { cwd: root });
   assert.equal(restored.code, 0, restored.stderr);
   assert.equal(readFileSync(join(root, 'b.txt'), 'utf8'), 'other\n');
   assert.equal(readFileSync(join(root, 'a.txt'), 'utf8'), 'lost content\n');

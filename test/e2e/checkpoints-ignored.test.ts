@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { saveCheckpoint } from '../helpers/checkpoints.js';
-import { runAide } from '../helpers/cli.js';
+import { runAideInProcess } from '../helpers/in-process.js';
 import { git, gitRepo, writeTree } from '../helpers/sandbox.js';
 
 const SECRET = 'API_KEY=the-old-one\n';
@@ -30,14 +30,14 @@ function envRepo(t: Parameters<typeof gitRepo>[0]): string {
 test('aide apply edits a git-ignored .env: it warns, and its undo restores the old bytes', async (t) => {
   const root = envRepo(t);
   const reply = '.env\n<<<<<<< SEARCH\nAPI_KEY=the-old-one\n=======\nAPI_KEY=overwritten\n>>>>>>> REPLACE\n';
-  const applied = await runAide(['apply', '-'], { cwd: root, input: reply });
+  const applied = await runAideInProcess(['apply', '-'], { cwd: root, input: reply });
   assert.equal(applied.code, 0, applied.stderr);
   assert.equal(readFileSync(join(root, '.env'), 'utf8'), 'API_KEY=overwritten\n');
   assert.match(
     applied.stdout,
     /warning: git ignores \.env: the checkpoint holds it, but `git status` and `git diff` will not show this change/,
   );
-  const restored = await runAide(['restore', undoId(applied.stdout), '--yes'], { cwd: root });
+  const restored = await runAideInProcess(['restore', undoId(applied.stdout), '--yes'], { cwd: root });
   assert.equal(restored.code, 0, restored.stderr);
   assert.match(restored.stdout, /M \.env/);
   assert.equal(readFileSync(join(root, '.env'), 'utf8'), SECRET);
@@ -46,10 +46,10 @@ test('aide apply edits a git-ignored .env: it warns, and its undo restores the o
 test('aide apply deletes a git-ignored .env: its undo brings the file back', async (t) => {
   const root = envRepo(t);
   const diff = '--- a/.env\n+++ /dev/null\n@@ -1 +0,0 @@\n-API_KEY=the-old-one\n';
-  const applied = await runAide(['apply', '-'], { cwd: root, input: diff });
+  const applied = await runAideInProcess(['apply', '-'], { cwd: root, input: diff });
   assert.equal(applied.code, 0, applied.stderr);
   assert.equal(existsSync(join(root, '.env')), false);
-  const restored = await runAide(['restore', undoId(applied.stdout), '--yes'], { cwd: root });
+  const restored = await runAideInProcess(['restore', undoId(applied.stdout), '--yes'], { cwd: root });
   assert.equal(restored.code, 0, restored.stderr);
   assert.equal(readFileSync(join(root, '.env'), 'utf8'), SECRET);
 });
@@ -58,10 +58,10 @@ test('a reply that creates src/backdoor.js and src/.gitignore (*) is undone whol
   const root = gitRepo(t, { 'src/app.js': 'app\n' });
   const reply =
     'src/backdoor.js\n<<<<<<< SEARCH\n=======\nsteal()\n>>>>>>> REPLACE\n\nsrc/.gitignore\n<<<<<<< SEARCH\n=======\n*\n>>>>>>> REPLACE\n';
-  const applied = await runAide(['apply', '-'], { cwd: root, input: reply });
+  const applied = await runAideInProcess(['apply', '-'], { cwd: root, input: reply });
   assert.equal(applied.code, 0, applied.stderr);
   assert.equal(git(root, ['status', '--porcelain']), '', 'git hides both new files');
-  const restored = await runAide(['restore', undoId(applied.stdout), '--yes'], { cwd: root });
+  const restored = await runAideInProcess(['restore', undoId(applied.stdout), '--yes'], { cwd: root });
   assert.equal(restored.code, 0, restored.stderr);
   assert.doesNotMatch(restored.stdout, /already/);
   assert.match(restored.stdout, /D src\/\.gitignore/);
@@ -76,10 +76,10 @@ test('an ignored file an older checkpoint never held is left alone by a restore 
   const older = await saveCheckpoint(root);
   writeTree(root, { 'app.js': 'app v2\n' });
   const reply = '.env\n<<<<<<< SEARCH\nAPI_KEY=the-old-one\n=======\nAPI_KEY=rotated\n>>>>>>> REPLACE\n';
-  const applied = await runAide(['apply', '-'], { cwd: root, input: reply });
+  const applied = await runAideInProcess(['apply', '-'], { cwd: root, input: reply });
   assert.equal(applied.code, 0, applied.stderr);
   // The older checkpoint left .env out because git ignores it, not because it was absent.
-  const restored = await runAide(['restore', older, '--yes'], { cwd: root });
+  const restored = await runAideInProcess(['restore', older, '--yes'], { cwd: root });
   assert.equal(restored.code, 0, restored.stderr);
   assert.equal(readFileSync(join(root, 'app.js'), 'utf8'), 'app\n');
   assert.equal(readFileSync(join(root, '.env'), 'utf8'), 'API_KEY=rotated\n');

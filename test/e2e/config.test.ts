@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runAide } from '../helpers/cli.js';
+import { runAideInProcess } from '../helpers/in-process.js';
 import { gitRepo, tempDir, writeTree } from '../helpers/sandbox.js';
 
 interface Entry {
@@ -31,7 +32,7 @@ test('config shows file values with path:line', async (t) => {
     '.aide/config.json': '{\n  "model": {\n    "name": "llama3.1:8b"\n  }\n}\n',
     '.aide/sandbox.json': '{\n  "timeout_ms": 30000\n}\n',
   });
-  const result = await runAide(['config'], { cwd: root });
+  const result = await runAideInProcess(['config'], { cwd: root });
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /model\.name\s+"llama3\.1:8b"\s+\.aide\/config\.json:3\n/);
   assert.match(result.stdout, /model\.context_tokens\s+16384\s+default\n/);
@@ -40,7 +41,7 @@ test('config shows file values with path:line', async (t) => {
 
 test('config shows environment overrides by variable name', async (t) => {
   const root = gitRepo(t, { '.aide/config.json': '{ "model": { "name": "from-file" } }' });
-  const result = await runAide(['config'], {
+  const result = await runAideInProcess(['config'], {
     cwd: root,
     env: { AIDE_MODEL: 'qwen3-coder:30b', AIDE_CONTEXT_TOKENS: '32768' },
   });
@@ -51,7 +52,7 @@ test('config shows environment overrides by variable name', async (t) => {
 
 test('config --json has the values and the source of each', async (t) => {
   const root = gitRepo(t, { '.aide/config.json': '{\n  "model": { "name": "from-file" }\n}' });
-  const result = await runAide(['config', '--json'], {
+  const result = await runAideInProcess(['config', '--json'], {
     cwd: root,
     env: { AIDE_MODEL_ENDPOINT: 'http://localhost:1234/v1' },
   });
@@ -73,7 +74,7 @@ test('an invalid file exits 2 with file:line:column, the JSON path and a did-you
       '{\n  "commands": [\n    { "name": "test", "run": ["npm", "test"], "timout_ms": 30000 }\n  ]\n}\n',
     '.aide/config.json': '{\n  "model": { "context_tokens": "32k" }\n}\n',
   });
-  const result = await runAide(['config'], { cwd: root });
+  const result = await runAideInProcess(['config'], { cwd: root });
   assert.equal(result.code, 2);
   assert.equal(result.stdout, '');
   assert.match(result.stderr, /\.aide\/config\.json and \.aide\/sandbox\.json are invalid \(2 problems\)/);
@@ -91,14 +92,14 @@ test('an invalid file exits 2 with file:line:column, the JSON path and a did-you
 test('invalid JSON exits 2 with line and column', async (t) => {
   const cwd = tempDir(t);
   writeTree(cwd, { '.aide/config.json': '{\n  "model": { "name": "x" },\n}\n' });
-  const result = await runAide(['config'], { cwd });
+  const result = await runAideInProcess(['config'], { cwd });
   assert.equal(result.code, 2);
   assert.match(result.stderr, /\.aide\/config\.json:2:27: trailing comma/);
 });
 
 test('an invalid environment value exits 2 naming the variable', async (t) => {
   const cwd = tempDir(t);
-  const result = await runAide(['config'], { cwd, env: { AIDE_CONTEXT_TOKENS: 'lots' } });
+  const result = await runAideInProcess(['config'], { cwd, env: { AIDE_CONTEXT_TOKENS: 'lots' } });
   assert.equal(result.code, 2);
   assert.match(
     result.stderr,
@@ -109,7 +110,7 @@ test('an invalid environment value exits 2 naming the variable', async (t) => {
 test('config --json errors carry every problem as data', async (t) => {
   const cwd = tempDir(t);
   writeTree(cwd, { '.aide/config.json': '{ "modle": {} }' });
-  const result = await runAide(['config', '--json'], { cwd });
+  const result = await runAideInProcess(['config', '--json'], { cwd });
   assert.equal(result.code, 2);
   const { error } = JSON.parse(result.stdout) as {
     error: { code: string; data: { problems: Record<string, unknown>[] } };
@@ -133,11 +134,11 @@ test('config --model and --endpoint show their flag as the source, and beat the 
   const root = gitRepo(t, { '.aide/config.json': '{ "model": { "name": "from-file" } }' });
   const args = ['config', '--model', 'X', '--endpoint', 'http://127.0.0.1:1/v1'];
   const env = { AIDE_MODEL: 'from-env', AIDE_MODEL_ENDPOINT: 'http://localhost:1234/v1' };
-  const text = await runAide(args, { cwd: root, env });
+  const text = await runAideInProcess(args, { cwd: root, env });
   assert.equal(text.code, 0, text.stderr);
   assert.match(text.stdout, /model\.name\s+"X"\s+--model\n/);
   assert.match(text.stdout, /model\.endpoint\s+"http:\/\/127\.0\.0\.1:1\/v1"\s+--endpoint\n/);
-  const json = await runAide([...args, '--json'], { cwd: root, env });
+  const json = await runAideInProcess([...args, '--json'], { cwd: root, env });
   assert.equal(json.code, 0, json.stderr);
   const report = JSON.parse(json.stdout) as ConfigReport;
   const entry = (path: string) => report.config.sources.find((e) => e.path === path);
@@ -155,7 +156,7 @@ test('config --model and --endpoint show their flag as the source, and beat the 
 
 test('config --endpoint to a remote host is refused, naming the flag', async (t) => {
   const cwd = tempDir(t);
-  const result = await runAide(['config', '--endpoint', 'http://gpu.example:8000/v1'], { cwd });
+  const result = await runAideInProcess(['config', '--endpoint', 'http://gpu.example:8000/v1'], { cwd });
   assert.equal(result.code, 2);
   assert.match(result.stderr, /^aide: --endpoint is invalid/);
   assert.match(
@@ -166,7 +167,7 @@ test('config --endpoint to a remote host is refused, naming the flag', async (t)
 });
 
 test('config --model with no value is a usage error', async (t) => {
-  const result = await runAide(['config', '--model'], { cwd: tempDir(t) });
+  const result = await runAideInProcess(['config', '--model'], { cwd: tempDir(t) });
   assert.notEqual(result.code, 0);
   assert.match(result.stderr, /model/);
 });

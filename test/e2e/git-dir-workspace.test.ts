@@ -7,7 +7,7 @@ import { chownSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { runAide } from '../helpers/cli.js';
+import { runAideInProcess } from '../helpers/in-process.js';
 import { fingerprint, git, gitRepo, tempDir } from '../helpers/sandbox.js';
 
 const REPLY = 'config\n<<<<<<< SEARCH\n[core]\n=======\n[core]\n\thooksPath = /tmp/evil\n>>>>>>> REPLACE\n';
@@ -33,7 +33,7 @@ const WRITERS = COMMANDS.filter((c) => (c.args[0] === 'apply' && c.args[1] === '
 async function assertRefused(cwd: string, what: RegExp, watched: string, commands = COMMANDS): Promise<void> {
   const before = fingerprint(watched);
   for (const { args, input } of commands) {
-    const result = await runAide([...args, '--cwd', cwd], {
+    const result = await runAideInProcess([...args, '--cwd', cwd], {
       cwd: tmpdir(),
       ...(input === undefined ? {} : { input }),
     });
@@ -67,7 +67,7 @@ describe('a git dir is never a workspace', () => {
       join(repo, '.git'),
       WRITERS,
     );
-    const status = await runAide(['status'], { cwd: linked });
+    const status = await runAideInProcess(['status'], { cwd: linked });
     assert.equal(status.code, 0, status.stderr);
   });
 
@@ -96,7 +96,9 @@ describe('a git dir is never a workspace', () => {
         }
       };
       chownAll(bare);
-      const result = await runAide(['checkpoints', 'save', '--cwd', join(bare, 'refs')], { cwd: repo });
+      const result = await runAideInProcess(['checkpoints', 'save', '--cwd', join(bare, 'refs')], {
+        cwd: repo,
+      });
       assert.equal(result.code, 2, result.stderr);
       assert.match(result.stderr, /refs is in a git directory \(.*theirs\.git\)/);
     },

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runAide } from '../helpers/cli.js';
+import { runAideInProcess } from '../helpers/in-process.js';
 import { fingerprint, gitRepo, writeTree } from '../helpers/sandbox.js';
 
 const read = (root: string, path: string) => readFileSync(join(root, path), 'utf8');
@@ -17,7 +18,7 @@ const NPM_PROJECT = {
 
 test('init in an npm project writes the config, the detected commands and .gitignore', async (t) => {
   const root = gitRepo(t, NPM_PROJECT);
-  const result = await runAide(['init'], { cwd: root });
+  const result = await runAideInProcess(['init'], { cwd: root });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(
     read(root, '.aide/sandbox.json'),
@@ -45,7 +46,7 @@ test('init in an npm project writes the config, the detected commands and .gitig
 
 test('init from a subfolder writes at the top of the work tree', async (t) => {
   const root = gitRepo(t, { ...NPM_PROJECT, 'src/index.js': '' });
-  const result = await runAide(['init', '--cwd', 'src'], { cwd: root });
+  const result = await runAideInProcess(['init', '--cwd', 'src'], { cwd: root });
   assert.equal(result.code, 0, result.stderr);
   assert.ok(existsSync(join(root, '.aide/config.json')));
   assert.ok(!existsSync(join(root, 'src/.aide')));
@@ -53,7 +54,7 @@ test('init from a subfolder writes at the top of the work tree', async (t) => {
 
 test('init in an empty repository says no commands were detected and how to add one', async (t) => {
   const root = gitRepo(t);
-  const result = await runAide(['init'], { cwd: root });
+  const result = await runAideInProcess(['init'], { cwd: root });
   assert.equal(result.code, 0, result.stderr);
   assert.deepEqual(JSON.parse(read(root, '.aide/sandbox.json')), { commands: [] });
   assert.match(result.stdout, /No verify commands detected/);
@@ -67,7 +68,7 @@ test('init refuses to replace existing files without --force, and writes nothing
     '.aide/notes.txt': 'x',
   });
   const before = fingerprint(root);
-  const result = await runAide(['init'], { cwd: root });
+  const result = await runAideInProcess(['init'], { cwd: root });
   assert.equal(result.code, 2);
   assert.match(result.stderr, /\.aide\/config\.json already exists; nothing written/);
   assert.match(result.stderr, /aide init --force/);
@@ -76,7 +77,7 @@ test('init refuses to replace existing files without --force, and writes nothing
 
 test('init refusal names both files when both exist', async (t) => {
   const root = gitRepo(t, { '.aide/config.json': '{}', '.aide/sandbox.json': '{}' });
-  const result = await runAide(['init', '--json'], { cwd: root });
+  const result = await runAideInProcess(['init', '--json'], { cwd: root });
   assert.equal(result.code, 2);
   const error = (JSON.parse(result.stdout) as { error: { code: string; message: string } }).error;
   assert.equal(error.code, 'config_exists');
@@ -90,7 +91,7 @@ test('init --force replaces the config files and keeps .gitignore as it was', as
     '.aide/sandbox.json': '{}\n',
     '.aide/.gitignore': 'state/\n',
   });
-  const result = await runAide(['init', '--force'], { cwd: root });
+  const result = await runAideInProcess(['init', '--force'], { cwd: root });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(
     (JSON.parse(read(root, '.aide/config.json')) as { model: { name: string } }).model.name,
@@ -104,7 +105,7 @@ test('init --force replaces the config files and keeps .gitignore as it was', as
 
 test('init appends state/ to an existing .aide/.gitignore that lacks it', async (t) => {
   const root = gitRepo(t, { '.aide/.gitignore': 'plans/scratch/' });
-  const result = await runAide(['init'], { cwd: root });
+  const result = await runAideInProcess(['init'], { cwd: root });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(read(root, '.aide/.gitignore'), 'plans/scratch/\nstate/\n');
   assert.match(result.stdout, /added "state\/" to \.aide\/\.gitignore/);
@@ -116,7 +117,7 @@ test('init points $schema at the schemas of an installed aide', async (t) => {
     'node_modules/aide/schemas/config.schema.json': '{}',
     'node_modules/aide/schemas/sandbox.schema.json': '{}',
   });
-  const result = await runAide(['init'], { cwd: root });
+  const result = await runAideInProcess(['init'], { cwd: root });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(
     (JSON.parse(read(root, '.aide/config.json')) as { $schema: string }).$schema,
@@ -130,7 +131,7 @@ test('init points $schema at the schemas of an installed aide', async (t) => {
 
 test('init --json reports the files and the commands', async (t) => {
   const root = gitRepo(t, { 'go.mod': 'module demo\n' });
-  const result = await runAide(['init', '--json'], { cwd: root });
+  const result = await runAideInProcess(['init', '--json'], { cwd: root });
   assert.equal(result.code, 0, result.stderr);
   const report = JSON.parse(result.stdout) as Record<string, unknown>;
   assert.equal(report['schema'], 'aide.init/1');
@@ -147,8 +148,8 @@ test('init --json reports the files and the commands', async (t) => {
 
 test('what init writes passes aide config', async (t) => {
   const root = gitRepo(t, NPM_PROJECT);
-  assert.equal((await runAide(['init'], { cwd: root })).code, 0);
-  const result = await runAide(['config'], { cwd: root });
+  assert.equal((await runAideInProcess(['init'], { cwd: root })).code, 0);
+  const result = await runAideInProcess(['config'], { cwd: root });
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /commands\[0\]\.run\s+\["npm","run","typecheck"\]\s+\.aide\/sandbox\.json:3/);
 });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { saveCheckpoint, workspaceState } from '../helpers/checkpoints.js';
 import { runAide } from '../helpers/cli.js';
+import { runAideInProcess } from '../helpers/in-process.js';
 import { fingerprint, gitRepo, writeTree, type Cleanup } from '../helpers/sandbox.js';
 
 /** A repository with ignored files, a checkpoint, then changes made after it. */
@@ -25,7 +26,7 @@ async function changedSinceCheckpoint(t: Cleanup) {
 
 test('restore removes a file created after the checkpoint and leaves ignored files and ignored folders alone', async (t) => {
   const { root, id, dotGit } = await changedSinceCheckpoint(t);
-  const result = await runAide(['restore', id.slice(0, 8), '--yes'], { cwd: root });
+  const result = await runAideInProcess(['restore', id.slice(0, 8), '--yes'], { cwd: root });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(readFileSync(join(root, 'src/app.ts'), 'utf8'), 'v1\n');
   assert.equal(existsSync(join(root, 'src/later.ts')), false);
@@ -44,7 +45,7 @@ test('restore removes a file created after the checkpoint and leaves ignored fil
 
 test('--dry-run lists the changes and writes nothing', async (t) => {
   const { root, id, dotGit, before } = await changedSinceCheckpoint(t);
-  const result = await runAide(['restore', id, '--dry-run'], { cwd: root });
+  const result = await runAideInProcess(['restore', id, '--dry-run'], { cwd: root });
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /D src\/later\.ts/);
   assert.match(result.stdout, /Dry run: nothing written/);
@@ -67,7 +68,7 @@ test('without a terminal and without --yes: exit 4 before any work, nothing writ
 
 test('an unknown checkpoint id exits 2 and says how to list them', async (t) => {
   const { root, before } = await changedSinceCheckpoint(t);
-  const result = await runAide(['restore', 'deadbeef', '--yes'], { cwd: root });
+  const result = await runAideInProcess(['restore', 'deadbeef', '--yes'], { cwd: root });
   assert.equal(result.code, 2);
   assert.match(result.stderr, /no checkpoint "deadbeef"/);
   assert.match(result.stderr, /aide checkpoints/);
@@ -102,9 +103,9 @@ test('a workspace locked by a live aide process exits 6 and writes nothing', asy
 test('nothing to do: exit 0, no checkpoint taken', async (t) => {
   const root = gitRepo(t, { 'a.txt': 'a\n' });
   const id = await saveCheckpoint(root);
-  const list = async () => (await runAide(['checkpoints', '--json'], { cwd: root })).stdout;
+  const list = async () => (await runAideInProcess(['checkpoints', '--json'], { cwd: root })).stdout;
   const before = await list();
-  const result = await runAide(['restore', id, '--yes'], { cwd: root });
+  const result = await runAideInProcess(['restore', id, '--yes'], { cwd: root });
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /Nothing to do: the workspace already matches checkpoint/);
   assert.equal(await list(), before);
@@ -112,7 +113,7 @@ test('nothing to do: exit 0, no checkpoint taken', async (t) => {
 
 test('--json is one versioned document with every change, the safety checkpoint and the undo id', async (t) => {
   const { root, id } = await changedSinceCheckpoint(t);
-  const result = await runAide(['restore', id, '--yes', '--json'], { cwd: root });
+  const result = await runAideInProcess(['restore', id, '--yes', '--json'], { cwd: root });
   assert.equal(result.code, 0, result.stderr);
   const report = JSON.parse(result.stdout) as Record<string, unknown> & {
     safety: { id: string; reason: string };
@@ -132,17 +133,19 @@ test('--json is one versioned document with every change, the safety checkpoint 
 
 test('the undo id really undoes the restore', async (t) => {
   const { root, id, before } = await changedSinceCheckpoint(t);
-  const report = JSON.parse((await runAide(['restore', id, '--yes', '--json'], { cwd: root })).stdout) as {
+  const report = JSON.parse(
+    (await runAideInProcess(['restore', id, '--yes', '--json'], { cwd: root })).stdout,
+  ) as {
     undo: { short: string };
   };
-  const undo = await runAide(['restore', report.undo.short, '--yes'], { cwd: root });
+  const undo = await runAideInProcess(['restore', report.undo.short, '--yes'], { cwd: root });
   assert.equal(undo.code, 0, undo.stderr);
   assert.deepEqual(workspaceState(root), before);
 });
 
 test('aide restore --help shows examples and the exit codes', async (t) => {
   const root = gitRepo(t);
-  const result = await runAide(['restore', '--help'], { cwd: root });
+  const result = await runAideInProcess(['restore', '--help'], { cwd: root });
   assert.equal(result.code, 0);
   assert.match(result.stdout, /aide restore 3f9c2a --dry-run/);
   assert.match(result.stdout, /4 no terminal to ask\s+on and no --yes, 5 you said no/);
@@ -150,7 +153,7 @@ test('aide restore --help shows examples and the exit codes', async (t) => {
 
 test('in a workspace without checkpoints: exit 2, and nothing is created', async (t) => {
   const root = gitRepo(t, { 'a.txt': 'a\n' });
-  const result = await runAide(['restore', 'abc123', '--yes'], { cwd: root });
+  const result = await runAideInProcess(['restore', 'abc123', '--yes'], { cwd: root });
   assert.equal(result.code, 2);
   assert.match(result.stderr, /no checkpoint "abc123": this workspace has none yet/);
   assert.equal(existsSync(join(root, '.aide')), false);

@@ -18,7 +18,7 @@ import {
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { omit, pick, saveCheckpoint, workspaceState } from '../helpers/checkpoints.js';
-import { runAide } from '../helpers/cli.js';
+import { runAideInProcess } from '../helpers/in-process.js';
 import { fingerprint, git, gitRepo, writeTree, type Cleanup } from '../helpers/sandbox.js';
 
 const IGNORED = ['debug.log', 'ignored/'];
@@ -48,7 +48,7 @@ function baseRepo(t: Cleanup): string {
 }
 
 async function restore(root: string, id: string): Promise<{ undo: string }> {
-  const result = await runAide(['restore', id, '--yes', '--json'], { cwd: root });
+  const result = await runAideInProcess(['restore', id, '--yes', '--json'], { cwd: root });
   assert.equal(result.code, 0, result.stdout + result.stderr);
   const report = JSON.parse(result.stdout) as { schema: string; result: string; undo: { id: string } | null };
   assert.equal(report.schema, 'aide.restore/1');

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { ADD_SUB, BREAK_ADD, PROJECT, actRepo, planDoc } from '../helpers/act.js';
 import { runAide } from '../helpers/cli.js';
+import { runAideInProcess } from '../helpers/in-process.js';
 
 interface StatusJson {
   session: { session: string; base: string } | null;
@@ -20,15 +21,15 @@ interface StatusJson {
 }
 
 async function status(root: string, ...args: string[]): Promise<{ text: string; json: StatusJson }> {
-  const text = await runAide(['status', ...args], { cwd: root });
+  const text = await runAideInProcess(['status', ...args], { cwd: root });
   assert.equal(text.code, 0, text.stderr);
-  const json = await runAide(['status', ...args, '--json'], { cwd: root });
+  const json = await runAideInProcess(['status', ...args, '--json'], { cwd: root });
   assert.equal(json.code, 0, json.stderr);
   return { text: text.stdout, json: JSON.parse(json.stdout) as StatusJson };
 }
 
 async function act(root: string, ...args: string[]): Promise<void> {
-  const result = await runAide(['act', ...args], { cwd: root });
+  const result = await runAideInProcess(['act', ...args], { cwd: root });
   assert.ok(result.code === 0 || result.code === 1, result.stdout + result.stderr);
 }
 
@@ -81,7 +82,7 @@ test('status: recent sessions, one by id, nothing to undo where nothing was writ
   );
   assert.doesNotMatch(older.text, /recent sessions/);
 
-  const restored = await runAide(['restore', first.base, '--yes'], { cwd: root });
+  const restored = await runAideInProcess(['restore', first.base, '--yes'], { cwd: root });
   assert.equal(restored.code, 0, restored.stderr);
   assert.equal(readFileSync(join(root, 'src/calc.js'), 'utf8'), PROJECT['src/calc.js']);
   const undone = await status(root, first.session);
@@ -97,12 +98,13 @@ test('status: recent sessions, one by id, nothing to undo where nothing was writ
   assert.equal(undone.json.undo?.undo, null);
 
   // Undoing the restore puts the step back in the files, and status says so.
-  const redo = await runAide(['restore', by.safety, '--yes'], { cwd: root });
+  const redo = await runAideInProcess(['restore', by.safety, '--yes'], { cwd: root });
   assert.equal(redo.code, 0, redo.stderr);
   const back = await status(root, first.session.slice(0, -1));
   assert.match(back.text, /step 1: applied \(checkpoint \w+\)\nundo this session: /);
   assert.equal(back.json.undo?.applied[0]?.undoneBy, null);
 
+  // The built bin, once: the rest of this file runs aide in this process.
   const unknown = await runAide(['status', 'act-nope'], { cwd: root });
   assert.equal(unknown.code, 2);
   assert.match(

@@ -1,30 +1,35 @@
 /**
  * aide's CLI run inside the test process: the same parser, commands, renderers and exit codes as
- * the built CLI (`runCli`, which bin.ts calls), with the same isolated environment, minus the
- * ~0.3 s of starting node per run. For suites of many short runs (the edit corpus); what only a
- * real process shows (signals, a terminal, stdin) keeps to runAide.
+ * the built CLI (`runCli`, which bin.ts calls), with the same isolated environment and stdin, minus
+ * the ~0.3 s of starting node per run. For suites of many short runs (the edit corpus, the git-dir
+ * refusals, the checkpoint and config tables); what only a real process shows (signals, a
+ * terminal, what is left running when it exits, the built bin itself) keeps to runAide.
  */
+import { Readable } from 'node:stream';
 import { runCli } from '../../src/cli/main.js';
 import type { CliIo, InputStream } from '../../src/cli/io.js';
-import type { CliResult } from './cli.js';
+import type { CliResult, CliRun } from './cli.js';
 import { testEnv, testHome } from './sandbox.js';
 
-/** An empty, closed stdin (runAide closes the child's stdin too). */
-const noInput: InputStream = {
-  isTTY: false,
-  async *[Symbol.asyncIterator]() {},
-};
+/** What a pipe hands a reader at a time: a long reply arrives in several chunks, as from runAide. */
+const PIPE_CHUNK = 64 * 1024;
 
-export async function runAideInProcess(
-  args: readonly string[],
-  run: { cwd: string; env?: Record<string, string>; home?: string },
-): Promise<CliResult> {
+/** Not a terminal, holding `text` (runAide writes it to the child's stdin and closes it); empty when omitted. */
+function pipedInput(text: string | undefined): InputStream {
+  const bytes = Buffer.from(text ?? '');
+  const chunks: Buffer[] = [];
+  for (let at = 0; at < bytes.length; at += PIPE_CHUNK) chunks.push(bytes.subarray(at, at + PIPE_CHUNK));
+  return Object.assign(Readable.from(chunks), { isTTY: false });
+}
+
+/** runAide's twin in this process: same arguments, same result (`signal` is always null). */
+export async function runAideInProcess(args: readonly string[], run: CliRun): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const io: CliIo = {
     stdout: { write: (chunk: string) => (stdout += chunk), isTTY: false },
     stderr: { write: (chunk: string) => (stderr += chunk), isTTY: false },
-    stdin: noInput,
+    stdin: pipedInput(run.input),
     env: testEnv(run.home ?? testHome(), run.env),
     cwd: run.cwd,
   };

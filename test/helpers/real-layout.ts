@@ -14,7 +14,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { edit, planDoc } from './act.js';
-import { runAide, type CliResult } from './cli.js';
+import type { CliResult } from './cli.js';
+import { runAideInProcess } from './in-process.js';
 import { fingerprint, gitRepo, testEnv, writeTree, type Cleanup } from './sandbox.js';
 
 export interface Layout {
@@ -192,7 +193,8 @@ export function workspacePrint(root: string): Record<string, string> {
 }
 
 /**
- * The whole pipeline on one layout: `aide verify`, `aide act --dry-run` (nothing written), then
+ * The whole pipeline on one layout, run in this process (runAideInProcess; act.test and
+ * verify.test run the built bin): `aide verify`, `aide act --dry-run` (nothing written), then
  * `aide act --yes` (both steps written, nothing else: the ignored folders untouched, no cache
  * of the scratch in the workspace, the user's .git untouched but for the files aide wrote).
  */
@@ -203,16 +205,16 @@ export async function exerciseLayout(t: Cleanup, layout: Layout): Promise<void> 
   const said = (what: string, r: CliResult) =>
     `${layout.name}: ${what} exit ${r.code}\n${r.stdout}\n${r.stderr}`;
 
-  const verify = await runAide(['verify'], { cwd: root });
+  const verify = await runAideInProcess(['verify'], { cwd: root });
   assert.equal(verify.code, 0, said('aide verify', verify));
   assert.deepEqual(workspacePrint(root), before, said('aide verify changed the workspace', verify));
 
-  const dry = await runAide(['act', '--dry-run'], { cwd: root });
+  const dry = await runAideInProcess(['act', '--dry-run'], { cwd: root });
   assert.equal(dry.code, 0, said('aide act --dry-run', dry));
   assert.match(dry.stdout, /2 steps verified \(dry run: nothing written\)/, said('aide act --dry-run', dry));
   assert.deepEqual(workspacePrint(root), before, said('aide act --dry-run changed the workspace', dry));
 
-  const act = await runAide(['act', '--yes', '--allow-protected'], { cwd: root });
+  const act = await runAideInProcess(['act', '--yes', '--allow-protected'], { cwd: root });
   assert.equal(act.code, 0, said('aide act --yes', act));
   assert.match(act.stdout, /2 steps applied/, said('aide act --yes', act));
   const changed = userStatus(root)

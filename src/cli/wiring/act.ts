@@ -4,7 +4,6 @@
  * the scratch copies. The commands get ports; only this module knows which classes stand behind.
  */
 import { realpath } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PLANS_DIR, STATE_DIR } from '../../config/files.js';
 import type { Scratch } from '../../core/ports/scratch.js';
@@ -16,6 +15,7 @@ import { planFiles, ShadowSessionStore } from '../../infra/session/shadow-sessio
 import { ShadowStore } from '../../infra/shadow/shadow-store.js';
 import type { CliIo } from '../io.js';
 import { openVerifyRunner, type VerifyRunner } from './runner.js';
+import { tempRoot } from './temp-root.js';
 
 export { openWorkspace } from './workspace.js';
 
@@ -71,7 +71,9 @@ export async function openActAdapters(request: ActAdaptersRequest): Promise<ActA
     scratchFs: new NodeFileSystem(),
     caseInsensitive,
     openScratch: async (session, head) =>
-      store.scratches({ tempRoot: await realpath(tmpdir()), links: request.links }).open(session, head),
+      store
+        .scratches({ tempRoot: await realpath(tempRoot(io.env)), links: request.links })
+        .open(session, head),
     close: async () => {
       const failed = await settleAll([
         () => {

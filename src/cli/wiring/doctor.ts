@@ -5,7 +5,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { isLoopbackHost } from '../../config/config-schema.js';
 import type { ConfigFlags } from '../../config/flag-overrides.js';
 import { loadWorkspaceConfig } from '../../config/load-workspace.js';
@@ -21,14 +20,9 @@ import { listWorkspaceScratches, scratchHome } from '../../infra/shadow/scratch/
 import { describeWorkspace } from '../../infra/shadow/shadow-repo.js';
 import { ShadowReader } from '../../infra/shadow/shadow-store.js';
 import { AideError } from '../../shared/errors.js';
+import { tempRoot } from './temp-root.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
-
-/** The OS temp dir as the given environment names it (os.tmpdir() reads the process's own). */
-export function tempRoot(env: Env): string {
-  const named = env['TMPDIR'];
-  return named !== undefined && named !== '' ? named.replace(/(?<=.)\/+$/, '') : tmpdir();
-}
 
 /** `engines.node` of aide's package.json. */
 function requiredNode(): string | null {

@@ -5,7 +5,6 @@
  * scratch are made: a long test run does not block other aide commands.
  */
 import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
 import type { SandboxConfig } from '../../config/sandbox-schema.js';
 import { detectProject } from '../../core/init/init-workspace.js';
 import type { Scratch } from '../../core/ports/scratch.js';
@@ -16,6 +15,7 @@ import { newSessionId } from '../../infra/shadow/checkpoints.js';
 import { ShadowStore } from '../../infra/shadow/shadow-store.js';
 import type { VerifyOptions } from '../commands/verify-options.js';
 import type { VerifyContext } from '../render/verify.js';
+import { tempRoot } from './temp-root.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -64,7 +64,7 @@ export async function prepareVerify(
     const { source, skipped } = await sourceTree(store, options);
     const session = newSessionId('verify', new Date(), randomBytes(2).toString('hex'));
     const scratch = await store
-      .scratches({ tempRoot: tmpdir(), links: sandbox.link })
+      .scratches({ tempRoot: tempRoot(env), links: sandbox.link })
       .open(session, source.tree);
     return {
       stateDir: store.workspace.stateDir,
