@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { BIN, runAide } from '../helpers/cli.js';
+import { runAideInProcess } from '../helpers/in-process.js';
 import { freePort } from '../helpers/fake-http-server.js';
 import { startFakeOllama } from '../helpers/fake-ollama-server.js';
 import { startFakeOpenAi } from '../helpers/fake-openai-server.js';
@@ -127,7 +128,7 @@ test(
     const dir = tempDir(t);
     const submit = `<submit_plan><plan>${PLAN_BODY}</plan></submit_plan>`;
     for (let i = 0; i < 2; i++) {
-      const result = await runAide(
+      const result = await runAideInProcess(
         ['plan', 'task.md', '--model', `replay:${replay(dir, [submit])}`],
         run(root, t),
       );
@@ -135,14 +136,14 @@ test(
     }
     assert.deepEqual(plans(root), ['add-a-remove-command-2.md', 'add-a-remove-command.md']);
     writeFileSync(join(root, 'mine.md'), 'my notes\n');
-    const refused = await runAide(
+    const refused = await runAideInProcess(
       ['plan', 'task.md', '--out', 'mine.md', '--model', `replay:${replay(dir, [submit])}`],
       run(root, t),
     );
     assert.equal(refused.code, 2, refused.stderr);
     assert.match(refused.stderr, /mine\.md exists/);
     assert.equal(readFileSync(join(root, 'mine.md'), 'utf8'), 'my notes\n');
-    const forced = await runAide(
+    const forced = await runAideInProcess(
       ['plan', 'task.md', '--out', 'mine.md', '--force', '--model', `replay:${replay(dir, [submit])}`],
       run(root, t),
     );
@@ -189,7 +190,7 @@ test(
         expect: { last_message_contains: 'not closed' },
       },
     ]);
-    const result = await runAide(['plan', 'task.md', '--model', `replay:${script}`], run(root, t));
+    const result = await runAideInProcess(['plan', 'task.md', '--model', `replay:${script}`], run(root, t));
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.equal(existsSync(canary), false, 'no command ran');
     assert.deepEqual(readFileSync(join(root, '.aide/sandbox.json')), sandbox, '.aide/sandbox.json untouched');
@@ -207,7 +208,7 @@ test('a model that keeps making mistakes stops at the limit: exit 1, no plan wri
     '<bogus_tool/>',
     '<bogus_tool/>',
   ]);
-  const result = await runAide(['plan', 'task.md', '--model', `replay:${script}`], run(root, t));
+  const result = await runAideInProcess(['plan', 'task.md', '--model', `replay:${script}`], run(root, t));
   assert.equal(result.code, 1, result.stdout + result.stderr);
   assert.match(result.stderr, /mistakes in a row/);
   assert.deepEqual(plans(root), []);
@@ -221,7 +222,7 @@ test('the iteration limit stops a model that reads forever: exit 1 with the knob
     '<list_files></list_files>',
     '<read_file><path>package.json</path></read_file>',
   ]);
-  const result = await runAide(['plan', 'task.md', '--model', `replay:${script}`], run(root, t));
+  const result = await runAideInProcess(['plan', 'task.md', '--model', `replay:${script}`], run(root, t));
   assert.equal(result.code, 1, result.stdout + result.stderr);
   assert.match(result.stderr, /no plan within 3 turns/);
   assert.match(result.stderr, /limits\.max_iterations/);
@@ -240,7 +241,7 @@ test(
         expect: { last_message_contains: 'not accepted' },
       },
     ]);
-    const result = await runAide(['plan', 'task.md', '--model', `replay:${script}`], run(root, t));
+    const result = await runAideInProcess(['plan', 'task.md', '--model', `replay:${script}`], run(root, t));
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.deepEqual(plans(root), ['add-a-remove-command.md']);
   },
@@ -248,7 +249,7 @@ test(
 
 test('a remote endpoint is refused before anything is read or sent: exit 3', T, async (t) => {
   const root = project(t, {}, { model: { endpoint: 'http://10.9.8.7:11434', name: 'qwen2.5-coder:14b' } });
-  const result = await runAide(['plan', 'task.md'], run(root, t));
+  const result = await runAideInProcess(['plan', 'task.md'], run(root, t));
   assert.equal(result.code, 2, result.stdout + result.stderr);
   assert.match(result.stderr, /allow_remote/);
   assert.deepEqual(plans(root), []);
@@ -260,7 +261,7 @@ test(
   async (t) => {
     const port = await freePort();
     const root = project(t);
-    const none = await runAide(
+    const none = await runAideInProcess(
       ['plan', 'task.md', '--endpoint', `http://127.0.0.1:${port}`, '--model', 'qwen2.5-coder:14b'],
       run(root, t),
     );
@@ -270,7 +271,7 @@ test(
 
     const ollama = await startFakeOllama({ replies: [], models: ['llama3.1:8b'] });
     t.after(() => ollama.close());
-    const unknown = await runAide(
+    const unknown = await runAideInProcess(
       ['plan', 'task.md', '--endpoint', ollama.url, '--model', 'qwen2.5-coder:14b'],
       run(root, t),
     );
@@ -280,7 +281,7 @@ test(
 
     const small = await startFakeOllama({ replies: [], contextLength: 1024 });
     t.after(() => small.close());
-    const tiny = await runAide(
+    const tiny = await runAideInProcess(
       ['plan', 'task.md', '--endpoint', small.url, '--model', 'qwen2.5-coder:14b'],
       run(root, t),
     );
@@ -295,7 +296,7 @@ test(
       slots: 1,
     });
     t.after(() => cutting.close());
-    const cut = await runAide(
+    const cut = await runAideInProcess(
       ['plan', 'task.md', '--endpoint', `${cutting.url}/v1`, '--model', 'm'],
       run(root, t),
     );
@@ -416,7 +417,7 @@ test(
   async (t) => {
     const root = project(t);
     const script = replay(tempDir(t), [`<submit_plan><plan>${PLAN_BODY}</plan></submit_plan>`]);
-    const piped = await runAide(['plan', '-', '--model', `replay:${script}`], {
+    const piped = await runAideInProcess(['plan', '-', '--model', `replay:${script}`], {
       ...run(root, t),
       input: '# Sort the report\n\nSort `src/format.js` output by name.\n',
     });
@@ -425,15 +426,15 @@ test(
     assert.match(piped.stderr, /focus: src\/format\.js/);
 
     writeFileSync(join(root, 'empty.md'), '\n\n');
-    const empty = await runAide(['plan', 'empty.md', '--model', `replay:${script}`], run(root, t));
+    const empty = await runAideInProcess(['plan', 'empty.md', '--model', `replay:${script}`], run(root, t));
     assert.equal(empty.code, 2, empty.stderr);
     assert.match(empty.stderr, /the task empty\.md is empty/);
 
-    const missing = await runAide(['plan', 'nope.md', '--model', `replay:${script}`], run(root, t));
+    const missing = await runAideInProcess(['plan', 'nope.md', '--model', `replay:${script}`], run(root, t));
     assert.equal(missing.code, 2, missing.stderr);
     assert.match(missing.stderr, /cannot read the task nope\.md/);
 
-    const none = await runAide(['plan'], run(root, t));
+    const none = await runAideInProcess(['plan'], run(root, t));
     assert.equal(none.code, 2, none.stderr);
     assert.match(none.stderr, /task/);
     assert.deepEqual(plans(root), ['sort-the-report.md'], 'nothing more was written');
