@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { BIN, runAide } from '../helpers/cli.js';
 import { runAideInProcess } from '../helpers/in-process.js';
 import { freePort } from '../helpers/fake-http-server.js';
@@ -440,3 +441,20 @@ test(
     assert.deepEqual(plans(root), ['sort-the-report.md'], 'nothing more was written');
   },
 );
+
+test("the bundled example's task and scripted conversation make a plan aide act reads", T, async (t) => {
+  const example = fileURLToPath(new URL('../../../examples/inventory', import.meta.url));
+  const root = tempDir(t);
+  cpSync(example, root, { recursive: true, filter: (source) => !source.includes(`${example}/.aide/plans`) });
+  git(root, ['init', '-q', '-b', 'main']);
+  git(root, ['add', '-A']);
+  git(root, ['commit', '-q', '-m', 'example']);
+  const result = await runAideInProcess(
+    ['plan', 'task.md', '--model', 'replay:replies/plan.jsonl'],
+    run(root, t),
+  );
+  assert.equal(result.code, 0, result.stdout + result.stderr);
+  assert.deepEqual(plans(root), ['add-a-remove-command-to-the-inventory.md']);
+  assert.match(result.stdout, /Step 1:.* Add remove\(\) to Inventory/);
+  assert.match(result.stdout, /Step 2:.* Test remove\(\)/);
+});
