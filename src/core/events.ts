@@ -70,3 +70,24 @@ export type AideEvent =
 
 /** How a restore ended. */
 export type RestoreResult = 'restored' | 'already-there' | 'dry-run' | 'declined';
+
+/** The model's events: the agent loop's and Plan mode's start. */
+export type ModelEvent = AgentEvent | Extract<AideEvent, { type: 'plan_started' }>;
+
+// A record, not a list: a new model event that is not named here is a type error.
+const MODEL_EVENT_TYPES: Readonly<Record<ModelEvent['type'], true>> = {
+  plan_started: true,
+  model_turn_started: true,
+  model_streaming: true,
+  model_retrying: true,
+  model_turn: true,
+  tool_call: true,
+  tool_result: true,
+  agent_mistake: true,
+  context_trimmed: true,
+};
+
+/** Whether an event is the model's: renderers of commands without a model skip these at once. */
+export function isModelEvent(event: AideEvent): event is ModelEvent {
+  return Object.hasOwn(MODEL_EVENT_TYPES, event.type);
+}

@@ -1,5 +1,5 @@
 /** Text (streamed event by event) and JSON renderings of `aide restore`. */
-import type { AideEvent } from '../../core/events.js';
+import { isModelEvent, type AideEvent } from '../../core/events.js';
 import type { ChangeAction } from '../../core/ports/changes.js';
 import type { RestoreReport } from '../../core/flows/restore.js';
 import type {
@@ -106,6 +106,8 @@ export function pendingRestoreLines(pending: PendingRestore, style: Style): stri
 
 /** The text for one event of the restore flow, written as it happens ('' for none). */
 export function renderRestoreEvent(event: AideEvent, style: Style): string {
+  // A restore has no model.
+  if (isModelEvent(event)) return '';
   const lines: string[] = [];
   switch (event.type) {
     case 'restore_pending':
@@ -126,16 +128,6 @@ export function renderRestoreEvent(event: AideEvent, style: Style): string {
     case 'restore_finished':
       break;
     // Not events of a restore.
-    // The agent loop's events: Plan mode's (render/plan.ts); act renders them once a model writes its steps.
-    case 'plan_started':
-    case 'model_turn_started':
-    case 'model_streaming':
-    case 'model_retrying':
-    case 'model_turn':
-    case 'tool_call':
-    case 'tool_result':
-    case 'agent_mistake':
-    case 'context_trimmed':
     case 'edits_parsed':
     case 'block_planned':
     case 'patch_applied':

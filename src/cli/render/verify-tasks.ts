@@ -10,7 +10,7 @@ import {
   type ListrTaskWrapper,
   type SimpleRenderer,
 } from 'listr2';
-import type { AideEvent } from '../../core/events.js';
+import { isModelEvent, type AideEvent } from '../../core/events.js';
 import type { CommandRunRecord } from '../../core/verify/report.js';
 import { Deferred } from './deferred.js';
 import { isolationLine, runOutcome, testsText } from './verify.js';
@@ -63,6 +63,8 @@ export class TaskListVerifyView {
   constructor(private readonly style: Style) {}
 
   event(event: AideEvent): void {
+    // A verify has no model.
+    if (isModelEvent(event)) return;
     switch (event.type) {
       case 'verify_started':
         for (const command of event.commands) this.outcomes.set(command.name, new Deferred());
@@ -81,16 +83,6 @@ export class TaskListVerifyView {
         this.settleAll();
         break;
       // Not events of aide verify.
-      // The agent loop's events: Plan mode's (render/plan.ts); act renders them once a model writes its steps.
-      case 'plan_started':
-      case 'model_turn_started':
-      case 'model_streaming':
-      case 'model_retrying':
-      case 'model_turn':
-      case 'tool_call':
-      case 'tool_result':
-      case 'agent_mistake':
-      case 'context_trimmed':
       case 'checkpoint_created':
       case 'edits_parsed':
       case 'block_planned':

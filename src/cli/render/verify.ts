@@ -1,6 +1,6 @@
 /** Text and JSON for `aide verify`: plain lines as the commands run, then the verdict. */
 import { relative } from 'node:path';
-import type { AideEvent } from '../../core/events.js';
+import { isModelEvent, type AideEvent } from '../../core/events.js';
 import type { IsolationReport } from '../../core/ports/commands.js';
 import type { CommandReport, CommandRunRecord, TestCounts, VerifyReport } from '../../core/verify/report.js';
 import { failureReason } from '../../core/verify/summary.js';
@@ -71,6 +71,8 @@ export class PlainVerifyView {
   ) {}
 
   event(event: AideEvent): void {
+    // A verify has no model.
+    if (isModelEvent(event)) return;
     switch (event.type) {
       case 'verify_started':
         this.out.write(
@@ -94,16 +96,6 @@ export class PlainVerifyView {
       case 'verify_finished':
         break;
       // Not events of aide verify.
-      // The agent loop's events: Plan mode's (render/plan.ts); act renders them once a model writes its steps.
-      case 'plan_started':
-      case 'model_turn_started':
-      case 'model_streaming':
-      case 'model_retrying':
-      case 'model_turn':
-      case 'tool_call':
-      case 'tool_result':
-      case 'agent_mistake':
-      case 'context_trimmed':
       case 'checkpoint_created':
       case 'edits_parsed':
       case 'block_planned':
