@@ -194,7 +194,11 @@ export class TaskListActView implements Approver {
       case 'patch_applied':
         break;
       // The resume's events are shown before the tree opens (act-run.ts); the rest are not aide act's.
-      // Agent loop events: act renders them once a model writes its steps.
+      // Agent loop events bare are Plan mode's. A model step's attempts show in the plain view;
+      // the task tree shows only their verify runs for now (a later increment: attempt N, tokens/s).
+      case 'attempt_started':
+      case 'step_agent':
+      case 'attempt_finished':
       case 'session_resumed':
       case 'plan_started':
       case 'model_turn_started':

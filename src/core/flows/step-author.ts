@@ -4,7 +4,7 @@
  * retry of a written step gets the same edits.
  */
 import { resolveTemplates } from '../plan/templates.js';
-import type { Authored, AuthorRequest, StepAuthor } from './act-types.js';
+import type { ActStep, Authored, AuthorRequest, StepAuthor } from './act-types.js';
 
 export function writtenEdits(): StepAuthor {
   return {
@@ -14,5 +14,19 @@ export function writtenEdits(): StepAuthor {
       const resolved = resolveTemplates(step.edits, outputs, step.number);
       return resolved.ok ? { ok: true, edits: resolved.text } : { ok: false, reason: resolved.message };
     },
+  };
+}
+
+/**
+ * Each step's author chosen by the step: its written edits when the plan has them, else the
+ * agent (absent: the plan needs no model, and a step without edits is carried out by its Run
+ * commands alone, as without a model).
+ */
+export function authorPerStep(agent: StepAuthor | undefined): StepAuthor {
+  const written = writtenEdits();
+  const pick = (step: ActStep) => (agent === undefined || step.edits.trim() !== '' ? written : agent);
+  return {
+    retries: (step) => pick(step).retries?.(step) === true,
+    author: (request) => pick(request.step).author(request),
   };
 }
