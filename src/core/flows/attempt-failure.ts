@@ -97,10 +97,12 @@ export function describeScore(score: AttemptScore): string {
 
 /**
  * A failure's fingerprint for "the same way twice": its stage and each failing command's name,
- * failing tests and tail with numbers blanked (durations and pids change from run to run).
+ * failing tests and tail with durations blanked (they change from run to run; the values an
+ * assertion compares do not, and a different value is a different failure).
  */
 export function failureFingerprint(failure: AttemptFailure): string {
-  const blank = (text: string) => text.replace(/\d+(?:\.\d+)?/g, '#');
+  const blank = (text: string) =>
+    text.replace(/duration_ms:?\s*[\d.]+/g, 'duration_ms #').replace(/\b[\d.]+\s?(?:ms|s)\b/g, '#ms');
   if (failure.verify === null) return `${failure.stage}:${blank(failure.reason)}`;
   const parts = failingCommands(failure.verify).map(
     (c) => `${c.name}|${failingTests(c.tail).join(';')}|${blank(c.tail)}`,

@@ -17,6 +17,7 @@ import { systemPrompt } from '../agent/prompt.js';
 import { wrapToolResult } from '../agent/untrusted.js';
 import type { AideEvent } from '../events.js';
 import type { ModelClient, ModelMessage } from '../ports/model.js';
+import type { Scratch } from '../ports/scratch.js';
 import type { SyntaxChecker } from '../ports/syntax.js';
 import type { ActStep, AttemptFailure, Authored, AuthorRequest, StepAuthor } from './act-types.js';
 import { failureForModel } from './attempt-failure.js';
@@ -31,8 +32,8 @@ export interface AgentAuthorDeps {
   /** The context one request may fill: what `prepare` found, or the configured size. */
   contextTokens: number;
   replyReserveTokens: number;
-  /** read_file, list_files and search_files over the folder `root` (the scratch). */
-  reads: (root: string) => ToolExecutor;
+  /** read_file, list_files and search_files over the scratch as it is at each call. */
+  reads: (scratch: Scratch) => ToolExecutor;
   syntax?: SyntaxChecker;
   /** A grammar for a broken call's re-ask, when the server takes one. */
   grammar?: string;
@@ -100,12 +101,12 @@ function retryTask(failure: AttemptFailure, attempt: number, max: number, tailBy
 export function agentAuthor(deps: AgentAuthorDeps): StepAuthor {
   const conversations = new Map<number, readonly ModelMessage[]>();
   return {
-    retries: (step) => step.edits.trim() === '',
+    retries: () => true,
     async *author(request: AuthorRequest): AsyncGenerator<AideEvent, Authored> {
       const { step, context, attempt, previous } = request;
       const { input } = context;
       const tools = stepTools(context, step, attempt, {
-        reads: deps.reads(context.deps.scratch.path),
+        reads: deps.reads(context.deps.scratch),
         ...(deps.syntax === undefined ? {} : { syntax: deps.syntax }),
       });
       const history = previous === null ? undefined : conversations.get(step.number);

@@ -18,13 +18,15 @@ export function writtenEdits(): StepAuthor {
 }
 
 /**
- * Each step's author chosen by the step: its written edits when the plan has them, else the
- * agent (absent: the plan needs no model, and a step without edits is carried out by its Run
- * commands alone, as without a model).
+ * Each step's author chosen by the step: the agent for the steps `byAgent` picks (absent: the
+ * plan needs no model), the written edits for the others.
  */
-export function authorPerStep(agent: StepAuthor | undefined): StepAuthor {
+export function authorPerStep(
+  agent: StepAuthor | undefined,
+  byAgent: (step: ActStep) => boolean,
+): StepAuthor {
   const written = writtenEdits();
-  const pick = (step: ActStep) => (agent === undefined || step.edits.trim() !== '' ? written : agent);
+  const pick = (step: ActStep) => (agent !== undefined && byAgent(step) ? agent : written);
   return {
     retries: (step) => pick(step).retries?.(step) === true,
     author: (request) => pick(request.step).author(request),
