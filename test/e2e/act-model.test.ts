@@ -7,11 +7,12 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { PROJECT, planDoc, sandbox } from '../helpers/act.js';
 import { runAide } from '../helpers/cli.js';
+import { freePort } from '../helpers/fake-http-server.js';
 import { gitRepo, tempDir, type Cleanup } from '../helpers/sandbox.js';
 
 const T = { timeout: 120_000 };
@@ -207,3 +208,15 @@ test(
     assert.match(read(root, 'src/calc.js'), /export function sub/);
   },
 );
+
+test('no model server for a step that needs one: exit 3 before any session is started', T, async (t) => {
+  const root = modelRepo(t);
+  const endpoint = `http://127.0.0.1:${await freePort()}`;
+  const result = await runAide(['act', '--yes', '--endpoint', endpoint, '--model', 'qwen2.5-coder:14b'], {
+    cwd: root,
+  });
+  assert.equal(result.code, 3, said(result));
+  assert.match(result.stderr, /no model server at/);
+  assert.equal(existsSync(join(root, '.aide/state/sessions')), false, 'no session was started');
+  assert.equal(read(root, 'src/calc.js'), PROJECT['src/calc.js']);
+});
