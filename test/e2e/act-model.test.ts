@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { PROJECT, planDoc, sandbox } from '../helpers/act.js';
@@ -108,6 +108,20 @@ test(
     assert.match(result.stdout, /✗ attempt 1 failed[\s\S]*attempt 2 of 3[\s\S]*✓ attempt 2 passed/);
     assert.match(read(root, 'src/calc.js'), /return a - b;/);
     assert.doesNotMatch(read(root, 'src/calc.js'), /sub\(a, b\) \{\n {2}return a \+ b/);
+    // state.json records each attempt; aide status counts them.
+    const [session] = readdirSync(join(root, '.aide/state/sessions'));
+    const state = JSON.parse(read(root, `.aide/state/sessions/${session}/state.json`)) as {
+      steps: Array<{ attempts?: Array<{ attempt: number; passed: boolean }> }>;
+    };
+    assert.deepEqual(
+      state.steps[0]?.attempts?.map((a) => [a.attempt, a.passed]),
+      [
+        [1, false],
+        [2, true],
+      ],
+    );
+    const status = await runAide(['status'], { cwd: root });
+    assert.match(status.stdout, /step 1: applied \(checkpoint \w+\); 2 attempts, 1 failed/, said(status));
   },
 );
 

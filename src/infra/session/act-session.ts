@@ -117,6 +117,11 @@ export class ActSessionLog implements SessionLog {
     if (event.type === 'step_started') {
       this.setStep(event.step, { title: event.title, status: 'running' });
       await this.save();
+    } else if (event.type === 'attempt_finished') {
+      const before = this.state.steps.find((s) => s.number === event.step)?.attempts ?? [];
+      const attempt = { attempt: event.attempt, passed: event.passed, reason: event.reason };
+      this.setStep(event.step, { attempts: [...before, attempt] });
+      await this.save();
     } else if (event.type === 'step_finished') {
       const { report } = event;
       this.setStep(report.number, {
