@@ -122,7 +122,9 @@ export interface AuthorRequest {
  *   tools); they are checked against the capture like the paths its edits write.
  */
 export type Authored =
-  { ok: true; edits: string; written?: readonly string[] } | { ok: false; reason: string; cancelled?: true };
+  | { ok: true; edits: string; written?: readonly string[] }
+  /** `retry`: asked again, the author may do better (an agent that slipped, not one whose model is gone). */
+  | { ok: false; reason: string; cancelled?: true; retry?: boolean };
 
 /**
  * Where a step's edits come from. The plan's written edits are one author; an agent loop that

@@ -320,6 +320,42 @@ test('a step of written edits has one attempt whatever max_attempts says', async
   assert.ok(!events.some((e) => e.type === 'attempt_started'));
 });
 
+/** The agent author over a scripted model, for the tests below. */
+function scriptedAgent(client: FakeModel) {
+  return agentAuthor({
+    client,
+    summary: 'Greet the world.',
+    limits: {
+      maxIterations: 10,
+      maxConsecutiveMistakes: 3,
+      maxToolResultBytes: 4096,
+      maxFinishRejections: 3,
+    },
+    contextTokens: 32_000,
+    replyReserveTokens: 1000,
+    reads: () => ({ run: () => Promise.resolve({ ok: false, forModel: 'no reads', forUser: 'no reads' }) }),
+    fence: () => 'fencefencefence1',
+    now: () => 0,
+    describeStop: (stop) => `stopped: ${stop.kind}`,
+  });
+}
+
+test('an agent that slips (no tool twice) gets another attempt; a model that is gone does not', async () => {
+  const done = '<attempt_completion><result>done</result></attempt_completion>';
+  const change =
+    '<replace_in_file>\n<path>a.txt</path>\n<diff>\n<<<<<<< SEARCH\nhello\n=======\nhello world\n>>>>>>> REPLACE\n</diff>\n</replace_in_file>';
+  const slipping = new FakeModel(['I will do it.', 'Done, I think.', change, done]);
+  const slipped = await act([{ ...STEP_1, edits: '' }], { author: scriptedAgent(slipping), maxAttempts: 3 });
+  assert.equal(slipped.report.steps[0]?.status, 'applied', slipped.report.steps[0]?.reason ?? '');
+  assert.match(slipping.requests[2]?.messages.at(-1)?.content ?? '', /stopped: mistakes/);
+  const gone = new FakeModel([
+    { failure: { kind: 'no_server', endpoint: 'http://127.0.0.1:1', detail: 'refused' } },
+  ]);
+  const ended = await act([{ ...STEP_1, edits: '' }], { author: scriptedAgent(gone), maxAttempts: 3 });
+  assert.equal(ended.report.steps[0]?.status, 'failed');
+  assert.equal(gone.requests.length, 1);
+});
+
 test('the agent author: its retry extends the conversation with the failure as untrusted data', async () => {
   const change = (from: string, to: string) =>
     `<replace_in_file>\n<path>a.txt</path>\n<diff>\n<<<<<<< SEARCH\n${from}\n=======\n${to}\n>>>>>>> REPLACE\n</diff>\n</replace_in_file>`;

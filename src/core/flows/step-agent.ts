@@ -43,6 +43,13 @@ export interface AgentAuthorDeps {
   describeStop: (stop: AgentStop) => string;
 }
 
+/**
+ * The loop's stops that are the model's slips (malformed calls, no finish in time, finishes
+ * refused): another attempt, told why, may do better. A model that is gone or a full context is
+ * not retried.
+ */
+const SLIPS: ReadonlySet<AgentStop['kind']> = new Set(['mistakes', 'iterations', 'finish_rejected']);
+
 /** Most files listed in the earlier steps' diff stat; the rest are counted. */
 const LISTED_CHANGES = 30;
 
@@ -154,7 +161,7 @@ export function agentAuthor(deps: AgentAuthorDeps): StepAuthor {
       if (!outcome.ok)
         return outcome.stop.kind === 'cancelled'
           ? { ok: false, reason: 'interrupted', cancelled: true }
-          : { ok: false, reason: deps.describeStop(outcome.stop) };
+          : { ok: false, reason: deps.describeStop(outcome.stop), retry: SLIPS.has(outcome.stop.kind) };
       return { ok: true, edits: '', written: tools.written() };
     },
   };

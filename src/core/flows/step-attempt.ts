@@ -9,6 +9,9 @@
  * scenarios (test/e2e/act-model*.test.ts) fix the one wrong line rather than redo the step. A
  * step of written edits has one attempt: asked again it would give the same edits.
  *
+ * An attempt the agent ended without finishing (its slips: mistakes in a row, no finish within
+ * the turns) is retried like a failed verification; one whose model is gone is not.
+ *
  * The step ends at the first attempt that passes, after `maxAttempts`, or early when an attempt
  * failed the same way as the one before (the same tree: the same edit; or the same failure
  * output, numbers aside): a model repeating itself will not do better on a third try. With no
@@ -74,7 +77,7 @@ function protectedChanges(capture: ScratchCapture, ctx: Context): Promise<Protec
  */
 export type Attempt =
   /** `tree`: what the scratch held when it was captured (null: the attempt failed before). */
-  | { kind: 'failed'; failure: AttemptFailure; report: StepReport; tree?: string }
+  | { kind: 'failed'; failure: AttemptFailure; report: StepReport; tree?: string; retry?: boolean }
   /** Nothing changed: the step is skipped. */
   | { kind: 'unchanged'; report: StepReport }
   | { kind: 'verified'; capture: ScratchCapture; verified: Verified };
@@ -184,8 +187,8 @@ export async function* attemptsAt(step: ActStep, ctx: Context): AsyncGenerator<A
         reason: result.kind === 'failed' ? result.failure.reason : null,
       };
     if (result.kind !== 'failed' || !retries || result.report.status === 'cancelled') return result;
-    // The author gave up (the model stopped, or is gone): asking it again would not help.
-    if (result.failure.stage === 'author') return result;
+    // The author gave up for good (its model is gone): asking it again would not help.
+    if (result.failure.stage === 'author' && result.retry !== true) return result;
     const score = attemptScore(result.failure);
     if (best === null || betterThan(score, best.score)) best = { attempt, failed: result, score };
     if (previous !== null && sameFailure(previous, result))
@@ -218,13 +221,12 @@ async function* oneAttempt(
     context: ctx,
     ...(input.signal === undefined ? {} : { signal: input.signal }),
   });
-  if (!authored.ok)
-    return failed(
-      step,
-      'author',
-      authored.reason,
-      authored.cancelled === true ? { status: 'cancelled' } : {},
-    );
+  if (!authored.ok) {
+    const status = authored.cancelled === true ? { status: 'cancelled' as const } : {};
+    const gaveUp = failed(step, 'author', authored.reason, status);
+    // A slip of the model (not a model that is gone) is worth another attempt.
+    return authored.retry === true ? { ...gaveUp, retry: true } : gaveUp;
+  }
   return yield* attemptStep(step, authored, ctx);
 }
 
