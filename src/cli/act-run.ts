@@ -1,5 +1,6 @@
 /**
- * `aide act`, wired: the plan, the approver (decided before any work), the adapters (the
+ * `aide act`, wired: the plan, the approver (decided before any work), the model when a step
+ * needs it (act-agent.ts: prepared before the session starts), the adapters (the
  * isolated runner, the shadow store holding the workspace lock: act writes the workspace), the
  * session (core/flows/act-session.ts starts or resumes it), a scratch copy at its head, the act
  * flow, and a view of its events; then the reports asked for and the summary.
@@ -9,10 +10,10 @@ import type { AideEvent } from '../core/events.js';
 import { findPlan, loadPlan, sessionPlan } from '../core/flows/act-plan.js';
 import { ActSession } from '../core/flows/act-session.js';
 import { drive } from '../core/flows/drive.js';
-import { writtenEdits } from '../core/flows/step-author.js';
 import { findResumable, resumeCommand } from '../core/flows/session-select.js';
 import type { Scratch } from '../core/ports/scratch.js';
 import { ExitCode } from '../shared/errors.js';
+import { actAuthor } from './act-agent.js';
 import { openActAdapters, openWorkspace, readSessions, settleAll, workspacePlans } from './wiring/act.js';
 import { planCommands, stepsToRun } from './act-selection.js';
 import { openActView, type ActView } from './act-view.js';
@@ -31,7 +32,11 @@ interface View {
 }
 
 export async function runAct(options: ActOptions, globals: GlobalOptions, io: CliIo): Promise<number> {
-  const { root, config, sandbox } = await openWorkspace(globals.cwd, io.env);
+  const flags = {
+    ...(options.model === undefined ? {} : { model: options.model }),
+    ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }),
+  };
+  const { root, config, sandbox } = await openWorkspace(globals.cwd, io.env, flags);
   const plans = workspacePlans(root);
   // Read only: nothing is created when there is nothing to resume.
   const named = options.plan === undefined ? undefined : resolve(globals.cwd, options.plan);
@@ -49,6 +54,15 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
   const only = options.step ?? resuming?.state.only ?? undefined;
   const steps = stepsToRun(plan, only, shownPlan);
   const selection = await planCommands(root, sandbox, plan, lines, shownPlan);
+  // The model is made ready before the session starts: without it, nothing is checkpointed.
+  const author = await actAuthor({
+    steps,
+    config,
+    root,
+    env: io.env,
+    summary: plan.summary,
+    allowedCommands: sandbox.allowed_commands,
+  });
   const approver = chooseApprover(
     { yes: options.yes, allowProtected: options.allowProtected, dryRun: options.dryRun, command: 'aide act' },
     io,
@@ -107,10 +121,11 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
         protectedCaseInsensitive: adapters.caseInsensitive,
         userEnv: io.env,
         signal: interrupt.signal,
+        maxAttempts: sandbox.max_attempts,
       },
       {
-        // The plan's written edits; the agent loop will be the other author.
-        author: writtenEdits(),
+        // The plan's written edits, or the agent for a step with neither edits nor Run commands.
+        author,
         scratch,
         runner: adapters.runner,
         fs: adapters.scratchFs,

@@ -58,6 +58,11 @@ export type AideEvent =
   // The step's edits and Run commands are done in the scratch: what they changed (diffs come with the review).
   | { type: 'step_edited'; step: number; files: CountedChange[] }
   | { type: 'step_finished'; report: StepReport }
+  // A step whose author is an agent: each attempt, the loop's events in it, and its verdict.
+  | { type: 'attempt_started'; step: number; attempt: number; maxAttempts: number }
+  | { type: 'step_agent'; step: number; attempt: number; event: AgentEvent }
+  // passed: the attempt verified (or changed nothing); reason: why it failed, null when it passed.
+  | { type: 'attempt_finished'; step: number; attempt: number; passed: boolean; reason: string | null }
   | { type: 'session_finished'; report: ActReport }
   // aide act --resume: the steps done before, a write-back being finished, how the plan changed (null: it did not).
   | {

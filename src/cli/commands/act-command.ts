@@ -1,10 +1,11 @@
+import { withModelOptions } from './model-options.js';
 import type { CommandSpec } from './spec.js';
 
 export const actCommand: CommandSpec = {
   command: 'act [plan]',
   describe: 'Carry out a plan step by step: edit and verify in a scratch copy, then write what passed',
   builder: (yargs) =>
-    yargs
+    withModelOptions(yargs)
       .positional('plan', {
         type: 'string',
         describe: 'The plan document (default: the newest in .aide/plans/)',
@@ -75,7 +76,7 @@ export const actCommand: CommandSpec = {
           'A step that changes a protected file (protected_paths in .aide/config.json) needs a second, explicit yes at the terminal; --yes refuses it unless --allow-protected is given too.\n\n' +
           'A command marked "optional" in .aide/sandbox.json runs only for a step whose Verify: line names it. Every Verify: name must be a command there: otherwise aide stops before any work (exit 2).\n\n' +
           'Ctrl-C (or SIGTERM) stops the running command and removes the scratch copy; the files are left wholly before or after the step being written, never in between. `--resume` carries the session on: same session, same undo target. If aide was killed while it wrote a step, `--resume` finishes writing it first. If the plan changed since, it names the steps that changed and asks (--yes: carries on); steps already done are not redone. `--resume --dry-run` carries on a dry run.\n\n' +
-          'Exit codes: 0 done, 1 a step failed, 2 usage error, invalid plan, no such --step or nothing to resume, 4 approval needed (no terminal and no --yes, or a protected step without --allow-protected), 5 you aborted or chose not to carry on, 6 files changed under aide (the verified patch is saved), 130 interrupted (143 by SIGTERM).',
+          'Exit codes: 0 done, 1 a step failed, 2 usage error, invalid plan, no such --step or nothing to resume, 4 approval needed (no terminal and no --yes, or a protected step without --allow-protected), 5 you aborted or chose not to carry on, 3 the model is unavailable (no server, unknown model, context too small), 6 files changed under aide (the verified patch is saved), 130 interrupted (143 by SIGTERM).',
       ),
   run: async (argv, globals, io) => {
     const { actOptions } = await import('./act-options.js');

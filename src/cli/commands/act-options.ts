@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { AideError } from '../../shared/errors.js';
+import { modelFlagsShape } from './model-flags.js';
 import type { RawArgv } from './spec.js';
 
 const STEP_ERROR = '--step needs the number of a step of the plan, e.g. --step 2';
@@ -26,6 +27,8 @@ export const actOptionsSchema = z.object({
   isolation: z.boolean().default(true),
   /** Carry on the newest unfinished session (of `plan`, when named) instead of starting one. */
   resume: z.boolean().default(false),
+  /** `--model`/`--endpoint`: the model for steps without written edits. */
+  ...modelFlagsShape,
 });
 export type ActOptions = z.infer<typeof actOptionsSchema>;
 
@@ -40,6 +43,8 @@ export function actOptions(argv: RawArgv): ActOptions {
     junit: argv['junit'],
     isolation: argv['isolation'],
     resume: argv['resume'],
+    model: argv['model'],
+    endpoint: argv['endpoint'],
   });
   if (!parsed.success)
     throw new AideError('usage', parsed.error.issues[0]?.message ?? 'invalid options', {

@@ -3,6 +3,7 @@
  * as the flow's events arrive, and the few words that say how a step ended.
  */
 import type { ListrTaskWrapper, SimpleRenderer } from 'listr2';
+import type { AideEvent } from '../../core/events.js';
 import type { CountedChange } from '../../core/ports/changes.js';
 import type { StepReport } from '../../core/act-report.js';
 import type { StepDecision, StepReview } from '../../core/ports/approval.js';
@@ -26,6 +27,14 @@ export type Turn =
   | { kind: 'decided'; decision: StepDecision['kind'] }
   | { kind: 'none' };
 
+/** The attempt of a model step under way, as the tree holds it. */
+export interface AgentAttempt {
+  attempt: number;
+  /** The verify commands of this attempt, once its verification started. */
+  commands: string[] | null;
+  runs: Map<string, CommandRunRecord>;
+}
+
 /** One plan step: what its tasks wait for, resolved as the events arrive. */
 export class StepSlot {
   readonly started = new Deferred<boolean>();
@@ -37,6 +46,11 @@ export class StepSlot {
   readonly turn = new Deferred<Turn>();
   readonly finished = new Deferred<StepReport | null>();
   edited: CountedChange[] = [];
+  /**
+   * A model step's attempt under way: its verify runs are held here and handed to the tree only
+   * when the attempt passes (a failed attempt is followed by another, not by the step's end).
+   */
+  agent: AgentAttempt | null = null;
   checkpoint: string | null = null;
   task: Task | null = null;
 
@@ -80,5 +94,45 @@ export function statusText(report: StepReport): string {
     case 'conflict':
     case 'failed':
       return report.reason === null ? report.status : `${report.status}: ${report.reason}`;
+  }
+}
+
+/**
+ * A model step's progress in its row: the attempt, the current tool call or the tokens/s as the
+ * reply streams; a passed attempt hands its verify runs to the tree (a failed one says why and
+ * the next attempt follows).
+ */
+export function agentProgress(
+  slot: StepSlot,
+  event: Extract<AideEvent, { type: 'attempt_started' | 'step_agent' | 'attempt_finished' }>,
+): void {
+  const say = (text: string) => {
+    if (slot.task !== null) slot.task.output = text;
+  };
+  switch (event.type) {
+    case 'attempt_started':
+      slot.agent = { attempt: event.attempt, commands: null, runs: new Map() };
+      say(`attempt ${event.attempt} of ${event.maxAttempts}: the model is working…`);
+      return;
+    case 'step_agent':
+      if (event.event.type === 'tool_call') say(`attempt ${event.attempt}: ${event.event.summary}`);
+      else if (event.event.type === 'model_streaming' && event.event.tokensPerSecond !== null)
+        say(`attempt ${event.attempt}: writing, ${event.event.tokensPerSecond.toFixed(1)} tokens/s`);
+      return;
+    case 'attempt_finished': {
+      const commands = slot.agent?.commands ?? null;
+      if (!event.passed) {
+        say(`attempt ${event.attempt} failed: ${(event.reason ?? '').split('\n')[0] ?? ''}`);
+        return;
+      }
+      if (commands === null) return;
+      for (const name of commands) {
+        const run = new Deferred<CommandRunRecord | null>();
+        run.resolve(slot.agent?.runs.get(name) ?? null);
+        slot.runs.set(name, run);
+      }
+      slot.verifying.resolve(commands);
+      return;
+    }
   }
 }

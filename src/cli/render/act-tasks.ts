@@ -29,7 +29,15 @@ import { discardTypeahead, keepSignalsFrom, type KeyboardInput } from '../prompt
 import { silenceEcho } from '../terminal-echo.js';
 import { protectedList } from './act.js';
 import { approvalText } from './approval.js';
-import { filesText, statusText, StepSlot, type PlannedStep, type Task, type Turn } from './act-step-slots.js';
+import {
+  agentProgress,
+  filesText,
+  statusText,
+  StepSlot,
+  type PlannedStep,
+  type Task,
+  type Turn,
+} from './act-step-slots.js';
 import { Deferred } from './deferred.js';
 import { showText, type TerminalSize } from './pager.js';
 import {
@@ -158,6 +166,11 @@ export class TaskListActView implements Approver {
       }
       case 'verify_started':
         this.showIsolation(this.options.style.dim(isolationLine(event.isolation)));
+        if (slot?.agent != null) {
+          slot.agent.commands = event.commands.map((c) => c.name);
+          slot.agent.runs.clear();
+          break;
+        }
         for (const command of event.commands) slot?.runs.set(command.name, new Deferred());
         slot?.verifying.resolve(event.commands.map((c) => c.name));
         break;
@@ -167,6 +180,7 @@ export class TaskListActView implements Approver {
       case 'command_finished':
         if (!event.rerun) {
           slot?.tails.set(event.name, event.tail);
+          slot?.agent?.runs.set(event.name, event.run);
           slot?.runs.get(event.name)?.resolve(event.run);
         }
         break;
@@ -194,7 +208,12 @@ export class TaskListActView implements Approver {
       case 'patch_applied':
         break;
       // The resume's events are shown before the tree opens (act-run.ts); the rest are not aide act's.
-      // Agent loop events: act renders them once a model writes its steps.
+      // Agent loop events bare are Plan mode's; a model step's come as step_agent (above).
+      case 'attempt_started':
+      case 'step_agent':
+      case 'attempt_finished':
+        if (slot !== null) agentProgress(slot, event);
+        break;
       case 'session_resumed':
       case 'plan_started':
       case 'model_turn_started':

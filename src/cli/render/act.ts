@@ -4,6 +4,7 @@ import type { ActReport, StepReport } from '../../core/act-report.js';
 import type { ProtectedChange } from '../../core/ports/approval.js';
 import { plural } from '../../shared/text.js';
 import type { OutputStream } from '../io.js';
+import { attemptLines } from './act-agent.js';
 import { approvalText } from './approval.js';
 import { describePlanChanges } from './plan-changes.js';
 import type { Style } from './style.js';
@@ -20,6 +21,8 @@ export function protectedList(files: readonly ProtectedChange[]): string {
  * an approval also in words (`question`, `details`), where the log keeps only what was asked.
  */
 export function actEventJson(event: AideEvent): string {
+  // The streamed text is the turn's; a JSON line per chunk would drown the log.
+  if (event.type === 'step_agent' && event.event.type === 'model_streaming') return '';
   if (event.type === 'approval_requested')
     return `${JSON.stringify({ schema: 'aide.act.event/1', ...event, ...approvalText(event.subject) })}\n`;
   return `${JSON.stringify({ schema: 'aide.act.event/1', ...event })}\n`;
@@ -96,6 +99,11 @@ export class PlainActView {
           );
         break;
       }
+      case 'attempt_started':
+      case 'step_agent':
+      case 'attempt_finished':
+        this.out.write(attemptLines(event, style));
+        break;
       case 'verify_finished':
         // A failure is said by the step's own line.
         if (event.report.verdict === 'passed') this.out.write(`  ${style.green(event.report.summary)}\n`);
@@ -124,7 +132,7 @@ export class PlainActView {
       case 'session_finished':
         break;
       // Not events of aide act.
-      // The agent loop's events: Plan mode's (render/plan.ts); act renders them once a model writes its steps.
+      // The agent loop's events bare are Plan mode's (render/plan.ts); act's come as step_agent.
       case 'plan_started':
       case 'model_turn_started':
       case 'model_streaming':

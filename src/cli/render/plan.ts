@@ -119,6 +119,9 @@ export class PlanView {
       case 'step_started':
       case 'step_edited':
       case 'step_finished':
+      case 'attempt_started':
+      case 'step_agent':
+      case 'attempt_finished':
       case 'session_finished':
       case 'session_resumed':
         break;

@@ -138,6 +138,9 @@ export function renderRestoreEvent(event: AideEvent, style: Style): string {
     case 'step_started':
     case 'step_edited':
     case 'step_finished':
+    case 'attempt_started':
+    case 'step_agent':
+    case 'attempt_finished':
     case 'session_finished':
     case 'session_resumed':
       break;

@@ -13,7 +13,23 @@ export interface ShownState {
   dryRun?: boolean;
   only?: number | null;
   base?: string;
-  steps?: Array<{ number: number; status: string; checkpoint: string | null }>;
+  steps?: ShownStep[];
+}
+
+/** A step of state.json as status shows it; `attempts`: a model step's (absent for the others). */
+interface ShownStep {
+  number: number;
+  status: string;
+  checkpoint: string | null;
+  attempts?: ReadonlyArray<{ attempt: number; passed: boolean }>;
+}
+
+/** "; 3 attempts, 2 failed" for a model step; '' for a step without attempts. */
+function attemptsText(step: ShownStep): string {
+  const attempts = step.attempts ?? [];
+  if (attempts.length === 0) return '';
+  const failed = attempts.filter((a) => !a.passed).length;
+  return `; ${plural(attempts.length, 'attempt')}, ${failed} failed`;
 }
 
 /** What status says about carrying a session on. */
@@ -39,16 +55,11 @@ export function shownState(found: ListedSession): ShownState {
  */
 const UNFINISHED = 'not finished (it was running when the session ended)';
 
-function stepLine(
-  step: { number: number; status: string; checkpoint: string | null },
-  undo: SessionUndo,
-  now: Date,
-  ended: boolean,
-): string {
+function stepLine(step: ShownStep, undo: SessionUndo, now: Date, ended: boolean): string {
   const checkpoint = step.checkpoint === null ? '' : ` (checkpoint ${short(step.checkpoint)})`;
   const undone = undo.applied.find((a) => a.step === step.number)?.undoneBy ?? null;
   const text = ended && step.status === 'running' ? UNFINISHED : (STATUS_TEXT[step.status] ?? step.status);
-  if (undone === null) return `  step ${step.number}: ${text}${checkpoint}`;
+  if (undone === null) return `  step ${step.number}: ${text}${checkpoint}${attemptsText(step)}`;
   return `  step ${step.number}: applied, then undone by \`aide restore ${short(undone.target)}\` ${ago(undone.time, now)}${checkpoint}; \`aide restore ${short(undone.safety)}\` puts it back`;
 }
 

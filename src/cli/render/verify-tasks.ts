@@ -96,6 +96,9 @@ export class TaskListVerifyView {
       case 'step_started':
       case 'step_edited':
       case 'step_finished':
+      case 'attempt_started':
+      case 'step_agent':
+      case 'attempt_finished':
       case 'session_finished':
       case 'session_resumed':
         break;

@@ -109,6 +109,9 @@ export class PlainVerifyView {
       case 'step_started':
       case 'step_edited':
       case 'step_finished':
+      case 'attempt_started':
+      case 'step_agent':
+      case 'attempt_finished':
       case 'session_finished':
       case 'session_resumed':
         break;

@@ -40,8 +40,15 @@ function render(parts: readonly MessagePart[]): string {
 export class Conversation {
   private readonly entries: Entry[] = [];
 
-  constructor(system: string, task: string) {
-    this.entries.push({ role: 'system', parts: [], content: system });
+  /**
+   * `history`: the messages of an earlier run to carry on (an act step's next attempt), sent
+   * again byte for byte so the server's prompt cache still hits; `task` follows them. Its own
+   * first message is the system prompt, which then stands instead of `system`.
+   */
+  constructor(system: string, task: string, history: readonly ModelMessage[] = []) {
+    if (history.length === 0) this.entries.push({ role: 'system', parts: [], content: system });
+    // Earlier results stay whole text: fitting the context drops only this run's results.
+    for (const { role, content } of history) this.entries.push({ role, parts: [], content });
     this.add('user', [{ kind: 'text', text: task }]);
   }
 

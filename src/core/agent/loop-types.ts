@@ -75,6 +75,11 @@ export interface AgentLoopInput<T> {
    * for just the broken call. Absent: no grammar retry.
    */
   grammar?: string;
+  /**
+   * An earlier run's messages (its outcome's `messages`) to carry on: `task` is then the next
+   * user message after them, and every request extends the earlier ones. Absent: a new run.
+   */
+  history?: readonly ModelMessage[];
   signal?: AbortSignal;
 }
 

@@ -52,7 +52,7 @@ interface Counters {
 
 /** Runs the loop over `input`; see the module comment for the guardrails. */
 export async function* runAgent<T>(input: AgentLoopInput<T>): AsyncGenerator<AgentEvent, AgentOutcome<T>> {
-  const conversation = new Conversation(input.system, input.task);
+  const conversation = new Conversation(input.system, input.task, input.history);
   const counters: Counters = {
     iteration: 0,
     mistakes: 0,

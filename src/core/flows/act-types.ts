@@ -22,6 +22,10 @@ export interface ActStep {
   edits: string;
   /** The step's Verify: names: optional commands it asks for, in addition to the others. */
   verify?: readonly string[];
+  /** What the step is for, in the plan's words (an agent author's task); absent: the title says it. */
+  intent?: string;
+  /** The step's Files: the files it is expected to touch. */
+  files?: readonly string[];
 }
 
 // The reports live in the leaf act-report.ts (state.json and the renderers import them too).
@@ -48,6 +52,11 @@ export interface ActInput {
   /** Folder for a step's logs: `<session>/logs/step-<n>`. */
   logDir: (step: number) => string;
   signal?: AbortSignal;
+  /**
+   * sandbox.json max_attempts: attempts at most for a step whose author can try again (an
+   * agent); 1 when absent. A step of written edits has one attempt whatever this says.
+   */
+  maxAttempts?: number;
   /** Carrying on an interrupted session (`--resume`); absent for a new one. */
   resume?: ActResume;
 }
@@ -83,7 +92,8 @@ export interface ActDeps {
  * command that failed, files the capture lost, or a verification that did not pass.
  */
 export interface AttemptFailure {
-  stage: 'edits' | 'run' | 'capture' | 'verify';
+  /** `author`: the author gave no edits (the model stopped, or could not be reached). */
+  stage: 'author' | 'edits' | 'run' | 'capture' | 'verify';
   /** Why, as the step's report says it. */
   reason: string;
   /** The verification that did not pass (stage verify); null otherwise. */
@@ -99,11 +109,22 @@ export interface AuthorRequest {
   cwd: string;
   /** Why the previous attempt failed, when the author is asked again; null for the first. */
   previous: AttemptFailure | null;
+  /** 1 for the first attempt at the step, 2 for the first retry, … */
+  attempt: number;
+  /** The session's input, ports and head (an agent builds its tools from them and reads what earlier steps changed). */
+  context: StepContext;
   signal?: AbortSignal;
 }
 
-/** An author's answer: edit blocks (any format `aide apply` takes; '' for none), or why there are none. */
-export type Authored = { ok: true; edits: string } | { ok: false; reason: string };
+/**
+ * An author's answer: edit blocks (any format `aide apply` takes; '' for none), or why there are none.
+ * - `written`: the scratch-relative paths the author wrote itself, in the scratch (an agent's
+ *   tools); they are checked against the capture like the paths its edits write.
+ */
+export type Authored =
+  | { ok: true; edits: string; written?: readonly string[] }
+  /** `retry`: asked again, the author may do better (an agent that slipped, not one whose model is gone). */
+  | { ok: false; reason: string; cancelled?: true; retry?: boolean };
 
 /**
  * Where a step's edits come from. The plan's written edits are one author; an agent loop that
@@ -111,6 +132,11 @@ export type Authored = { ok: true; edits: string } | { ok: false; reason: string
  */
 export interface StepAuthor {
   author(request: AuthorRequest): AsyncGenerator<AideEvent, Authored>;
+  /**
+   * Whether, asked again after a failure, it may answer differently (an agent): the step then
+   * gets up to `maxAttempts` attempts. Absent or false: one attempt (written edits).
+   */
+  retries?(step: ActStep): boolean;
 }
 
 /** A step's report: what is not given is empty (no files, no verification, no checkpoint). */

@@ -1,7 +1,8 @@
 /**
  * The act flow's decisions with in-memory ports (core/testing/fakes.ts; the real adapters run
  * end to end in test/e2e/act*.test.ts): a step verified, approved and written; a verification
- * that fails, a step the person rejects, an interrupted step, and the step-author seam.
+ * that fails, a step the person rejects, an interrupted step, the step-author seam, and the
+ * retries of an author that can try again.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -15,7 +16,9 @@ import {
   FakeShadow,
   type CommandScript,
 } from '../testing/fakes.js';
+import { FakeModel } from '../testing/fake-model.js';
 import { actFlow, writtenEdits, type ActStep, type StepAuthor } from './act.js';
+import { agentAuthor } from './step-agent.js';
 import { drive } from './drive.js';
 
 function edit(path: string, search: string, replace: string): string {
@@ -32,6 +35,7 @@ interface Setup {
   allowed?: string[];
   signal?: AbortSignal;
   dryRun?: boolean;
+  maxAttempts?: number;
 }
 
 async function act(steps: ActStep[], setup: Setup = {}) {
@@ -67,6 +71,7 @@ async function act(steps: ActStep[], setup: Setup = {}) {
         userEnv: { PATH: '/bin' },
         logDir: (step) => `/logs/step-${step}`,
         ...(setup.signal === undefined ? {} : { signal: setup.signal }),
+        ...(setup.maxAttempts === undefined ? {} : { maxAttempts: setup.maxAttempts }),
       },
       {
         author: setup.author ?? writtenEdits(),
@@ -215,4 +220,185 @@ test('an author with no edits to give fails the step with its reason', async () 
   const { report } = await act([{ ...STEP_1, edits: 'x {{ steps.7.output }}' }]);
   assert.equal(report.steps[0]?.status, 'failed');
   assert.match(report.steps[0]?.reason ?? '', /step 7|steps\.7/);
+});
+
+/** An author that tries again: attempt N gives `edits[N - 1]`; it records what it was told. */
+function retrying(edits: string[], told: Array<string | null> = []): StepAuthor {
+  return {
+    retries: () => true,
+    // eslint-disable-next-line require-yield -- a scripted author has no progress to tell
+    async *author(request) {
+      told.push(request.previous === null ? null : `${request.attempt}: ${request.previous.reason}`);
+      return await Promise.resolve({ ok: true as const, edits: edits[request.attempt - 1] ?? '' });
+    },
+  };
+}
+
+/** The verify command fails with these tails in turn, then passes. */
+function failing(...tails: string[]) {
+  let run = 0;
+  return (command: { name: string }) => {
+    if (command.name !== 'test') return undefined;
+    const tail = tails[run++];
+    return tail === undefined ? undefined : { exitCode: 1, tail };
+  };
+}
+
+test('an author that tries again: the failure goes back, the scratch is kept, the first pass is written', async () => {
+  const told: Array<string | null> = [];
+  const author = retrying(
+    [edit('a.txt', 'hello', 'hello wrld'), edit('a.txt', 'hello wrld', 'hello world')],
+    told,
+  );
+  const { report, events, workspace, scratch } = await act([{ ...STEP_1, edits: '' }], {
+    author,
+    maxAttempts: 3,
+    script: failing('not ok 1 - spelling\n'),
+  });
+  assert.equal(report.steps[0]?.status, 'applied');
+  assert.equal(workspace.get('a.txt'), 'hello world\n');
+  assert.equal(told[0], null);
+  assert.match(told[1] ?? '', /^2: /);
+  // One move to the head before the step; none between its attempts.
+  assert.equal(scratch.moves.length, 1);
+  assert.deepEqual(
+    events.flatMap((e) => (e.type === 'attempt_finished' ? [[e.attempt, e.passed]] : [])),
+    [
+      [1, false],
+      [2, true],
+    ],
+  );
+});
+
+test('no attempt passes: the step fails with the best attempt (fewest failing tests) and writes nothing', async () => {
+  const author = retrying([
+    edit('a.txt', 'hello', 'hello 1'),
+    edit('a.txt', 'hello 1', 'hello 2'),
+    edit('a.txt', 'hello 2', 'hello 3'),
+  ]);
+  const { report, workspace, approver } = await act([{ ...STEP_1, edits: '' }], {
+    author,
+    maxAttempts: 3,
+    script: failing(
+      'not ok 1 - a\nnot ok 2 - b\n',
+      'not ok 1 - a\nBEST TAIL\n',
+      'not ok 1 - a\nnot ok 2 - b\nnot ok 3 - c\n',
+    ),
+  });
+  assert.equal(report.steps[0]?.status, 'failed');
+  assert.match(
+    report.steps[0]?.reason ?? '',
+    /no attempt passed \(3 attempts\); the best, attempt 2 \(1 failing command, 1 failing test\)/,
+  );
+  assert.match(
+    report.steps[0]?.reason ?? '',
+    /Failing tests: a\nOutput \(last lines\):\nnot ok 1 - a\nBEST TAIL/,
+  );
+  assert.equal(workspace.get('a.txt'), 'hello\n');
+  assert.equal(approver.reviews.length, 0);
+});
+
+test('the same failing edit twice ends the step before max_attempts', async () => {
+  const same = edit('a.txt', 'hello', 'hello wrld');
+  const { report, runner } = await act([{ ...STEP_1, edits: '' }], {
+    author: retrying([same, same, same]),
+    maxAttempts: 3,
+    script: failing('not ok 1 - x\n', 'not ok 1 - x\n', 'not ok 1 - x\n'),
+  });
+  assert.equal(report.steps[0]?.status, 'failed');
+  assert.match(report.steps[0]?.reason ?? '', /stopped early: attempt 2 failed the same way as attempt 1/);
+  assert.equal(runner.calls.filter((c) => c.name === 'test').length, 2);
+});
+
+test('a step of written edits has one attempt whatever max_attempts says', async () => {
+  const { report, runner, events } = await act([STEP_1], {
+    maxAttempts: 3,
+    script: failing('not ok 1 - x\n', 'not ok 1 - y\n'),
+  });
+  assert.equal(report.steps[0]?.status, 'failed');
+  assert.equal(runner.calls.filter((c) => c.name === 'test').length, 1);
+  assert.ok(!events.some((e) => e.type === 'attempt_started'));
+});
+
+/** The agent author over a scripted model, for the tests below. */
+function scriptedAgent(client: FakeModel) {
+  return agentAuthor({
+    client,
+    summary: 'Greet the world.',
+    limits: {
+      maxIterations: 10,
+      maxConsecutiveMistakes: 3,
+      maxToolResultBytes: 4096,
+      maxFinishRejections: 3,
+    },
+    contextTokens: 32_000,
+    replyReserveTokens: 1000,
+    reads: () => ({ run: () => Promise.resolve({ ok: false, forModel: 'no reads', forUser: 'no reads' }) }),
+    fence: () => 'fencefencefence1',
+    now: () => 0,
+    describeStop: (stop) => `stopped: ${stop.kind}`,
+  });
+}
+
+test('an agent that slips (no tool twice) gets another attempt; a model that is gone does not', async () => {
+  const done = '<attempt_completion><result>done</result></attempt_completion>';
+  const change =
+    '<replace_in_file>\n<path>a.txt</path>\n<diff>\n<<<<<<< SEARCH\nhello\n=======\nhello world\n>>>>>>> REPLACE\n</diff>\n</replace_in_file>';
+  const slipping = new FakeModel(['I will do it.', 'Done, I think.', change, done]);
+  const slipped = await act([{ ...STEP_1, edits: '' }], { author: scriptedAgent(slipping), maxAttempts: 3 });
+  assert.equal(slipped.report.steps[0]?.status, 'applied', slipped.report.steps[0]?.reason ?? '');
+  assert.match(slipping.requests[2]?.messages.at(-1)?.content ?? '', /stopped: mistakes/);
+  const gone = new FakeModel([
+    { failure: { kind: 'no_server', endpoint: 'http://127.0.0.1:1', detail: 'refused' } },
+  ]);
+  const ended = await act([{ ...STEP_1, edits: '' }], { author: scriptedAgent(gone), maxAttempts: 3 });
+  assert.equal(ended.report.steps[0]?.status, 'failed');
+  assert.equal(gone.requests.length, 1);
+});
+
+test('the agent author: its retry extends the conversation with the failure as untrusted data', async () => {
+  const change = (from: string, to: string) =>
+    `<replace_in_file>\n<path>a.txt</path>\n<diff>\n<<<<<<< SEARCH\n${from}\n=======\n${to}\n>>>>>>> REPLACE\n</diff>\n</replace_in_file>`;
+  const done = '<attempt_completion><result>done</result></attempt_completion>';
+  const client = new FakeModel([
+    change('hello', 'hello wrld'),
+    done,
+    change('hello wrld', 'hello world'),
+    done,
+  ]);
+  const author = agentAuthor({
+    client,
+    summary: 'Greet the world.',
+    limits: {
+      maxIterations: 10,
+      maxConsecutiveMistakes: 3,
+      maxToolResultBytes: 4096,
+      maxFinishRejections: 3,
+    },
+    contextTokens: 32_000,
+    replyReserveTokens: 1000,
+    reads: () => ({ run: () => Promise.resolve({ ok: false, forModel: 'no reads', forUser: 'no reads' }) }),
+    fence: () => 'fencefencefence1',
+    now: () => 0,
+    describeStop: (stop) => stop.kind,
+  });
+  const { report, events, workspace } = await act([{ ...STEP_1, edits: '', intent: 'Say hello world.' }], {
+    author,
+    maxAttempts: 3,
+    script: failing('not ok 1 - greets the world\n# expected "hello world"\n'),
+  });
+  assert.equal(report.steps[0]?.status, 'applied', report.steps[0]?.reason ?? '');
+  assert.equal(workspace.get('a.txt'), 'hello world\n');
+  const [first, , retry] = client.requests.map((r) => r.messages);
+  assert.match(first?.[1]?.content ?? '', /# Step 1: Greet\n\nSay hello world\.[\s\S]*Greet the world\./);
+  const last = retry?.at(-1)?.content ?? '';
+  assert.match(last, /\[\[tool_result name=verify status=error fence=fencefencefence1\]\]/);
+  assert.match(last, /Failing tests: greets the world/);
+  // The retry's request starts with every message of the first attempt, byte for byte.
+  const second = client.requests[1]?.messages ?? [];
+  assert.deepEqual(retry?.slice(0, second.length), second);
+  assert.ok(
+    events.some((e) => e.type === 'step_agent' && e.attempt === 2 && e.event.type === 'tool_call'),
+    'the loop events carry their attempt',
+  );
 });

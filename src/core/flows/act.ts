@@ -1,67 +1,39 @@
 /**
- * aide act without a model (DESIGN.md, "The act step"): each step of a plan is carried out in
- * the scratch copy — its edits (from the step's author: the plan's written edits today), its
+ * aide act (DESIGN.md, "The act step"): each step of a plan is carried out in the scratch
+ * copy — its edits (from the step's author: the plan's written edits, or the Act-mode agent), its
  * Run commands, the verify commands — and only a verified step is shown for approval,
  * checkpointed on the session's branch and written into the workspace (unless a dry run). The
  * first step that fails stops the run; a skipped step leaves the scratch as it was before it.
  *
- * The parts: act-types.ts (the nouns), step-author.ts (where edits come from), step-edits.ts
- * and step-run.ts (an attempt's apply and run); the review and record of a verified step are here.
+ * The parts: act-types.ts (the nouns), step-author.ts and step-agent.ts (where edits come from),
+ * step-attempt.ts (an attempt and the retries), step-edits.ts and step-run.ts (an attempt's apply
+ * and run); the review and record of a verified step are here.
  */
 import type { AideEvent } from '../events.js';
-import type { ChangedFile } from '../ports/changes.js';
 import { aloneTemplateProblem } from '../plan/templates.js';
-import type { ProtectedChange, StepDecision } from '../ports/approval.js';
+import type { StepDecision } from '../ports/approval.js';
 import type { ScratchCapture } from '../ports/scratch.js';
-import { findProtected } from '../security/protected-paths.js';
-import type { VerifyReport } from '../verify/report.js';
-import { stepCommands } from '../verify/select-commands.js';
 import {
   stepReport,
   type ActDeps,
   type ActInput,
   type ActReport,
   type ActStep,
-  type AttemptFailure,
   type StepContext,
   type StepReport,
   type StepStatus,
 } from './act-types.js';
-import { applyEdits, droppedEdits } from './step-edits.js';
-import { runCommands } from './step-run.js';
-import { verifyFlow } from './verify.js';
+import { attemptsAt, type Verified } from './step-attempt.js';
 
 export type * from './act-types.js';
 export { stepReport } from './act-types.js';
 export { commandText } from './step-run.js';
+export { attemptStep, type Attempt, type Verified } from './step-attempt.js';
 export { writtenEdits } from './step-author.js';
 
 // Short local names for the review and record below.
 const report = stepReport;
 type Context = StepContext;
-
-/** What a verified step is known by from here on: its files, the protected ones among them, its verification. */
-export interface Verified {
-  files: ChangedFile[];
-  protectedFiles: ProtectedChange[];
-  verify: VerifyReport;
-}
-
-/** The changed files protected_paths covers; a `#/pointer` rule reads the file's content on both sides. */
-function protectedChanges(capture: ScratchCapture, ctx: Context): Promise<ProtectedChange[]> {
-  const { recorder } = ctx.deps;
-  const read = (blob: string | null) => () =>
-    blob === null ? Promise.resolve(null) : recorder.readBlob(blob);
-  return findProtected(
-    ctx.input.protectedPaths,
-    capture.changes.map((change) => ({
-      path: change.path,
-      before: read(change.oldBlob),
-      after: read(change.newBlob),
-    })),
-    { caseInsensitive: ctx.input.protectedCaseInsensitive === true },
-  );
-}
 
 /** Verified and approved: recorded, then written (or, in a dry run, only recorded). */
 async function* record(
@@ -140,89 +112,6 @@ function declined(
   }
 }
 
-/**
- * One attempt at a step, once its author gave the edits: apply → run → capture → verify, in
- * the scratch at the session's head. A failed attempt says why (what an author asked again is
- * told); a retry loop wraps this, moving the scratch back to the head first.
- */
-export type Attempt =
-  | { kind: 'failed'; failure: AttemptFailure; report: StepReport }
-  /** Nothing changed: the step is skipped. */
-  | { kind: 'unchanged'; report: StepReport }
-  | { kind: 'verified'; capture: ScratchCapture; verified: Verified };
-
-function failed(
-  step: ActStep,
-  stage: AttemptFailure['stage'],
-  reason: string,
-  extra: { status?: 'failed' | 'cancelled'; files?: ChangedFile[]; verify?: VerifyReport } = {},
-): Attempt {
-  const { status = 'failed', ...found } = extra;
-  return {
-    kind: 'failed',
-    failure: { stage, reason, verify: found.verify ?? null },
-    report: stepReport(step, status, reason, found),
-  };
-}
-
-export async function* attemptStep(
-  step: ActStep,
-  edits: string,
-  ctx: StepContext,
-): AsyncGenerator<AideEvent, Attempt> {
-  const { deps, input } = ctx;
-  // Edits first, then Run commands (a generator regenerates from what the edits changed), then verify.
-  const edited = await applyEdits(edits, ctx);
-  if (!edited.ok) return failed(step, 'edits', edited.reason);
-  const ran = await runCommands(step, ctx);
-  if (!ran.ok)
-    return failed(step, 'run', ran.reason, { status: ran.cancelled === true ? 'cancelled' : 'failed' });
-  ctx.outputs.set(step.number, ran.value);
-  const capture = await deps.scratch.capture();
-  const dropped = await droppedEdits(edited.value.written, capture, ctx);
-  if (dropped !== null) return failed(step, 'capture', dropped);
-  if (capture.changes.length === 0) {
-    return {
-      kind: 'unchanged',
-      report: stepReport(
-        step,
-        'skipped',
-        edited.value.alreadyApplied
-          ? 'already applied: its edits are already in the files'
-          : 'the step changes no file',
-      ),
-    };
-  }
-  const files = await deps.scratch.changedFiles(capture);
-  yield {
-    type: 'step_edited',
-    step: step.number,
-    files: files.map((f) => ({ path: f.path, action: f.action, added: f.added, removed: f.removed })),
-  };
-  const verify: VerifyReport = yield* verifyFlow(
-    {
-      cwd: deps.scratch.path,
-      commands: stepCommands(input.commands, step.verify ?? []),
-      policy: input.policy,
-      userEnv: input.userEnv,
-      logDir: input.logDir(step.number),
-      ...(input.signal === undefined ? {} : { signal: input.signal }),
-    },
-    { runner: deps.runner, now: deps.now },
-  );
-  if (verify.verdict !== 'passed')
-    return failed(step, 'verify', verify.summary, {
-      status: verify.verdict === 'cancelled' ? 'cancelled' : 'failed',
-      files,
-      verify,
-    });
-  return {
-    kind: 'verified',
-    capture,
-    verified: { files, protectedFiles: await protectedChanges(capture, ctx), verify },
-  };
-}
-
 /** One step, start to end; never throws for a step that fails (the report says why). */
 async function* actStep(step: ActStep, ctx: StepContext): AsyncGenerator<AideEvent, StepReport> {
   const { deps, input } = ctx;
@@ -231,15 +120,7 @@ async function* actStep(step: ActStep, ctx: StepContext): AsyncGenerator<AideEve
   if (alone !== undefined) return stepReport(step, 'failed', alone);
   // Back to the session head: whatever a failed or skipped step left in the scratch is dropped.
   await deps.scratch.moveTo(ctx.head);
-  const authored = yield* deps.author.author({
-    step,
-    outputs: ctx.outputs,
-    cwd: deps.scratch.path,
-    previous: null,
-    ...(input.signal === undefined ? {} : { signal: input.signal }),
-  });
-  if (!authored.ok) return stepReport(step, 'failed', authored.reason);
-  const attempt = yield* attemptStep(step, authored.edits, ctx);
+  const attempt = yield* attemptsAt(step, ctx);
   if (attempt.kind !== 'verified') return attempt.report;
   const { capture, verified } = attempt;
   const decision = yield* approve(step, ctx, verified);

@@ -4,7 +4,7 @@
  * retry of a written step gets the same edits.
  */
 import { resolveTemplates } from '../plan/templates.js';
-import type { Authored, AuthorRequest, StepAuthor } from './act-types.js';
+import type { ActStep, Authored, AuthorRequest, StepAuthor } from './act-types.js';
 
 export function writtenEdits(): StepAuthor {
   return {
@@ -14,5 +14,21 @@ export function writtenEdits(): StepAuthor {
       const resolved = resolveTemplates(step.edits, outputs, step.number);
       return resolved.ok ? { ok: true, edits: resolved.text } : { ok: false, reason: resolved.message };
     },
+  };
+}
+
+/**
+ * Each step's author chosen by the step: the agent for the steps `byAgent` picks (absent: the
+ * plan needs no model), the written edits for the others.
+ */
+export function authorPerStep(
+  agent: StepAuthor | undefined,
+  byAgent: (step: ActStep) => boolean,
+): StepAuthor {
+  const written = writtenEdits();
+  const pick = (step: ActStep) => (agent !== undefined && byAgent(step) ? agent : written);
+  return {
+    retries: (step) => pick(step).retries?.(step) === true,
+    author: (request) => pick(request.step).author(request),
   };
 }

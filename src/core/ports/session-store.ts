@@ -37,6 +37,8 @@ export interface SessionStepRecord {
   hash: string;
   /** The output of the step's Run commands; null when it has none. */
   output: string | null;
+  /** A model step's attempts as each ended (a resumed step's follow its earlier ones); absent: none. */
+  attempts?: Array<{ attempt: number; passed: boolean; reason: string | null }>;
 }
 
 /** A session's state.json (schema aide.session/1), field by field as infra/session validates it. */

@@ -27,6 +27,8 @@ function about(plan: SessionPlan): Pick<SessionState, 'plan' | 'planHash' | 'tit
 export class ActSessionLog implements SessionLog {
   /** The step the events belong to (null between steps). */
   private current: number | null = null;
+  /** The attempt under way at the current step (1 unless a model step tried again). */
+  private attempt = 1;
   private endedAs: SessionStatus | null = null;
 
   private constructor(
@@ -105,10 +107,20 @@ export class ActSessionLog implements SessionLog {
   }
 
   async event(event: AideEvent): Promise<void> {
-    if (event.type === 'step_started') this.current = event.step;
-    await this.files.audit(event, this.current, this.now());
+    if (event.type === 'step_started') {
+      this.current = event.step;
+      this.attempt = 1;
+    }
+    // A model step's verify runs and checkpoint belong to the attempt under way.
+    if (event.type === 'attempt_started') this.attempt = event.attempt;
+    await this.files.audit(event, this.current, this.now(), this.attempt);
     if (event.type === 'step_started') {
       this.setStep(event.step, { title: event.title, status: 'running' });
+      await this.save();
+    } else if (event.type === 'attempt_finished') {
+      const before = this.state.steps.find((s) => s.number === event.step)?.attempts ?? [];
+      const attempt = { attempt: event.attempt, passed: event.passed, reason: event.reason };
+      this.setStep(event.step, { attempts: [...before, attempt] });
       await this.save();
     } else if (event.type === 'step_finished') {
       const { report } = event;

@@ -27,11 +27,11 @@ export class SessionFiles {
     return join(this.dir, 'logs');
   }
 
-  /** One line per event, with the time and the step it belongs to (null outside steps). */
-  async audit(entry: object, step: number | null, now: Date): Promise<void> {
+  /** One line per event, with the time and the step and attempt it belongs to (null outside steps). */
+  async audit(entry: object, step: number | null, now: Date, attempt = 1): Promise<void> {
     await appendFile(
       join(this.dir, 'audit.jsonl'),
-      `${JSON.stringify({ time: now.toISOString(), step, attempt: step === null ? null : 1, ...entry })}\n`,
+      `${JSON.stringify({ time: now.toISOString(), step, attempt: step === null ? null : attempt, ...entry })}\n`,
     );
   }
 

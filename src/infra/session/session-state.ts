@@ -37,6 +37,18 @@ export const sessionStepSchema = z.object({
     .describe(
       "The output of the step's Run commands, for `{{ steps.N.output }}` and `{{ last.output }}` after a resume; null when it has none.",
     ),
+  attempts: z
+    .array(
+      z.object({
+        attempt: z.number().int().positive(),
+        passed: z.boolean(),
+        reason: z.string().nullable().describe('Why it failed; null when it passed.'),
+      }),
+    )
+    .optional()
+    .describe(
+      "A model step's attempts as each ended, in order; a resumed step's attempts follow its earlier ones. Absent: the step had none (written edits, or an older aide).",
+    ),
 });
 export type SessionStep = z.infer<typeof sessionStepSchema>;
 
