@@ -93,7 +93,10 @@ export function transportProblem(error: unknown): { problem: TransportProblem; d
   const codes = [cause, ...nested]
     .map((c) => (typeof c === 'object' && c !== null ? (c as { code?: unknown }).code : undefined))
     .filter((c): c is string => typeof c === 'string');
-  const detail = codes[0] ?? (error instanceof Error ? error.message : String(error));
+  // Without a code, the cause's own words ("bad port" for a port fetch refuses to use) say more
+  // than fetch's "fetch failed".
+  const causeMessage = cause instanceof Error && cause.message !== '' ? cause.message : undefined;
+  const detail = codes[0] ?? causeMessage ?? (error instanceof Error ? error.message : String(error));
   if (codes.some((c) => ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH'].includes(c)))
     return { problem: 'refused', detail };
   if (codes.some((c) => ['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'].includes(c)))
