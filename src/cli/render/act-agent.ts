@@ -27,7 +27,8 @@ function agentLine(event: AgentEvent, style: Style): string | null {
     case 'tool_call':
       return `${style.cyan('→')} ${event.summary}`;
     case 'tool_result':
-      return event.ok ? null : `  ${style.yellow('!')} ${event.summary}`;
+      // A counted failure is said once, by the agent_mistake that follows.
+      return event.ok || event.counted ? null : `  ${style.yellow('!')} ${event.summary}`;
     case 'agent_mistake':
       return `${style.yellow('!')} ${event.forUser} (${plural(event.mistakes, 'mistake')} in a row)`;
     case 'model_retrying':

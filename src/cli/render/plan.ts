@@ -87,7 +87,8 @@ export class PlanView {
         this.line(`${this.style.cyan('→')} ${event.summary}`);
         break;
       case 'tool_result':
-        if (!event.ok) this.line(`  ${this.style.yellow('!')} ${event.summary}`);
+        // A counted failure is said once, by the agent_mistake that follows.
+        if (!event.ok && !event.counted) this.line(`  ${this.style.yellow('!')} ${event.summary}`);
         break;
       case 'agent_mistake':
         this.line(

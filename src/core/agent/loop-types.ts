@@ -114,6 +114,8 @@ export type AgentEvent =
       summary: string;
       bytes: number;
       truncated: boolean;
+      /** A failure that counts against the model: an `agent_mistake` with the same words follows (show one of them). */
+      counted: boolean;
     }
   /** A reply or call the model must fix (no call, malformed, unknown tool, rejected finish); `mistakes` in a row so far. */
   | { type: 'agent_mistake'; iteration: number; forUser: string; mistakes: number }

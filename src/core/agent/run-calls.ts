@@ -115,12 +115,12 @@ export async function* runCalls<T>(
     if (call.tool === input.finish.tool) {
       const judged = await input.finish.judge(call);
       if (judged.ok) {
-        yield toolResult(iteration, call.tool, true, `${call.tool} accepted`, '', false);
+        yield toolResult(iteration, call.tool, true, `${call.tool} accepted`, '', false, false);
         return { kind: 'finished', value: judged.value };
       }
       const text = wrap(call.tool, false, judged.forModel);
       verdict.parts.push({ kind: 'text', text });
-      yield toolResult(iteration, call.tool, false, judged.forUser, judged.forModel, false);
+      yield toolResult(iteration, call.tool, false, judged.forUser, judged.forModel, false, true);
       verdict.finishRejected = judged.forUser;
       break;
     }
@@ -154,6 +154,7 @@ export async function* runCalls<T>(
       result.forUser,
       capped.text,
       capped.truncated,
+      result.mistake === true && result.denied !== true,
       capped.bytes,
     );
     if (result.ok) {
@@ -178,9 +179,10 @@ function toolResult(
   summary: string,
   forModel: string,
   truncated: boolean,
+  counted: boolean,
   bytes = new TextEncoder().encode(forModel).length,
 ): AgentEvent {
-  return { type: 'tool_result', iteration, tool, ok, summary, bytes, truncated };
+  return { type: 'tool_result', iteration, tool, ok, summary, bytes, truncated, counted };
 }
 
 function notRunNote(items: readonly Item[]): string {
