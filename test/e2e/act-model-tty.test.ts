@@ -45,6 +45,8 @@ test('a failed attempt, then a passing one: the tree asks about the passing one 
     run.output(),
     /✔ Step 1: Add sub\n {4}✔ Edits applied: src\/calc\.js \+4 -0\n {4}✔ test {2}2 tests passed/,
   );
+  // The review says the step passed on a second try.
+  assert.match(run.output(), /\(attempt 2 of 3: the one before failed verification\)/);
 });
 
 test('no attempt passes: the step fails in the tree, nothing is asked or written, exit 1', async (t) => {

@@ -32,7 +32,16 @@ export function fileLine(file: CountedChange, style: Style): string {
 
 /** What the menu stands under: the verdict, the files, a warning per protected file. */
 export function reviewHeader(review: StepReview, style: Style): string {
-  const lines = [style.green(review.verdict), ...review.files.map((f) => `  ${fileLine(f, style)}`)];
+  const attempt =
+    review.attempt === undefined
+      ? ''
+      : style.yellow(
+          ` (attempt ${review.attempt.number} of ${review.attempt.of}: the ${review.attempt.number === 2 ? 'one' : `${review.attempt.number - 1}`} before failed verification)`,
+        );
+  const lines = [
+    `${style.green(review.verdict)}${attempt}`,
+    ...review.files.map((f) => `  ${fileLine(f, style)}`),
+  ];
   for (const p of review.protectedFiles)
     lines.push(
       style.yellow(`! protected: ${p.path} (rule ${p.rule}): writing it takes a second, explicit yes`),

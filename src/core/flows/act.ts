@@ -81,8 +81,15 @@ async function* approve(
   verified: Verified,
 ): AsyncGenerator<AideEvent, StepDecision> {
   if (ctx.input.dryRun) return { kind: 'approve' };
-  const { files, protectedFiles, verify } = verified;
-  const review = { step: step.number, title: step.title, verdict: verify.summary, files, protectedFiles };
+  const { files, protectedFiles, verify, attempt } = verified;
+  const review = {
+    step: step.number,
+    title: step.title,
+    verdict: verify.summary,
+    ...(attempt === undefined ? {} : { attempt }),
+    files,
+    protectedFiles,
+  };
   // The event names the files without their diffs (the approver gets those).
   const named = files.map((f) => ({ path: f.path, action: f.action, added: f.added, removed: f.removed }));
   yield { type: 'approval_requested', subject: { kind: 'step', ...review, files: named } };

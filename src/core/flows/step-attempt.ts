@@ -52,6 +52,8 @@ export interface Verified {
   files: ChangedFile[];
   protectedFiles: ProtectedChange[];
   verify: VerifyReport;
+  /** Which attempt passed, for a step that took more than one. */
+  attempt?: { number: number; of: number };
 }
 
 /** The changed files protected_paths covers; a `#/pointer` rule reads the file's content on both sides. */
@@ -186,6 +188,8 @@ export async function* attemptsAt(step: ActStep, ctx: Context): AsyncGenerator<A
         passed: result.kind !== 'failed',
         reason: result.kind === 'failed' ? result.failure.reason : null,
       };
+    if (result.kind === 'verified' && attempt > 1)
+      return { ...result, verified: { ...result.verified, attempt: { number: attempt, of: max } } };
     if (result.kind !== 'failed' || !retries || result.report.status === 'cancelled') return result;
     // The author gave up for good (its model is gone): asking it again would not help.
     if (result.failure.stage === 'author' && result.retry !== true) return result;

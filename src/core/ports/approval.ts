@@ -39,6 +39,8 @@ export interface StepReview {
   title: string;
   /** One line: "verified: 3 commands, 41 tests passed". */
   verdict: string;
+  /** A model step's passing attempt, when it was not the first: the attempts before it failed verification. */
+  attempt?: { number: number; of: number };
   files: ChangedFile[];
   /** The changed files protected_paths covers: writing them takes a second, explicit yes. */
   protectedFiles: ProtectedChange[];
