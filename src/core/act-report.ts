@@ -41,6 +41,8 @@ export interface StepReport {
   patchFile: string | null;
   /** The output of the step's Run commands (what later steps' templates get); null when none ran. */
   output: string | null;
+  /** A model step that failed because the model could not be used (gone mid-step, context full): exit 3, not 1. */
+  modelUnavailable?: true;
 }
 
 export interface ActReport {

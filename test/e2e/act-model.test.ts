@@ -270,3 +270,16 @@ test('no model server for a step that needs one: exit 3 before any session is st
   assert.equal(existsSync(join(root, '.aide/state/sessions')), false, 'no session was started');
   assert.equal(read(root, 'src/calc.js'), PROJECT['src/calc.js']);
 });
+
+test(
+  'the model gone in the middle of a step (its script runs out): exit 3, the reason named, nothing written',
+  T,
+  async (t) => {
+    const root = modelRepo(t);
+    const model = replay(t, ['<read_file><path>src/calc.js</path></read_file>']);
+    const result = await runAide(['act', '--yes', '--model', model], { cwd: root });
+    assert.equal(result.code, 3, said(result));
+    assert.match(said(result), /ran out after 1 reply/);
+    assert.equal(read(root, 'src/calc.js'), PROJECT['src/calc.js']);
+  },
+);

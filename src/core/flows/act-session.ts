@@ -52,6 +52,9 @@ export function sessionExitCode(report: ActReport, interrupted: number | null): 
   if (report.steps.some((s) => s.status === 'conflict')) return ExitCode.conflict;
   if (report.steps.some((s) => s.status === 'aborted')) return ExitCode.aborted;
   if (report.steps.some((s) => s.status === 'refused')) return ExitCode.approvalNeeded;
+  // A model that could not be used is exit 3 (DESIGN.md), like a model missing before the session.
+  if (report.steps.some((s) => s.status === 'failed' && s.modelUnavailable === true))
+    return ExitCode.modelUnavailable;
   if (report.steps.some((s) => s.status === 'failed')) return ExitCode.failed;
   return ExitCode.ok;
 }

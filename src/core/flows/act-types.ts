@@ -124,7 +124,8 @@ export interface AuthorRequest {
 export type Authored =
   | { ok: true; edits: string; written?: readonly string[] }
   /** `retry`: asked again, the author may do better (an agent that slipped, not one whose model is gone). */
-  | { ok: false; reason: string; cancelled?: true; retry?: boolean };
+  /** `modelUnavailable`: the model could not be used (a server gone mid-step, a full context): exit 3. */
+  | { ok: false; reason: string; cancelled?: true; retry?: boolean; modelUnavailable?: true };
 
 /**
  * Where a step's edits come from. The plan's written edits are one author; an agent loop that

@@ -161,7 +161,14 @@ export function agentAuthor(deps: AgentAuthorDeps): StepAuthor {
       if (!outcome.ok)
         return outcome.stop.kind === 'cancelled'
           ? { ok: false, reason: 'interrupted', cancelled: true }
-          : { ok: false, reason: deps.describeStop(outcome.stop), retry: SLIPS.has(outcome.stop.kind) };
+          : {
+              ok: false,
+              reason: deps.describeStop(outcome.stop),
+              retry: SLIPS.has(outcome.stop.kind),
+              ...(outcome.stop.kind === 'model' || outcome.stop.kind === 'context_full'
+                ? { modelUnavailable: true as const }
+                : {}),
+            };
       return { ok: true, edits: '', written: tools.written() };
     },
   };

@@ -88,7 +88,12 @@ function failed(
   step: ActStep,
   stage: AttemptFailure['stage'],
   reason: string,
-  extra: { status?: 'failed' | 'cancelled'; files?: ChangedFile[]; verify?: VerifyReport } = {},
+  extra: {
+    status?: 'failed' | 'cancelled';
+    files?: ChangedFile[];
+    verify?: VerifyReport;
+    modelUnavailable?: true;
+  } = {},
 ): Failed {
   const { status = 'failed', ...found } = extra;
   return {
@@ -227,7 +232,8 @@ async function* oneAttempt(
   });
   if (!authored.ok) {
     const status = authored.cancelled === true ? { status: 'cancelled' as const } : {};
-    const gaveUp = failed(step, 'author', authored.reason, status);
+    const gone = authored.modelUnavailable === true ? { modelUnavailable: true as const } : {};
+    const gaveUp = failed(step, 'author', authored.reason, { ...status, ...gone });
     // A slip of the model (not a model that is gone) is worth another attempt.
     return authored.retry === true ? { ...gaveUp, retry: true } : gaveUp;
   }
