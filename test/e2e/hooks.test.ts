@@ -279,3 +279,23 @@ test('status of a working hook; every subcommand outside a repository exits 2 wi
     assert.match(result.stderr, /git init/);
   }
 });
+
+test("`git commit -a` is checked through git's temporary index; a partly staged file's rest stays", async (t) => {
+  const root = checkedRepo(t);
+  await install(root);
+  const before = head(root);
+  // Only the working tree says "bad": the index git builds for -a is what the hook checks.
+  writeTree(root, { 'value.txt': 'bad\n' });
+  const refused = commit(root, {}, ['-a']);
+  assert.notEqual(refused.code, 0, refused.output);
+  assert.equal(head(root), before);
+  assert.equal(readFileSync(join(root, 'value.txt'), 'utf8'), 'bad\n');
+  stage(root, 'good');
+  writeTree(root, { 'notes.txt': 'staged\n' });
+  git(root, ['add', 'notes.txt']);
+  writeTree(root, { 'notes.txt': 'staged\nunstaged\n' });
+  const passed = commit(root);
+  assert.equal(passed.code, 0, passed.output);
+  assert.equal(git(root, ['show', 'HEAD:notes.txt']), 'staged\n');
+  assert.equal(readFileSync(join(root, 'notes.txt'), 'utf8'), 'staged\nunstaged\n');
+});
