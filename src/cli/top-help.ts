@@ -28,6 +28,8 @@ export const TOP_HELP = [
   '  aide config            Show every setting in effect and where each value comes from',
   '  aide doctor            Check what works on this machine: node, git, the workspace, scratch copies,',
   '                         network isolation, the model server',
+  '  aide hooks             Install, remove and inspect the git hooks that run aide before each commit',
+  '                         or push',
   '',
   'Options:',
   '      --version  Show version number                                                       [boolean]',

@@ -3,6 +3,7 @@ import { applyCommand } from './apply-command.js';
 import { checkpointsCommand } from './checkpoints-command.js';
 import { configCommand } from './config-command.js';
 import { doctorCommand } from './doctor-command.js';
+import { hooksCommand } from './hooks-command.js';
 import { initCommand } from './init-command.js';
 import { planCommand } from './plan-command.js';
 import { restoreCommand } from './restore-command.js';
@@ -25,4 +26,5 @@ export const commands: readonly CommandSpec[] = [
   statusCommand,
   configCommand,
   doctorCommand,
+  hooksCommand,
 ];
