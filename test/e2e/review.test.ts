@@ -5,6 +5,7 @@
  * after, a branch range, AIDE_SKIP and --skip.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -165,6 +166,21 @@ test('verify runs on the staged content only; unstaged, untracked and partially 
   assert.match(lineOf(failing.stdout, 'verify'), /\.Failed$/);
   assert.match(failing.stdout, /check: failed/);
   assert.deepEqual(userState(root), staged);
+});
+
+test('inside a hook, the index git names in GIT_INDEX_FILE is the one reviewed (git commit <path>)', async (t) => {
+  const root = repo(t);
+  stage(root, { 'a.js': 'export const a = 2;\n' });
+  // What `git commit b.txt` does: a temporary index holding only that path's new content.
+  writeTree(root, { 'b.txt': '<<<<<<< HEAD\n' });
+  const temporary = join(root, '.git', 'next-index');
+  git(root, ['read-tree', '--index-output=.git/next-index', 'HEAD']);
+  execFileSync('git', ['add', 'b.txt'], { cwd: root, env: { ...process.env, GIT_INDEX_FILE: temporary } });
+  const hook = await review(root, ['--staged'], { GIT_INDEX_FILE: temporary, AIDE_SKIP: 'verify' });
+  assert.equal(hook.code, 1, hook.stdout + hook.stderr);
+  assert.match(hook.stdout, /b\.txt:1: error: merge conflict marker/);
+  const plain = await review(root, ['--staged'], { AIDE_SKIP: 'verify' });
+  assert.equal(plain.code, 0, plain.stdout);
 });
 
 test('--from-ref/--to-ref reviews a branch range, checked out only in the scratch', async (t) => {
