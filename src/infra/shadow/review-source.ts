@@ -35,12 +35,30 @@ function unquote(raw: string): string {
   return Buffer.from(bytes).toString('utf8');
 }
 
-/** Added lines per new path, from a `git diff -U0` patch. */
+/**
+ * Added lines per new path, from a `git diff -U0` patch. A hunk's header says how many lines it
+ * holds, so an added line reading "++ x" (shown "+++ x") is not taken for a file header.
+ */
 export function addedLines(patch: string): Map<string, AddedLine[]> {
   const files = new Map<string, AddedLine[]>();
   let current: AddedLine[] | null = null;
   let next = 0;
+  let oldLeft = 0;
+  let newLeft = 0;
   for (const line of patch.split('\n')) {
+    if (oldLeft > 0 || newLeft > 0) {
+      if (line.startsWith('+')) {
+        current?.push({ line: next, text: line.slice(1).replace(/\r$/, '') });
+        next += 1;
+        newLeft -= 1;
+      } else if (line.startsWith('-')) oldLeft -= 1;
+      else if (line.startsWith(' ')) {
+        next += 1;
+        oldLeft -= 1;
+        newLeft -= 1;
+      }
+      continue;
+    }
     if (line.startsWith('diff --git ')) {
       current = null;
     } else if (line.startsWith('+++ ')) {
@@ -48,10 +66,10 @@ export function addedLines(patch: string): Map<string, AddedLine[]> {
       current = target === '/dev/null' ? null : [];
       if (current !== null) files.set(unquote(target).replace(/^b\//, ''), current);
     } else if (line.startsWith('@@ ')) {
-      next = Number(/\+(\d+)/.exec(line)?.[1] ?? 0);
-    } else if (current !== null && line.startsWith('+')) {
-      current.push({ line: next, text: line.slice(1).replace(/\r$/, '') });
-      next += 1;
+      const header = /^@@ -\d+(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(line);
+      oldLeft = Number(header?.[1] ?? 1);
+      next = Number(header?.[2] ?? 0);
+      newLeft = Number(header?.[3] ?? 1);
     }
   }
   return files;
