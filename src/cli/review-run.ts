@@ -97,7 +97,7 @@ export async function runReview(options: ReviewOptions, globals: GlobalOptions, 
         ),
     );
     const results = [...prepared.inspected];
-    if (selection === null) results.push(skipped('verify', 'skipped by request'));
+    if (selection === null) results.push(skipped('verify', '--skip or AIDE_SKIP'));
     else if (typeof selection === 'string') results.push(skipped('verify', selection));
     else if (prepared.scratch !== null && runner !== null) {
       const flow = verifyFlow(
@@ -116,7 +116,7 @@ export async function runReview(options: ReviewOptions, globals: GlobalOptions, 
         return interruptExitCode(interrupt.received() ?? 'SIGINT');
       results.push(verifyResult(report));
     }
-    results.push(skipped('model', skip.has('model') ? 'skipped by request' : 'no model review yet'));
+    results.push(skipped('model', skip.has('model') ? '--skip or AIDE_SKIP' : 'no model review yet'));
     const ordered = CHECK_NAMES.map((name) => results.find((r) => r.name === name)).filter(
       (r): r is CheckResult => r !== undefined,
     );

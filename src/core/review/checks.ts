@@ -166,7 +166,8 @@ export async function runStaticChecks(
   ];
   const results: CheckResult[] = [];
   for (const [name, check] of run) {
-    if (skip.has(name)) results.push({ name, status: 'skipped', reason: 'skipped by request', findings: [] });
+    if (skip.has(name))
+      results.push({ name, status: 'skipped', reason: '--skip or AIDE_SKIP', findings: [] });
     else results.push(result(name, await check()));
   }
   return results;
