@@ -7,6 +7,7 @@ import { hooksCommand } from './hooks-command.js';
 import { initCommand } from './init-command.js';
 import { planCommand } from './plan-command.js';
 import { restoreCommand } from './restore-command.js';
+import { reviewCommand } from './review-command.js';
 import type { CommandSpec } from './spec.js';
 import { statusCommand } from './status-command.js';
 import { verifyCommand } from './verify-command.js';
@@ -21,6 +22,7 @@ export const commands: readonly CommandSpec[] = [
   actCommand,
   applyCommand,
   verifyCommand,
+  reviewCommand,
   checkpointsCommand,
   restoreCommand,
   statusCommand,

@@ -1,0 +1,56 @@
+import type { CommandSpec } from './spec.js';
+
+export const reviewCommand: CommandSpec = {
+  command: 'review',
+  describe:
+    'Check a change before it lands (what a git hook or CI runs): secrets, invisible Unicode, conflict markers, protected paths, large files, then the verify commands on a scratch copy',
+  builder: (yargs) =>
+    yargs
+      .option('staged', {
+        type: 'boolean',
+        default: false,
+        describe: 'Review exactly what is staged (the index, or the one git names in GIT_INDEX_FILE)',
+      })
+      .option('from-ref', {
+        type: 'string',
+        requiresArg: true,
+        describe: 'Review the change from this commit (e.g. the pull request base)…',
+      })
+      .option('to-ref', {
+        type: 'string',
+        requiresArg: true,
+        describe: '…to this one (default HEAD); checked out in a scratch copy, never in your working tree',
+      })
+      .option('skip', {
+        type: 'string',
+        array: true,
+        requiresArg: true,
+        describe: 'Skip these checks, by name (comma-separated), e.g. --skip verify,secrets; also AIDE_SKIP',
+      })
+      .option('isolation', {
+        type: 'boolean',
+        default: true,
+        describe: 'Run the verify commands without network and with the workspace read-only',
+      })
+      .example(
+        '$0 review --staged',
+        'check what the next commit would contain (what the pre-commit hook runs)',
+      )
+      .example('$0 review --from-ref origin/main --to-ref HEAD', "for CI: check a pull request's commits")
+      .example('AIDE_SKIP=verify $0 review --staged', 'the static checks only')
+      .epilog(
+        'Checks: invisible-unicode, conflict-markers, secrets (in added lines), protected-paths (a warning),\n' +
+          'large-files (over 500 KiB, Git LFS pointers excluded), verify (the .aide/sandbox.json commands on a\n' +
+          'scratch copy of exactly the reviewed tree), model (not yet: always Skipped).\n' +
+          'Your working tree, index and .git are never written. AIDE_SKIP=1 skips every check,\n' +
+          'AIDE_SKIP=verify,secrets the ones named.\n' +
+          'Exit codes: 0 every check passed or was skipped, 1 a check failed, 2 configuration or usage\n' +
+          'error, 130 interrupted (Ctrl-C).',
+      ),
+  run: async (argv, globals, io) => {
+    const { reviewOptions } = await import('./review-options.js');
+    const options = reviewOptions(argv, io.env);
+    const { runReview } = await import('../review-run.js');
+    return runReview(options, globals, io);
+  },
+};

@@ -1,0 +1,133 @@
+/**
+ * `aide review`, wired: the change read once (wiring/review.ts), the static checks on it, then
+ * the verify commands on a scratch copy of exactly the reviewed tree (the verify flow, isolated,
+ * network as sandbox.json says), and the report. The `model` check is not built yet: it is
+ * always reported as Skipped.
+ */
+import { join } from 'node:path';
+import { loadWorkspaceConfig } from '../config/load-workspace.js';
+import { drive } from '../core/flows/drive.js';
+import { verifyFlow } from '../core/flows/verify.js';
+import {
+  CHECK_NAMES,
+  DEFAULT_MAX_FILE_BYTES,
+  runStaticChecks,
+  type CheckResult,
+} from '../core/review/checks.js';
+import type { VerifyReport } from '../core/verify/report.js';
+import type { CommandSelection } from '../core/verify/select-commands.js';
+import { AideError, ExitCode } from '../shared/errors.js';
+import type { ReviewOptions } from './commands/review-options.js';
+import { interruptExitCode, listenForInterrupt } from './interrupt.js';
+import { useColor, type CliIo, type GlobalOptions } from './io.js';
+import { renderReview, reviewJson } from './render/review-report.js';
+import { makeStyle } from './render/style.js';
+import { chooseCommands, verifyPolicy } from './verify-run.js';
+import { openVerifyRunner } from './wiring/runner.js';
+import { prepareReview, type PreparedReview } from './wiring/review.js';
+import { findWorkspaceRoot } from './wiring/workspace.js';
+
+const TAIL_LINES = 15;
+
+const skipped = (name: CheckResult['name'], reason: string): CheckResult => ({
+  name,
+  status: 'skipped',
+  reason,
+  findings: [],
+});
+
+/** verify's report as one check: the failed commands and the end of their output under it. */
+function verifyResult(report: VerifyReport): CheckResult {
+  if (report.verdict === 'passed') return { name: 'verify', status: 'passed', findings: [] };
+  const details: string[] = [];
+  for (const command of report.commands.filter((c) => c.status !== 'passed' && c.status !== 'flaky')) {
+    details.push(`${command.name}: ${command.status.replace('_', ' ')}`);
+    for (const line of command.tail.trimEnd().split('\n').slice(-TAIL_LINES)) details.push(`  ${line}`);
+  }
+  details.push(`fix: make the commands pass on the staged content (\`aide verify --staged\` shows it all)`);
+  return { name: 'verify', status: 'failed', reason: report.summary, findings: [], details };
+}
+
+/** The commands verify runs, or why verify is skipped (none configured nor detected). */
+async function verifySelection(
+  root: string,
+  sandbox: Parameters<typeof chooseCommands>[1],
+): Promise<CommandSelection | string> {
+  try {
+    return await chooseCommands(root, sandbox, undefined);
+  } catch (error) {
+    if (error instanceof AideError && error.code === 'config_invalid') return 'no verify commands';
+    throw error;
+  }
+}
+
+export async function runReview(options: ReviewOptions, globals: GlobalOptions, io: CliIo): Promise<number> {
+  const skip = new Set(options.skip);
+  const root = await findWorkspaceRoot(globals.cwd, io.env);
+  const { config, sandbox: loaded } = await loadWorkspaceConfig(root, io.env);
+  const sandbox = loaded.value;
+  const selection = skip.has('verify') ? null : await verifySelection(root, sandbox);
+  const runsVerify = selection !== null && typeof selection !== 'string';
+  const interrupt = listenForInterrupt(() =>
+    io.stderr.write('\naide: interrupted; stopping the commands and removing the scratch copy…\n'),
+  );
+  let prepared: PreparedReview<CheckResult[]> | undefined;
+  const runner = runsVerify
+    ? await openVerifyRunner({
+        root,
+        env: io.env,
+        allowNetwork: sandbox.allow_network,
+        isolate: options.isolation,
+        homeBinds: sandbox.home_binds,
+      })
+    : null;
+  try {
+    prepared = await prepareReview(
+      root,
+      io.env,
+      options,
+      sandbox,
+      config.value.checkpoints.max_file_bytes,
+      runsVerify,
+      (files) =>
+        runStaticChecks(
+          files,
+          { protectedPaths: config.value.protected_paths, maxFileBytes: DEFAULT_MAX_FILE_BYTES },
+          skip,
+        ),
+    );
+    const results = [...prepared.inspected];
+    if (selection === null) results.push(skipped('verify', '--skip or AIDE_SKIP'));
+    else if (typeof selection === 'string') results.push(skipped('verify', selection));
+    else if (prepared.scratch !== null && runner !== null) {
+      const flow = verifyFlow(
+        {
+          cwd: prepared.scratch.path,
+          commands: selection.commands,
+          policy: verifyPolicy(sandbox),
+          userEnv: io.env,
+          logDir: join(prepared.stateDir, 'sessions', prepared.session, 'logs'),
+          signal: interrupt.signal,
+        },
+        { runner, now: () => performance.now() },
+      );
+      const report = await drive(flow, () => undefined);
+      if (report.verdict === 'cancelled' || interrupt.received() !== null)
+        return interruptExitCode(interrupt.received() ?? 'SIGINT');
+      results.push(verifyResult(report));
+    }
+    results.push(skipped('model', skip.has('model') ? '--skip or AIDE_SKIP' : 'no model review yet'));
+    const ordered = CHECK_NAMES.map((name) => results.find((r) => r.name === name)).filter(
+      (r): r is CheckResult => r !== undefined,
+    );
+    io.stdout.write(
+      globals.json ? reviewJson(ordered, prepared.subject) : renderReview(ordered, makeStyle(useColor(io))),
+    );
+    if (interrupt.received() !== null) return interruptExitCode(interrupt.received() ?? 'SIGINT');
+    return ordered.some((r) => r.status === 'failed') ? ExitCode.failed : ExitCode.ok;
+  } finally {
+    await prepared?.scratch?.dispose();
+    runner?.dispose();
+    interrupt.dispose();
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * What `aide review` reads, wired: the two trees of the change in the shadow (the staged tree
+ * written once from a copy of the index git names, or two commits' trees), the change between
+ * them file by file, and, when verify runs, a scratch copy of the reviewed tree. The workspace
+ * lock is held only while these are made; nothing here writes the work tree or the user's .git.
+ */
+import { randomBytes } from 'node:crypto';
+import type { SandboxConfig } from '../../config/sandbox-schema.js';
+import type { ReviewedFile } from '../../core/ports/review.js';
+import type { Scratch } from '../../core/ports/scratch.js';
+import { newSessionId } from '../../infra/shadow/checkpoints.js';
+import { ShadowReviewSource } from '../../infra/shadow/review-source.js';
+import { EMPTY_TREE, ShadowStore } from '../../infra/shadow/shadow-store.js';
+import type { ReviewOptions } from '../commands/review-options.js';
+import { tempRoot } from './temp-root.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** What was reviewed, for the report. */
+export interface ReviewSubject {
+  kind: 'staged' | 'range';
+  /** Base and reviewed trees (ids in the shadow). */
+  fromTree: string;
+  toTree: string;
+  /** The commits of a range; null for the staged tree. */
+  fromCommit: string | null;
+  toCommit: string | null;
+}
+
+/** What the static checks made of the change, and the scratch copy verify runs in (null when verify is skipped). */
+export interface PreparedReview<T> {
+  stateDir: string;
+  session: string;
+  subject: ReviewSubject;
+  inspected: T;
+  scratch: Scratch | null;
+}
+
+async function subjectOf(store: ShadowStore, options: ReviewOptions): Promise<ReviewSubject> {
+  if (options.staged) {
+    return {
+      kind: 'staged',
+      fromTree: store.workspace.user?.headTree ?? EMPTY_TREE,
+      toTree: await store.stagedTree(),
+      fromCommit: null,
+      toCommit: null,
+    };
+  }
+  const from = await store.refTree(options.fromRef ?? 'HEAD');
+  const to = await store.refTree(options.toRef ?? 'HEAD');
+  return {
+    kind: 'range',
+    fromTree: from.tree,
+    toTree: to.tree,
+    fromCommit: from.commit,
+    toCommit: to.commit,
+  };
+}
+
+/**
+ * The change given to `inspect` (the static checks) while the shadow is held, so the staged
+ * tree's objects cannot be collected under it, and a scratch of the reviewed tree when
+ * `withScratch`.
+ */
+export async function prepareReview<T>(
+  root: string,
+  env: Env,
+  options: ReviewOptions,
+  sandbox: SandboxConfig,
+  maxFileBytes: number,
+  withScratch: boolean,
+  inspect: (files: ReviewedFile[]) => Promise<T>,
+): Promise<PreparedReview<T>> {
+  const store = await ShadowStore.open(root, env, { maxFileBytes, command: 'review' });
+  try {
+    const subject = await subjectOf(store, options);
+    const files = await new ShadowReviewSource(store.git).files(subject.fromTree, subject.toTree);
+    const inspected = await inspect(files);
+    const session = newSessionId('review', new Date(), randomBytes(2).toString('hex'));
+    const scratch = withScratch
+      ? await store.scratches({ tempRoot: tempRoot(env), links: sandbox.link }).open(session, subject.toTree)
+      : null;
+    return {
+      stateDir: store.workspace.stateDir,
+      session,
+      subject,
+      inspected,
+      scratch,
+    };
+  } finally {
+    await store.close();
+  }
+}

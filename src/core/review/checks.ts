@@ -1,0 +1,174 @@
+/**
+ * The static checks of `aide review`, on the files a change touches (ports/review.ts): what a
+ * reviewer cannot see or should not let through, found in the lines the change adds only, so a
+ * problem already in the repository does not block an unrelated commit.
+ */
+import type { ReviewedFile } from '../ports/review.js';
+import { findInvisible } from '../security/invisible.js';
+import { findProtected, type MatchOptions } from '../security/protected-paths.js';
+import { ALLOW_SECRET, findSecrets } from '../security/secret-patterns.js';
+
+/** The checks, in the order they are shown. `verify` and `model` run outside this module. */
+export const CHECK_NAMES = [
+  'invisible-unicode',
+  'conflict-markers',
+  'protected-paths',
+  'secrets',
+  'large-files',
+  'verify',
+  'model',
+] as const;
+export type CheckName = (typeof CHECK_NAMES)[number];
+
+/** One thing a check found. */
+export interface Finding {
+  check: CheckName;
+  file: string;
+  /** 1-based line, or null for the file as a whole. */
+  line: number | null;
+  /** What is wrong; never a secret's value. */
+  message: string;
+  /** What to do about it. */
+  fix: string;
+  /** A warning is shown but does not fail the check. */
+  severity: 'error' | 'warning';
+}
+
+/** How one check ended. */
+export interface CheckResult {
+  name: CheckName;
+  status: 'passed' | 'failed' | 'skipped';
+  /** Why it was skipped, or a one-line note. */
+  reason?: string;
+  findings: Finding[];
+  /** Extra lines shown under a failure (a verify command's output tail). */
+  details?: string[];
+}
+
+/** Settings of the static checks. */
+export interface StaticCheckOptions {
+  /** config.json's protected_paths. */
+  protectedPaths: readonly string[];
+  protectedMatch?: MatchOptions;
+  /** Larger added or changed files fail large-files. */
+  maxFileBytes: number;
+}
+
+export const DEFAULT_MAX_FILE_BYTES = 500 * 1024;
+
+/** A git conflict marker as git writes it: at line start, the 7-character run, a label or nothing. */
+const CONFLICT_MARKER = /^(?:<{7} |<{7}$|={7}$|>{7} |>{7}$|\|{7} |\|{7}$)/;
+
+function invisibleUnicode(files: readonly ReviewedFile[]): Finding[] {
+  const found: Finding[] = [];
+  for (const file of files) {
+    for (const { line, text } of file.added) {
+      for (const hit of findInvisible(text)) {
+        // A byte-order mark opening a file is how some editors save UTF-8; elsewhere it hides.
+        if (hit.codePoint === 0xfeff && line === 1 && hit.column === 1) continue;
+        found.push({
+          check: 'invisible-unicode',
+          file: file.path,
+          line,
+          message: `${hit.label} at column ${hit.column}`,
+          fix: 'Remove the character (it is invisible in most editors and diffs).',
+          severity: 'error',
+        });
+      }
+    }
+  }
+  return found;
+}
+
+function conflictMarkers(files: readonly ReviewedFile[]): Finding[] {
+  const found: Finding[] = [];
+  for (const file of files) {
+    for (const { line, text } of file.added) {
+      if (!CONFLICT_MARKER.test(text)) continue;
+      found.push({
+        check: 'conflict-markers',
+        file: file.path,
+        line,
+        message: `merge conflict marker ${JSON.stringify(text.slice(0, 7))}`,
+        fix: 'Resolve the conflict and remove the marker lines, then stage the file again.',
+        severity: 'error',
+      });
+    }
+  }
+  return found;
+}
+
+async function protectedPaths(
+  files: readonly ReviewedFile[],
+  options: StaticCheckOptions,
+): Promise<Finding[]> {
+  const hits = await findProtected(options.protectedPaths, files, options.protectedMatch);
+  return hits.map((hit) => ({
+    check: 'protected-paths',
+    file: hit.path,
+    line: null,
+    message: `changes a protected path (rule ${hit.rule})`,
+    fix: 'Make sure this change is intended: tests, lockfiles, CI and hooks decide what passes.',
+    severity: 'warning',
+  }));
+}
+
+function secrets(files: readonly ReviewedFile[]): Finding[] {
+  const found: Finding[] = [];
+  for (const file of files) {
+    for (const { line, text } of file.added) {
+      for (const hit of findSecrets(text)) {
+        found.push({
+          check: 'secrets',
+          file: file.path,
+          line,
+          message: `${hit.rule.description} (${hit.rule.id}) ${hit.masked} at column ${hit.column}`,
+          fix: `Remove it and revoke it (it may already be copied); a known false positive: add the comment ${ALLOW_SECRET} on the line.`,
+          severity: 'error',
+        });
+      }
+    }
+  }
+  return found;
+}
+
+function largeFiles(files: readonly ReviewedFile[], options: StaticCheckOptions): Finding[] {
+  return files
+    .filter(
+      (f) => f.action !== 'deleted' && !f.lfsPointer && f.bytes !== null && f.bytes > options.maxFileBytes,
+    )
+    .map((f) => ({
+      check: 'large-files',
+      file: f.path,
+      line: null,
+      message: `${Math.ceil((f.bytes ?? 0) / 1024)} KiB, over the ${Math.floor(options.maxFileBytes / 1024)} KiB limit`,
+      fix: 'Keep large files out of git (or track them with Git LFS).',
+      severity: 'error',
+    }));
+}
+
+function result(name: CheckName, findings: Finding[]): CheckResult {
+  return { name, status: findings.some((f) => f.severity === 'error') ? 'failed' : 'passed', findings };
+}
+
+/** The static checks on a change; `skip` names checks reported as skipped without running. */
+export async function runStaticChecks(
+  files: readonly ReviewedFile[],
+  options: StaticCheckOptions,
+  skip: ReadonlySet<string>,
+): Promise<CheckResult[]> {
+  const run: Array<[CheckName, () => Promise<Finding[]> | Finding[]]> = [
+    ['invisible-unicode', () => invisibleUnicode(files)],
+    ['conflict-markers', () => conflictMarkers(files)],
+    ['protected-paths', () => protectedPaths(files, options)],
+    ['secrets', () => secrets(files)],
+    ['large-files', () => largeFiles(files, options)],
+  ];
+  const results: CheckResult[] = [];
+  for (const [name, check] of run) {
+    if (skip.has(name))
+      results.push({ name, status: 'skipped', reason: '--skip or AIDE_SKIP', findings: [] });
+    else results.push(result(name, await check()));
+  }
+  return results;
+}

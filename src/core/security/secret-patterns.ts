@@ -1,0 +1,99 @@
+/**
+ * Credential formats a review refuses in added lines: only formats with a fixed, documented
+ * prefix or structure, so a match is almost always a real token (high precision over recall; a
+ * generic "looks random" rule would stop commits for test fixtures and hashes). Written for aide
+ * from the vendors' published token formats; gitleaks' default rules were the checklist of which
+ * vendors matter, not the source of these expressions.
+ */
+
+/** One credential format. */
+export interface SecretRule {
+  /** Stable id, shown in findings and `--json`. */
+  id: string;
+  /** What it is, for people. */
+  description: string;
+  /** Matches the token; must not use the g flag (scanning adds it). */
+  pattern: RegExp;
+}
+
+export const SECRET_RULES: readonly SecretRule[] = [
+  {
+    id: 'aws-access-key-id',
+    description: 'AWS access key id',
+    pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b/,
+  },
+  { id: 'github-pat', description: 'GitHub token', pattern: /\bgh[pousr]_[A-Za-z0-9]{36,255}\b/ },
+  {
+    id: 'github-fine-grained-pat',
+    description: 'GitHub fine-grained token',
+    pattern: /\bgithub_pat_[A-Za-z0-9_]{82}\b/,
+  },
+  { id: 'gitlab-pat', description: 'GitLab token', pattern: /\bglpat-[A-Za-z0-9_-]{20,}\b/ },
+  { id: 'slack-token', description: 'Slack token', pattern: /\bxox[baprs]-[A-Za-z0-9-]{10,250}\b/ },
+  {
+    id: 'slack-webhook',
+    description: 'Slack webhook URL',
+    pattern: /https:\/\/hooks\.slack\.com\/services\/T[A-Z0-9]{6,}\/B[A-Z0-9]{6,}\/[A-Za-z0-9]{20,}/,
+  },
+  {
+    id: 'stripe-live-key',
+    description: 'Stripe live key',
+    pattern: /\b(?:sk|rk)_live_[A-Za-z0-9]{20,247}\b/,
+  },
+  { id: 'anthropic-api-key', description: 'Anthropic API key', pattern: /\bsk-ant-[A-Za-z0-9_-]{32,}/ },
+  {
+    id: 'openai-api-key',
+    description: 'OpenAI API key',
+    // sk-proj-/sk-svcacct-/sk-admin- keys, and the older sk-… keys with their T3BlbkFJ marker.
+    pattern:
+      /\bsk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}|[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}|[A-Za-z0-9]{48})\b/,
+  },
+  { id: 'npm-token', description: 'npm access token', pattern: /\bnpm_[A-Za-z0-9]{36}\b/ },
+  {
+    id: 'gcp-service-account',
+    description: 'Google Cloud service-account key',
+    pattern: /"private_key"\s*:\s*"-----BEGIN[A-Z ]*PRIVATE KEY-----/,
+  },
+  { id: 'gcp-api-key', description: 'Google API key', pattern: /\bAIza[0-9A-Za-z_-]{35}\b/ },
+  { id: 'huggingface-token', description: 'Hugging Face token', pattern: /\bhf_[A-Za-z]{34,40}\b/ },
+  { id: 'pypi-token', description: 'PyPI upload token', pattern: /\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}/ },
+  {
+    id: 'private-key',
+    description: 'private key block',
+    pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/,
+  },
+  {
+    id: 'jwt',
+    description: 'JSON Web Token',
+    pattern: /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/,
+  },
+];
+
+/** The inline comment that marks a line's match as a known false positive. */
+export const ALLOW_SECRET = 'aide:allow-secret';
+
+/** A credential found in a line. */
+export interface SecretMatch {
+  rule: SecretRule;
+  /** 1-based column (in UTF-16 units) where the token starts. */
+  column: number;
+  /** The token, masked: never the value itself. */
+  masked: string;
+}
+
+/** What may be shown of a token: its first four characters (a vendor prefix, not the secret). */
+export function maskSecret(token: string): string {
+  return `${token.slice(0, 4)}…`;
+}
+
+/** Every credential in one line; none when the line carries the allow comment. */
+export function findSecrets(line: string): SecretMatch[] {
+  if (line.includes(ALLOW_SECRET)) return [];
+  const found: SecretMatch[] = [];
+  for (const rule of SECRET_RULES) {
+    const global = new RegExp(rule.pattern.source, `${rule.pattern.flags}g`);
+    for (const match of line.matchAll(global))
+      found.push({ rule, column: match.index + 1, masked: maskSecret(match[0]) });
+  }
+  return found;
+}

@@ -1,0 +1,119 @@
+/**
+ * The change `aide review` checks, read from the shadow: the trees on both sides are already
+ * there (the staged tree written from a copy of the index, or the commits' trees borrowed from
+ * the user's store), so nothing here reads the work tree or writes the user's repository.
+ */
+import type { AddedLine, ReviewedFile, ReviewSource } from '../../core/ports/review.js';
+import type { ShadowGit } from './git.js';
+import { diffTrees, readBlobs } from './raw-objects.js';
+import { objectsOnly } from './scratch/object-reader.js';
+
+const LFS_POINTER = Buffer.from('version https://git-lfs.github.com/spec/v1');
+const FILE_MODES = new Set(['100644', '100755']);
+
+/** A path as git prints it after `+++ b/`: plain, or C-quoted when it has unusual bytes. */
+function unquote(raw: string): string {
+  if (!raw.startsWith('"')) return raw;
+  const bytes: number[] = [];
+  const body = raw.slice(1, -1);
+  const escapes: Record<string, number> = { n: 10, t: 9, '"': 34, '\\': 92, a: 7, b: 8, f: 12, r: 13, v: 11 };
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i] ?? '';
+    if (c !== '\\') {
+      bytes.push(...Buffer.from(c));
+      continue;
+    }
+    const next = body[i + 1] ?? '';
+    if (/[0-7]/.test(next)) {
+      bytes.push(parseInt(body.slice(i + 1, i + 4), 8));
+      i += 3;
+    } else {
+      bytes.push(escapes[next] ?? next.charCodeAt(0));
+      i += 1;
+    }
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+/**
+ * Added lines per new path, from a `git diff -U0` patch. A hunk's header says how many lines it
+ * holds, so an added line reading "++ x" (shown "+++ x") is not taken for a file header.
+ */
+export function addedLines(patch: string): Map<string, AddedLine[]> {
+  const files = new Map<string, AddedLine[]>();
+  let current: AddedLine[] | null = null;
+  let next = 0;
+  let oldLeft = 0;
+  let newLeft = 0;
+  for (const line of patch.split('\n')) {
+    if (oldLeft > 0 || newLeft > 0) {
+      if (line.startsWith('+')) {
+        current?.push({ line: next, text: line.slice(1).replace(/\r$/, '') });
+        next += 1;
+        newLeft -= 1;
+      } else if (line.startsWith('-')) oldLeft -= 1;
+      else if (line.startsWith(' ')) {
+        next += 1;
+        oldLeft -= 1;
+        newLeft -= 1;
+      }
+      continue;
+    }
+    if (line.startsWith('diff --git ')) {
+      current = null;
+    } else if (line.startsWith('+++ ')) {
+      const target = line.slice(4);
+      current = target === '/dev/null' ? null : [];
+      if (current !== null) files.set(unquote(target).replace(/^b\//, ''), current);
+    } else if (line.startsWith('@@ ')) {
+      const header = /^@@ -\d+(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(line);
+      oldLeft = Number(header?.[1] ?? 1);
+      next = Number(header?.[2] ?? 0);
+      newLeft = Number(header?.[3] ?? 1);
+    }
+  }
+  return files;
+}
+
+/** The change between two trees of the shadow, as the review checks read it. */
+export class ShadowReviewSource implements ReviewSource {
+  constructor(private readonly git: ShadowGit) {}
+
+  async files(from: string, to: string): Promise<ReviewedFile[]> {
+    const options = objectsOnly(this.git);
+    const changes = await diffTrees(this.git, from, to, options);
+    const patch = (
+      await this.git.run(
+        ['diff', '-U0', '--no-color', '--no-ext-diff', '--no-renames', '--no-textconv', from, to],
+        options,
+      )
+    ).stdout.toString('utf8');
+    const lines = addedLines(patch);
+    const blobOf = (mode: string | null, blob: string | null) =>
+      mode !== null && FILE_MODES.has(mode) ? blob : null;
+    const newBlobs = await readBlobs(
+      this.git,
+      changes.map((c) => blobOf(c.newMode, c.newBlob)),
+    );
+    const read = async (mode: string | null, blob: string | null): Promise<Uint8Array | null> => {
+      const sha = blobOf(mode, blob);
+      if (sha === null) return null;
+      return newBlobs.get(sha) ?? (await readBlobs(this.git, [sha])).get(sha) ?? null;
+    };
+    return changes.map((change) => {
+      const sha = blobOf(change.newMode, change.newBlob);
+      const content = sha === null ? undefined : newBlobs.get(sha);
+      const binary = content?.subarray(0, 8000).includes(0) ?? false;
+      return {
+        path: change.path,
+        action: change.action,
+        added: binary ? [] : (lines.get(change.path) ?? []),
+        binary,
+        bytes: content?.length ?? null,
+        lfsPointer: content?.subarray(0, LFS_POINTER.length).equals(LFS_POINTER) ?? false,
+        before: () => read(change.oldMode, change.oldBlob),
+        after: () => read(change.newMode, change.newBlob),
+      };
+    });
+  }
+}
