@@ -18,7 +18,7 @@ test('the recorded runner reads back exactly, quotes and spaces included', () =>
   const script = renderHookScript(TEMPLATE, 'pre-push', runner);
   assert.deepEqual(recordedRunner(script), runner);
   assert.ok(isAideHook(script));
-  assert.match(script, /exec x verify --staged # pre-push\n/);
+  assert.match(script, /exec x review --staged # pre-push\n/);
   assert.equal(recordedRunner('#!/bin/sh\necho hi\n'), null);
 });
 

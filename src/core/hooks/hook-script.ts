@@ -12,13 +12,13 @@ export const HOOK_NAMES: readonly HookName[] = ['pre-commit', 'pre-push'];
 export const HOOK_MARKER = '# installed by aide';
 
 /**
- * The aide arguments each hook runs. `verify --staged` stands in for `review --staged` until that
- * command exists (swap it here; nothing else names it). pre-push runs the same check of the staged
- * tree: the pushed range (`review --from-ref/--to-ref` from the refs git passes on stdin) is later work.
+ * The aide arguments each hook runs (nothing else names them). pre-push runs the same review of
+ * the staged tree: the pushed range (`review --from-ref/--to-ref` from the refs git passes on
+ * stdin) is later work.
  */
 export const HOOK_ARGS: Readonly<Record<HookName, readonly string[]>> = {
-  'pre-commit': ['verify', '--staged'],
-  'pre-push': ['verify', '--staged'],
+  'pre-commit': ['review', '--staged'],
+  'pre-push': ['review', '--staged'],
 };
 
 /** Where a foreign hook is kept while aide's runs in its place (and runs it first). */
