@@ -84,12 +84,24 @@ function filesUnder(dir: string): string[] {
   );
 }
 
+/** A file's text, or null when it went away between the listing and the read. */
+function readIfThere(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
 /** Waits (up to a minute) for a line of a verify command's log in the workspace to match `line`; returns its first group. */
 export async function commandSaid(root: string, line: RegExp): Promise<string> {
   const until = Date.now() + 60_000;
   for (;;) {
     for (const log of filesUnder(join(root, '.aide/state/sessions'))) {
-      const found = line.exec(readFileSync(log, 'utf8'));
+      // aide writes its state files atomically: a temp file listed here may be renamed before it is read.
+      const text = readIfThere(log);
+      const found = text === null ? null : line.exec(text);
       if (found !== null) return found[1] ?? found[0];
     }
     if (Date.now() > until) throw new Error(`no verify command printed ${String(line)}`);
