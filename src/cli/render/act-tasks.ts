@@ -11,8 +11,6 @@
  * longer than the screen, then the menu comes back.
  */
 import { writeSync } from 'node:fs';
-import { ListrEnquirerPromptAdapter } from '@listr2/prompt-adapter-enquirer';
-import Enquirer from 'enquirer';
 import { Listr, type ListrTask, type SimpleRenderer } from 'listr2';
 import type { AideEvent } from '../../core/events.js';
 import type {
@@ -24,8 +22,8 @@ import type {
 } from '../../core/ports/approval.js';
 import { plural } from '../../shared/text.js';
 import type { OutputStream } from '../io.js';
-import { askStep, type StepPrompts } from '../step-approver.js';
-import { discardTypeahead, keepSignalsFrom, type KeyboardInput } from '../prompt-guard.js';
+import { askStep } from '../step-approver.js';
+import type { KeyboardInput } from '../prompt-guard.js';
 import { silenceEcho } from '../terminal-echo.js';
 import { protectedList } from './act.js';
 import { approvalText } from './approval.js';
@@ -40,15 +38,8 @@ import {
 } from './act-step-slots.js';
 import { Deferred } from './deferred.js';
 import { showText, type TerminalSize } from './pager.js';
-import {
-  protectedQuestion,
-  REVIEW_CHOICES,
-  reviewHeader,
-  reviewQuestion,
-  stepDiff,
-  yesNo,
-  type ReviewChoice,
-} from './review.js';
+import { stepPrompts } from './act-prompts.js';
+import { stepDiff } from './review.js';
 import type { Style } from './style.js';
 import {
   SUSPENDABLE_OPTIONS,
@@ -359,7 +350,15 @@ export class TaskListActView implements Approver {
     host: Task,
     turn: Extract<Turn, { kind: 'ask' }>,
   ): Promise<void> {
-    const decision = await askStep(turn.review, this.prompts(host)).catch((): StepDecision => ({
+    const decision = await askStep(
+      turn.review,
+      stepPrompts(host, {
+        style: this.options.style,
+        stdin: this.options.stdin,
+        signal: this.options.signal,
+        showDiff: (review) => this.showDiff(review),
+      }),
+    ).catch((): StepDecision => ({
       kind: 'abort',
     }));
     turn.answer.resolve(decision);
@@ -435,59 +434,6 @@ export class TaskListActView implements Approver {
         }
       },
     };
-  }
-
-  /** The review's questions as prompts inside the approval task. */
-  private prompts(task: Task): StepPrompts {
-    const { style } = this.options;
-    return {
-      choose: (review) =>
-        this.ask<ReviewChoice>(task, {
-          type: 'select',
-          message: reviewQuestion(review),
-          header: reviewHeader(review, style),
-          choices: REVIEW_CHOICES.map((c) => ({ name: c.name, message: c.message })),
-        }),
-      confirmProtected: (review) =>
-        this.ask<boolean>(task, {
-          type: 'confirm',
-          message: protectedQuestion(review),
-          initial: false,
-          format: yesNo,
-        }),
-      showDiff: (review) => this.showDiff(review),
-    };
-  }
-
-  /** One prompt through the adapter; null when cancelled (Ctrl-C or Escape in it, or SIGINT). */
-  private async ask<T>(
-    task: Task,
-    options: Parameters<ListrEnquirerPromptAdapter['run']>[0],
-  ): Promise<T | null> {
-    const { signal } = this.options;
-    const aborted = () => signal?.aborted === true;
-    if (aborted()) return null;
-    await discardTypeahead(this.options.stdin);
-    if (aborted()) return null;
-    const prompt = task.prompt(ListrEnquirerPromptAdapter);
-    let settled = false;
-    // enquirer makes its prompt a moment after run() starts: until then there is nothing to cancel.
-    const cancel = (): void => {
-      if (settled) return;
-      if (prompt.instance === undefined) setTimeout(cancel, 20);
-      else prompt.cancel({ throw: true });
-    };
-    signal?.addEventListener('abort', cancel, { once: true });
-    const enquirer = new Enquirer();
-    keepSignalsFrom(enquirer);
-    try {
-      return await prompt.run<T>(options, { enquirer });
-    } catch {
-      return null;
-    } finally {
-      settled = true;
-      signal?.removeEventListener('abort', cancel);
-    }
   }
 
   private async showDiff(review: StepReview): Promise<void> {
