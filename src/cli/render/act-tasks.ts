@@ -11,7 +11,7 @@
  * longer than the screen, then the menu comes back.
  */
 import { writeSync } from 'node:fs';
-import { Listr, type ListrTask, type SimpleRenderer } from 'listr2';
+import { Listr } from 'listr2';
 import type { AideEvent } from '../../core/events.js';
 import type {
   Approval,
@@ -25,11 +25,9 @@ import type { OutputStream } from '../io.js';
 import { askStep } from '../step-approver.js';
 import type { KeyboardInput } from '../prompt-guard.js';
 import { silenceEcho } from '../terminal-echo.js';
-import { protectedList } from './act.js';
 import { approvalText } from './approval.js';
 import {
   agentProgress,
-  filesText,
   statusText,
   StepSlot,
   type PlannedStep,
@@ -46,9 +44,8 @@ import {
   suspendableRenderer,
   type SuspendableRenderer,
 } from './suspendable-renderer.js';
-import { isolationLine, testsText } from './verify.js';
-import { formatDuration } from '../../shared/units.js';
-import { awaitCommandRun, outcomeError } from './verify-tasks.js';
+import { isolationLine } from './verify.js';
+import { commandRow, editsRow, writeRow, type StepTask } from './act-step-rows.js';
 
 export interface ActTaskListOptions {
   /** The plan's title. */
@@ -69,8 +66,6 @@ export interface ActTaskListOptions {
   signal?: AbortSignal;
 }
 
-type StepTask = ListrTask<unknown, typeof SuspendableRenderer, typeof SimpleRenderer>;
-
 /** `rows`, each made only once the one before it passed (an untitled task is not drawn, its subtasks are). */
 function thenRows(rows: readonly StepTask[]): StepTask {
   const [first, ...rest] = rows;
@@ -82,9 +77,6 @@ function thenRows(rows: readonly StepTask[]): StepTask {
       }),
   };
 }
-
-/** At most this many lines of a failing command's output are shown under it. */
-const TAIL_LINES = 12;
 
 export class TaskListActView implements Approver {
   private readonly slots = new Map<number, StepSlot>();
@@ -274,9 +266,16 @@ export class TaskListActView implements Approver {
         // reached. They are not drawn either: each later row is made (inside an untitled task,
         // which is not drawn itself) only once the rows before it passed, so a failed step does not
         // go on listing an approval and a write that will never come.
-        const later = [...(this.options.dryRun ? [] : [this.approvalTask(slot)]), this.writeTask(slot)];
+        const later = [
+          ...(this.options.dryRun ? [] : [this.approvalTask(slot)]),
+          writeRow(slot, this.options.style, this.options.dryRun),
+        ];
         return task.newListr(
-          [this.editsTask(slot), ...commands.map((name) => this.commandTask(slot, name)), thenRows(later)],
+          [
+            editsRow(slot),
+            ...commands.map((name) => commandRow(slot, name, this.options.style)),
+            thenRows(later),
+          ],
           { concurrent: false, exitOnError: true },
         );
       },
@@ -288,38 +287,6 @@ export class TaskListActView implements Approver {
     const report = await slot.finished.promise;
     if (report?.status === 'failed') throw new Error(report.reason ?? 'failed');
     task.skip(`${slot.title} — ${report === null ? 'not finished' : statusText(report)}`);
-  }
-
-  private editsTask(slot: StepSlot): StepTask {
-    const done =
-      slot.plan.runs > 0 ? `Edits and ${plural(slot.plan.runs, 'Run command')} done` : 'Edits applied';
-    return { title: `${done}: ${filesText(slot.edited)}`, task: () => undefined };
-  }
-
-  private commandTask(slot: StepSlot, name: string): StepTask {
-    const { style } = this.options;
-    return {
-      title: name,
-      task: async (_, task) => {
-        const run = await awaitCommandRun(
-          task,
-          name,
-          style,
-          () => slot.attempts.get(name) ?? 1,
-          slot.runs.get(name)?.promise ?? Promise.resolve(null),
-        );
-        if (run === null) return;
-        const attempts = slot.attempts.get(name) ?? 1;
-        if (run.exitCode !== 0 || run.timedOut) {
-          task.title = `${name}  ${style.dim(`${formatDuration(run.durationMs)}${attempts > 1 ? ` · failed ${plural(attempts, 'run')} (flake guard)` : ''}`)}`;
-          const tail = (slot.tails.get(name) ?? '').trimEnd().split('\n').slice(-TAIL_LINES);
-          throw new Error([outcomeError(name, run), ...tail.map((l) => style.dim(`│ ${l}`))].join('\n'));
-        }
-        const tests = testsText(run.tests);
-        const flaky = attempts > 1 ? style.yellow(`  flaky: passed on run ${attempts}`) : '';
-        task.title = `${name}${tests === '' ? '' : `  ${tests}`}  ${style.dim(formatDuration(run.durationMs))}${flaky}`;
-      },
-    };
   }
 
   private approvalTask(slot: StepSlot): StepTask {
@@ -392,48 +359,6 @@ export class TaskListActView implements Approver {
         throw new Error(`Not written: ${report?.reason ?? 'refused'}`);
       }
     }
-  }
-
-  private writeTask(slot: StepSlot): StepTask {
-    const { style, dryRun } = this.options;
-    return {
-      title: dryRun ? 'Checkpoint' : 'Checkpoint and write',
-      task: async (_, task) => {
-        const report = await slot.finished.promise;
-        if (report === null) {
-          task.skip('Not written');
-          return;
-        }
-        const checkpoint = `Checkpoint ${slot.checkpoint ?? '?'}`;
-        const marked =
-          report.protectedFiles.length > 0
-            ? style.yellow(`  ! protected: ${protectedList(report.protectedFiles)}`)
-            : '';
-        switch (report.status) {
-          case 'applied':
-            task.title = `${checkpoint}, written: ${filesText(report.files)}${marked}`;
-            return;
-          case 'verified':
-            task.title = `${checkpoint} (dry run: nothing written)${marked}`;
-            return;
-          case 'conflict':
-            throw new Error(
-              `Not written: ${report.reason ?? ''}${report.patchFile === null ? '' : `\nthe verified patch is saved in ${report.patchFile}`}`,
-            );
-          case 'failed':
-          case 'refused':
-            throw new Error(report.reason ?? report.status);
-          case 'skipped':
-          case 'aborted':
-          case 'cancelled':
-          case 'not_run':
-            task.skip(report.status === 'cancelled' ? 'Interrupted' : 'Not written');
-            // The step folds into one line that says what happened to it.
-            slot.task?.skip(`${slot.title} — ${statusText(report)}`);
-            return;
-        }
-      },
-    };
   }
 
   private async showDiff(review: StepReview): Promise<void> {
