@@ -9,6 +9,7 @@
  * the parser's errors plus, for a JavaScript file, TypeScript-only syntax used in it (a type
  * annotation in a `.js` file does not run either).
  */
+import { createRequire } from 'node:module';
 import type TypeScript from 'typescript';
 import type { SyntaxChecker, SyntaxDiagnostic } from '../../core/ports/syntax.js';
 
@@ -36,7 +37,7 @@ export class TypeScriptSyntaxChecker implements SyntaxChecker {
   private loading: Promise<Ts | null> | undefined;
 
   /** `load` is for tests (a parser that cannot be loaded); by default the `typescript` package. */
-  constructor(private readonly load: () => Promise<Ts> = () => import('typescript').then((m) => m.default)) {}
+  constructor(private readonly load: () => Promise<Ts> = loadTypeScript) {}
 
   async check(path: string, text: string): Promise<SyntaxDiagnostic[] | null> {
     const kind = KINDS[extension(path)];
@@ -50,6 +51,19 @@ export class TypeScriptSyntaxChecker implements SyntaxChecker {
       // A crash of the parser on some input is its bug, not the model's: the edit is not held up.
       return null;
     }
+  }
+}
+
+/**
+ * `typescript` is one 9 MB CommonJS file. Through `import()` Node first scans all of it for its
+ * export names (cjs-module-lexer) and sniffs its format: 0.7 s of CPU against 0.3 s for
+ * `require()`, measured on this machine, paid by every `aide act` whose model edits a JS/TS file.
+ */
+function loadTypeScript(): Promise<Ts> {
+  try {
+    return Promise.resolve(createRequire(import.meta.url)('typescript') as Ts);
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
   }
 }
 
