@@ -19,7 +19,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const BIN = fileURLToPath(new URL('../src/bin.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../bundle/aide.js', import.meta.url));
 
 interface Case {
   name: string;

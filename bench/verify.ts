@@ -148,7 +148,7 @@ interface AideRun {
 
 type Variant = 'isolated' | 'unconfined';
 
-const BIN = fileURLToPath(new URL('../src/bin.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../bundle/aide.js', import.meta.url));
 
 async function runAide(repo: string, env: Env, command: string, variant: Variant): Promise<AideRun> {
   const argv = [

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const example = join(root, 'examples', 'inventory');
-const bin = join(root, 'dist', 'src', 'bin.js');
+const bin = join(root, 'dist', 'bundle', 'aide.js');
 const clean = process.argv.includes('--clean');
 const named = process.argv.indexOf('--model');
 const live = named >= 0 ? process.argv[named + 1] : undefined;

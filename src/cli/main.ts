@@ -2,22 +2,23 @@
  * The composition root: builds the yargs parser, runs the chosen command and turns its
  * outcome into the one exit code. Nothing else in aide decides the exit code.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Argv, default as Yargs } from 'yargs';
 import { AideError, ExitCode } from '../shared/errors.js';
 import { didYouMean } from '../shared/text.js';
 import { commands } from './commands/index.js';
+import { packageManifest } from './package-files.js';
 import type { CommandSpec, RawArgv } from './commands/spec.js';
 import type { CliIo, GlobalOptions } from './io.js';
 import { printError } from './render/error.js';
+import { withSourceStack } from './source-stack.js';
 import { TOP_HELP, TOP_HELP_WIDTH } from './top-help.js';
 import { usageError } from './usage-errors.js';
 
 export function packageVersion(): string {
-  const raw = readFileSync(new URL('../../../package.json', import.meta.url), 'utf8');
-  const parsed = JSON.parse(raw) as { version?: unknown };
-  return typeof parsed.version === 'string' ? parsed.version : '0.0.0';
+  const version = packageManifest().version;
+  return typeof version === 'string' ? version : '0.0.0';
 }
 
 interface Selected {
@@ -105,9 +106,24 @@ function buildParser(
         knownOptions(parser),
       );
     });
+  skipHelpCache(parser);
   let withCommands: Argv = parser;
   for (const spec of commands) withCommands = register(withCommands, spec, select);
   return withCommands;
+}
+
+/**
+ * yargs lays out the chosen command's whole help text after running its handler, and keeps it in
+ * case a promise the handler returned fails later: 40–100 ms of a start (string widths, wrapping),
+ * a third of `aide status`. aide's handlers only record the choice and return nothing, so that text
+ * is never shown; help that is asked for is laid out when it is asked for. The cache hook is
+ * internal to yargs: where it is missing, nothing changes.
+ */
+function skipHelpCache(parser: Argv): void {
+  type Usage = { cacheHelpMessage?: () => void };
+  const internals = parser as unknown as { getInternalMethods?: () => { getUsageInstance?: () => Usage } };
+  const usage = internals.getInternalMethods?.().getUsageInstance?.();
+  if (typeof usage?.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => undefined;
 }
 
 function globalsFrom(argv: RawArgv, io: CliIo): GlobalOptions {
@@ -200,7 +216,7 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
     }
     return await parsed.spec.run(parsed.argv, globalsFrom(parsed.argv, io), io);
   } catch (error) {
-    return printError(error, json ? io.stdout : io.stderr, json);
+    return printError(withSourceStack(error), json ? io.stdout : io.stderr, json);
   }
 }
 

@@ -48,6 +48,9 @@ test('an internal error mid-session: recorded as crashed, the lock released, the
   const crashed = await runAide(['act', '--yes'], { cwd: root, env });
   assert.equal(crashed.code, 70, crashed.stdout + crashed.stderr);
   assert.match(crashed.stderr, /internal error/);
+  // The shipped CLI is a bundle; its stack trace still names the source files.
+  assert.match(crashed.stderr, /file:\/\/\S+\/src\/\S+\.ts:\d+:\d+/);
+  assert.doesNotMatch(crashed.stderr, /dist\/bundle\//);
   assert.match(
     crashed.stderr,
     /recorded as crashed and the workspace is unlocked\. Carry it on with `aide act --resume`/,

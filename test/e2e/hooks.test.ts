@@ -66,7 +66,7 @@ test('install writes a marked, executable hook that runs the aide command it rec
   assert.ok(text.startsWith(`#!/bin/sh\n${HOOK_MARKER}`), text);
   assert.equal(statSync(hook).mode & 0o111, 0o111);
   assert.match(text, new RegExp(`^aide_node='${process.execPath}'$`, 'm'));
-  assert.match(text, /^aide_entry='.*\/dist\/src\/bin\.js'$/m);
+  assert.match(text, /^aide_entry='.*\/dist\/bundle\/aide\.js'$/m);
   assert.ok(text.includes(`exec "$aide_node" "$aide_entry" ${HOOK_ARGS['pre-commit'].join(' ')}\n`), text);
   // Twice is the same as once: no chained copy of itself.
   const again = await install(root);

@@ -3,8 +3,8 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { testEnv, testHome } from './sandbox.js';
 
-/** dist/test/helpers/cli.js → dist/src/bin.js */
-export const BIN = fileURLToPath(new URL('../../src/bin.js', import.meta.url));
+/** The shipped CLI, package.json's bin: dist/test/helpers/cli.js → dist/bundle/aide.js (scripts/bundle.mjs). */
+export const BIN = fileURLToPath(new URL('../../bundle/aide.js', import.meta.url));
 
 /** aide with the test-only hooks (AIDE_TEST_PAUSE_AFTER_WRITES): dist/test/helpers/aide-test-bin.js. */
 export const TEST_BIN = fileURLToPath(new URL('./aide-test-bin.js', import.meta.url));

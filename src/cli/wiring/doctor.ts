@@ -3,7 +3,6 @@
  * lock is taken, no shadow is created. The model server is contacted through the model client
  * (loopback, or remote with allow_remote: the client refuses the rest), briefly: one tiny chat.
  */
-import { readFileSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import { isLoopbackHost } from '../../config/config-schema.js';
 import type { ConfigFlags } from '../../config/flag-overrides.js';
@@ -20,14 +19,14 @@ import { listWorkspaceScratches, scratchHome } from '../../infra/shadow/scratch/
 import { describeWorkspace } from '../../infra/shadow/shadow-repo.js';
 import { ShadowReader } from '../../infra/shadow/shadow-store.js';
 import { AideError } from '../../shared/errors.js';
+import { packageManifest } from '../package-files.js';
 import { tempRoot } from './temp-root.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** `engines.node` of aide's package.json. */
 function requiredNode(): string | null {
-  const raw = readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8');
-  const engines = (JSON.parse(raw) as { engines?: { node?: unknown } }).engines;
+  const engines = packageManifest().engines;
   return typeof engines?.node === 'string' ? engines.node : null;
 }
 

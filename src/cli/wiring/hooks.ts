@@ -6,7 +6,6 @@
 import { accessSync, constants, existsSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   chainedName,
   hookManager,
@@ -21,14 +20,11 @@ import {
 } from '../../core/hooks/hook-script.js';
 import { hooksDir, type Env } from '../../infra/git/user-repo.js';
 import { AideError } from '../../shared/errors.js';
+import { cliEntry, packagePath } from '../package-files.js';
 
-/** dist/src/cli/wiring/hooks.js → the package's hooks/ folder and dist/src/bin.js. */
-const TEMPLATE = new URL('../../../../hooks/hook.sh.template', import.meta.url);
-const ENTRY = new URL('../../bin.js', import.meta.url);
-
-/** The node running now and aide's entry point: what the hook records. */
+/** The node running now and aide's entry point (package.json's bin): what the hook records. */
 export function currentRunner(): AideRunner {
-  return { node: process.execPath, entry: fileURLToPath(ENTRY) };
+  return { node: process.execPath, entry: cliEntry() };
 }
 
 /** The folder git runs hooks from, or a usage error outside a repository. */
@@ -93,7 +89,7 @@ export async function installHook(
     renameSync(path, kept);
   }
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path, renderHookScript(readFileSync(TEMPLATE, 'utf8'), hook, currentRunner()));
+  writeFileSync(path, renderHookScript(readFileSync(packagePath('hooks', 'hook.sh.template'), 'utf8'), hook, currentRunner()));
   chmodSync(path, 0o755);
   return { kind: 'installed', hook, path, chained: existsSync(kept) ? kept : null, again };
 }
