@@ -214,6 +214,7 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
       if (parsed.text !== '') io.stdout.write(`${parsed.text}\n`);
       return ExitCode.ok;
     }
+    await import('./zod-setup.js');
     return await parsed.spec.run(parsed.argv, globalsFrom(parsed.argv, io), io);
   } catch (error) {
     return printError(withSourceStack(error), json ? io.stdout : io.stderr, json);
