@@ -13,6 +13,7 @@
 import { writeSync } from 'node:fs';
 import { Listr } from 'listr2';
 import type { AideEvent } from '../../core/events.js';
+import type { StepReport } from '../../core/act-report.js';
 import type {
   Approval,
   Approver,
@@ -26,6 +27,7 @@ import { askStep } from '../step-approver.js';
 import type { KeyboardInput } from '../prompt-guard.js';
 import { silenceEcho } from '../terminal-echo.js';
 import { approvalText } from './approval.js';
+import { bestAttemptText, FAILED_MARK } from './act-best-attempt.js';
 import {
   agentProgress,
   statusText,
@@ -86,6 +88,8 @@ export class TaskListActView implements Approver {
   private root: Task | null = null;
   private isolation: string | null = null;
   private running: Promise<void> | null = null;
+  /** The steps no attempt passed: their best attempts are shown once the tree is drawn. */
+  private readonly unverified: StepReport[] = [];
 
   constructor(private readonly options: ActTaskListOptions) {
     for (const step of options.steps) this.slots.set(step.number, new StepSlot(step));
@@ -179,6 +183,7 @@ export class TaskListActView implements Approver {
         break;
       case 'step_finished':
         this.slots.get(event.report.number)?.finish(event.report);
+        if (event.report.bestAttempt !== undefined) this.unverified.push(event.report);
         this.current = null;
         break;
       case 'session_finished':
@@ -235,6 +240,10 @@ export class TaskListActView implements Approver {
   async close(): Promise<void> {
     for (const slot of this.slots.values()) slot.finish(null);
     await this.running;
+    // Below the tree (its row says only the verdict), printed, not paged: nothing is asked, so
+    // the session should end without waiting on a pager; the patch file keeps it.
+    for (const report of this.unverified)
+      this.options.out.write(`\n${bestAttemptText(report, this.options.style, { tail: true })}`);
   }
 
   private showIsolation(line: string): void {
@@ -285,6 +294,11 @@ export class TaskListActView implements Approver {
   /** The step ended before verification: its edits or Run commands failed, or it changed nothing. */
   private async endedEarly(slot: StepSlot, task: Task): Promise<void> {
     const report = await slot.finished.promise;
+    // A best attempt's changes and tail are shown below the tree (close): here, its verdict.
+    if (report?.status === 'failed' && report.bestAttempt !== undefined)
+      throw new Error(
+        `${report.reason?.split('\n')[0] ?? FAILED_MARK}\nits changes and output are shown below`,
+      );
     if (report?.status === 'failed') throw new Error(report.reason ?? 'failed');
     task.skip(`${slot.title} — ${report === null ? 'not finished' : statusText(report)}`);
   }

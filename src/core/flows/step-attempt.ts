@@ -215,7 +215,7 @@ export async function* attemptsAt(step: ActStep, ctx: Context): AsyncGenerator<A
     const score = attemptScore(result.failure);
     if (best === null || betterThan(score, best.score)) best = { attempt, failed: result, score };
     if (previous !== null && sameFailure(previous, result))
-      return bestAttempt(
+      return await bestAttempt(
         ctx,
         best,
         attempt,
@@ -224,7 +224,7 @@ export async function* attemptsAt(step: ActStep, ctx: Context): AsyncGenerator<A
     previous = result;
   }
   if (best === null) throw new Error('attemptsAt: no attempt was made');
-  return bestAttempt(ctx, best, max, null);
+  return await bestAttempt(ctx, best, max, null);
 }
 
 /** The attempts a resumed session's state.json says the step ended before it stopped. */
@@ -274,15 +274,27 @@ function sameFailure(a: Failed, b: Failed): boolean {
   return failureFingerprint(a.failure) === failureFingerprint(b.failure);
 }
 
-/** No attempt passed: the best one is the step's report, said so, with its output tail. */
-function bestAttempt(ctx: Context, best: Best, made: number, early: string | null): Attempt {
+/**
+ * No attempt passed: the best one is the step's report, said so, with its files, its output tail
+ * and its patch saved in the session's folder for a person to look at (never written).
+ */
+async function bestAttempt(ctx: Context, best: Best, made: number, early: string | null): Promise<Attempt> {
   if (made === 1) return best.failed;
   const how = early === null ? `${made} attempts` : `${made} attempts; stopped early: ${early}`;
-  const tail = failureForModel(best.failed.failure, ctx.input.policy.tailBytes).split('\n').slice(1);
+  const score = describeScore(best.score);
+  const told = failureForModel(best.failed.failure, ctx.input.policy.tailBytes).split('\n').slice(1);
   const reason = [
-    `failed verification — review carefully: no attempt passed (${how}); the best, attempt ${best.attempt} (${describeScore(best.score)}), is not written:`,
+    `failed verification — review carefully: no attempt passed (${how}); the best, attempt ${best.attempt} (${score}), is not written:`,
     best.failed.failure.reason,
-    ...tail,
+    ...told,
   ].join('\n');
-  return { ...best.failed, report: { ...best.failed.report, reason } };
+  const { recorder } = ctx.deps;
+  const { tree } = best.failed;
+  const patch = tree === undefined ? '' : await recorder.diff(ctx.head, tree);
+  const patchFile =
+    patch === ''
+      ? null
+      : await recorder.saveFile(`step-${best.failed.report.number}-attempt-${best.attempt}.patch`, patch);
+  const bestAttempt = { attempt: best.attempt, made, score, tail: told.join('\n').trim() };
+  return { ...best.failed, report: { ...best.failed.report, reason, patchFile, bestAttempt } };
 }
