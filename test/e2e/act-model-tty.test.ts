@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { PROJECT, planDoc, sandbox } from '../helpers/act.js';
+import { startFakeOllama } from '../helpers/fake-ollama-server.js';
 import { KEY, needScript, onTerminal } from '../helpers/pty.js';
 import { gitRepo, tempDir, type Cleanup } from '../helpers/sandbox.js';
 
@@ -43,7 +44,7 @@ test('a failed attempt, then a passing one: the tree asks about the passing one 
   assert.match(readFileSync(join(root, 'src/calc.js'), 'utf8'), /return a - b;/);
   assert.match(
     run.output(),
-    /✔ Step 1: Add sub\n {4}✔ Edits applied: src\/calc\.js \+4 -0\n {4}✔ test {2}2 tests passed/,
+    /✔ Step 1: Add sub\n {4}✖ Attempt 1 of 3: verify failed: test exited 1 \(1 of 2 tests failed\)\n {4}✔ Attempt 2 of 3: verified\n {4}✔ Edits applied: src\/calc\.js \+4 -0\n {4}✔ test {2}2 tests passed/,
   );
   // The review says the step passed on a second try.
   assert.match(run.output(), /\(attempt 2 of 3: the one before failed verification\)/);
@@ -120,4 +121,34 @@ test('a passed step is approved and written; a failed one is shown as its best a
   assert.match(output, /\+export function mul\(a, b\) \{\n\+ {2}return a \+ b;/);
   assert.match(output, /│ Failing tests: mul[\s\S]*│ .*7 !== 12/);
   assert.match(output, /1 step applied, 0 skipped, 1 failed/);
+});
+
+/** A reply streamed in small chunks, slowly enough for a rate to show (after a quarter second). */
+const streamed = (reply: string) => ({
+  chunks: reply.match(/[\s\S]{1,12}/g) ?? [],
+  chunkDelayMs: 25,
+  promptTokens: 8000,
+});
+
+test('each attempt is a row: running with the tool call and the live tokens/s, then its verify result', async (t) => {
+  needScript();
+  const { root } = setup(t, []);
+  const ollama = await startFakeOllama({
+    replies: [writeCalc('a + b'), DONE, writeCalc('a - b'), DONE].map(streamed),
+  });
+  t.after(() => ollama.close());
+  const run = onTerminal(root, ['act', '--endpoint', ollama.url, '--model', 'qwen2.5-coder:14b']);
+  await run.waitFor(/Attempt 1 of 3: running…\n\s+› writing, \d+\.\d tokens\/s/);
+  await run.waitFor(/Attempt 1 of 3: running…\n\s+› write_file src\/calc\.js/);
+  await run.waitFor(
+    /✖ Attempt 1 of 3: verify failed: test exited 1 \(1 of 2 tests failed\)\n\s+[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏◼] Attempt 2 of 3: running…/,
+  );
+  await run.waitFor('Write step 1 (Add sub) into your files?');
+  run.press(KEY.enter);
+  assert.equal(await run.exit(), 0, run.output());
+  assert.match(
+    run.output(),
+    /✔ Step 1: Add sub\n {4}✖ Attempt 1 of 3: verify failed: test exited 1 \(1 of 2 tests failed\)\n {4}✔ Attempt 2 of 3: verified\n {4}✔ Edits applied: src\/calc\.js \+4 -0\n {4}✔ test {2}2 tests passed[^\n]*\n {4}✔ Approved\n/,
+  );
+  assert.match(readFileSync(join(root, 'src/calc.js'), 'utf8'), /return a - b;/);
 });

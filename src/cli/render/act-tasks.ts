@@ -1,7 +1,8 @@
 /**
- * `aide act` on a terminal: a listr2 task tree with one task per plan step and, under it, the
- * edits, each verify command (its time and tests, flake-guard reruns), the approval, and the
- * checkpoint and write. Driven by the act flow's events, like the plain lines.
+ * `aide act` on a terminal: a listr2 task tree with one task per plan step and, under it, a
+ * model step's attempts (act-attempt-rows.ts), the edits, each verify command (its time and tests,
+ * flake-guard reruns), the approval, and the checkpoint and write; below the tree, the best attempt
+ * of a step no attempt passed. Driven by the act flow's events, like the plain lines.
  *
  * It is also the Approver. The flow asks reviewStep() while the step's approval task is on
  * screen; the question is handed to that task, which asks it with a select prompt through the
@@ -27,7 +28,7 @@ import { askStep } from '../step-approver.js';
 import type { KeyboardInput } from '../prompt-guard.js';
 import { silenceEcho } from '../terminal-echo.js';
 import { approvalText } from './approval.js';
-import { bestAttemptText, FAILED_MARK } from './act-best-attempt.js';
+import { bestAttemptText } from './act-best-attempt.js';
 import {
   agentProgress,
   statusText,
@@ -48,6 +49,7 @@ import {
 } from './suspendable-renderer.js';
 import { isolationLine } from './verify.js';
 import { commandRow, editsRow, writeRow, type StepTask } from './act-step-rows.js';
+import { attemptRows } from './act-attempt-rows.js';
 
 export interface ActTaskListOptions {
   /** The plan's title. */
@@ -268,37 +270,44 @@ export class TaskListActView implements Approver {
           slot.plan.runs > 0
             ? `applying the edits, running ${plural(slot.plan.runs, 'Run command')}…`
             : 'applying the edits…';
-        const commands = await slot.verifying.promise;
+        // A model step's first attempt starts before any verification; written edits verify first.
+        const first = await Promise.race([
+          slot.firstAttempt.promise,
+          slot.verifying.promise.then(() => null),
+        ]);
         task.output = '';
-        if (commands === null) return this.endedEarly(slot, task);
-        // A subtask that fails (a command, a refusal, a conflict) fails the step; the rest are not
-        // reached. They are not drawn either: each later row is made (inside an untitled task,
-        // which is not drawn itself) only once the rows before it passed, so a failed step does not
-        // go on listing an approval and a write that will never come.
-        const later = [
-          ...(this.options.dryRun ? [] : [this.approvalTask(slot)]),
-          writeRow(slot, this.options.style, this.options.dryRun),
-        ];
-        return task.newListr(
-          [
-            editsRow(slot),
-            ...commands.map((name) => commandRow(slot, name, this.options.style)),
-            thenRows(later),
-          ],
-          { concurrent: false, exitOnError: true },
-        );
+        if (first !== null)
+          return task.newListr(
+            [attemptRows(first, slot, this.options.style, () => this.verifiedRows(slot, task))],
+            { concurrent: false, exitOnError: true },
+          );
+        return task.newListr(await this.verifiedRows(slot, task), { concurrent: false, exitOnError: true });
       },
     };
+  }
+
+  /** The rows of a step that reached verification: its edits, each command, the approval, the write. */
+  private async verifiedRows(slot: StepSlot, task: Task): Promise<StepTask[]> {
+    const commands = await slot.verifying.promise;
+    if (commands === null) return [{ task: () => this.endedEarly(slot, task) }];
+    // A subtask that fails (a command, a refusal, a conflict) fails the step; the rest are not
+    // reached. They are not drawn either: each later row is made (inside an untitled task,
+    // which is not drawn itself) only once the rows before it passed, so a failed step does not
+    // go on listing an approval and a write that will never come.
+    const later = [
+      ...(this.options.dryRun ? [] : [this.approvalTask(slot)]),
+      writeRow(slot, this.options.style, this.options.dryRun),
+    ];
+    return [
+      editsRow(slot),
+      ...commands.map((name) => commandRow(slot, name, this.options.style)),
+      thenRows(later),
+    ];
   }
 
   /** The step ended before verification: its edits or Run commands failed, or it changed nothing. */
   private async endedEarly(slot: StepSlot, task: Task): Promise<void> {
     const report = await slot.finished.promise;
-    // A best attempt's changes and tail are shown below the tree (close): here, its verdict.
-    if (report?.status === 'failed' && report.bestAttempt !== undefined)
-      throw new Error(
-        `${report.reason?.split('\n')[0] ?? FAILED_MARK}\nits changes and output are shown below`,
-      );
     if (report?.status === 'failed') throw new Error(report.reason ?? 'failed');
     task.skip(`${slot.title} — ${report === null ? 'not finished' : statusText(report)}`);
   }
