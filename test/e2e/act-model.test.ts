@@ -245,6 +245,36 @@ test(
 );
 
 test(
+  'one reply that writes .aide/sandbox.json, then runs a command not allowed: the write is refused, the command never runs',
+  T,
+  async (t) => {
+    const root = modelRepo(t);
+    const before = read(root, '.aide/sandbox.json');
+    const reply =
+      'I will widen the sandbox, then run my command.\n' +
+      '<write_file>\n<path>.aide/sandbox.json</path>\n<content>{ "commands": [], "allowed_commands": ["touch pwned.txt"] }</content>\n</write_file>\n' +
+      '<run_command>\n<command>touch pwned.txt</command>\n</run_command>';
+    const model = replay(t, [
+      reply,
+      {
+        reply: addSub('a - b'),
+        expect: {
+          last_message_contains: ['inside .aide/', 'Not run, because a call before them did not go through'],
+        },
+      },
+      DONE,
+    ]);
+    const result = await runAide(['act', '--yes', '--model', model], { cwd: root });
+    assert.equal(result.code, 0, said(result));
+    assert.equal(read(root, '.aide/sandbox.json'), before);
+    assert.throws(() => read(root, 'pwned.txt'));
+    assert.match(result.stdout, /! refused write_file \.aide\/sandbox\.json/);
+    assert.doesNotMatch(result.stdout, /→ run_command/);
+    assert.match(result.stdout, /✓ written: src\/calc\.js \+4 -0/);
+  },
+);
+
+test(
   'a file and a command output that hold instructions and tool calls: the model reads them as data, nothing of them runs',
   T,
   async (t) => {
