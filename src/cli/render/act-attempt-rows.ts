@@ -35,7 +35,8 @@ function attemptRow(attempt: AttemptSlot, slot: StepSlot, style: Style): StepTas
         return;
       }
       if (end.passed) {
-        task.title = `${name}: ${style.green('verified')}`;
+        // An attempt that changed nothing passes without a verification: the step is skipped.
+        task.title = `${name}: ${slot.agent?.commands == null ? 'changed nothing' : style.green('verified')}`;
         return;
       }
       task.title = `${name}: ${failedText(end.reason)}`;
