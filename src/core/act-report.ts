@@ -43,6 +43,23 @@ export interface StepReport {
   output: string | null;
   /** A model step that failed because the model could not be used (gone mid-step, context full): exit 3, not 1. */
   modelUnavailable?: true;
+  /**
+   * A model step no attempt passed: the attempt the report shows, the best one. Its files (with
+   * their diffs) and its verification are the report's; its patch, never written, is `patchFile`.
+   */
+  bestAttempt?: BestAttempt;
+}
+
+/** The best of a step's failed attempts (fewest failing commands, then fewest failing tests). */
+export interface BestAttempt {
+  /** Which attempt it was. */
+  attempt: number;
+  /** How many attempts were made. */
+  made: number;
+  /** How it failed, counted: "1 failing command, 1 failing test" (or "not verified"). */
+  score: string;
+  /** Its failing tests and output tail, as the model was told them (at most `output_tail_bytes`). */
+  tail: string;
 }
 
 export interface ActReport {

@@ -61,8 +61,17 @@ export type AideEvent =
   // A step whose author is an agent: each attempt, the loop's events in it, and its verdict.
   | { type: 'attempt_started'; step: number; attempt: number; maxAttempts: number }
   | { type: 'step_agent'; step: number; attempt: number; event: AgentEvent }
-  // passed: the attempt verified (or changed nothing); reason: why it failed, null when it passed.
-  | { type: 'attempt_finished'; step: number; attempt: number; passed: boolean; reason: string | null }
+  // passed: the attempt verified (or changed nothing); reason: why it failed, null when it passed;
+  // feedback: what the model is told of the failure (failing tests, output tail), null when it passed.
+  // An attempt Ctrl-C stopped does not finish: a resume starts it again under its number.
+  | {
+      type: 'attempt_finished';
+      step: number;
+      attempt: number;
+      passed: boolean;
+      reason: string | null;
+      feedback: string | null;
+    }
   | { type: 'session_finished'; report: ActReport }
   // aide act --resume: the steps done before, a write-back being finished, how the plan changed (null: it did not).
   | {

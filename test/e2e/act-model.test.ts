@@ -138,7 +138,55 @@ test('three failures: exit 1, nothing written, the best attempt shown with its t
   );
   assert.match(result.stdout, /Failing tests: sub[\s\S]*8 !== 2/);
   assert.match(result.stdout, /0 steps applied, 0 skipped, 1 failed/);
+  // The best attempt's changes follow, marked; its patch is saved, and is attempt 1's.
+  const shown =
+    /Step 1: Add sub — failed verification — review carefully: its best attempt is not written\n {4}attempt 1 of the 3 made \(1 failing command, 1 failing test\); its patch is saved in (\S+\.patch)\n {6}M src\/calc\.js \+4 -0\n/.exec(
+      result.stdout,
+    );
+  assert.ok(shown !== null, said(result));
+  assert.match(result.stdout, /\+export function sub\(a, b\) \{\n {4}\+ {2}return a \+ b;/);
+  const patch = shown[1] ?? '';
+  assert.match(readFileSync(patch, 'utf8'), /\+ {2}return a \+ b;/);
+  execFileSync('git', ['apply', '--check', patch], { cwd: root });
 });
+
+test(
+  'three failures under --json: the failed step carries its best attempt, its files and diffs, its patch',
+  T,
+  async (t) => {
+    const root = modelRepo(t);
+    const model = replay(t, [writeCalc('a * b'), DONE, addSub('a + b'), DONE, writeCalc('b - a'), DONE]);
+    const result = await runAide(['--json', 'act', '--yes', '--model', model], { cwd: root });
+    assert.equal(result.code, 1, said(result));
+    const finished = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; report?: Record<string, unknown> })
+      .find((e) => e.type === 'step_finished')?.report as {
+      status: string;
+      reason: string;
+      bestAttempt?: { attempt: number; made: number; score: string; tail: string };
+      files: Array<{ path: string; diff: string }>;
+      patchFile: string | null;
+    };
+    assert.equal(finished.status, 'failed');
+    assert.deepEqual(finished.bestAttempt && { ...finished.bestAttempt, tail: '' }, {
+      attempt: 1,
+      made: 3,
+      score: '1 failing command, 1 failing test',
+      tail: '',
+    });
+    assert.match(finished.bestAttempt?.tail ?? '', /Failing tests: sub[\s\S]*15 !== 2/);
+    assert.match(finished.reason, /^failed verification — review carefully/);
+    assert.deepEqual(
+      finished.files.map((f) => f.path),
+      ['src/calc.js'],
+    );
+    assert.match(finished.files[0]?.diff ?? '', /\+ {2}return a \* b;/);
+    assert.match(readFileSync(finished.patchFile ?? '', 'utf8'), /\+ {2}return a \* b;/);
+    assert.equal(read(root, 'src/calc.js'), PROJECT['src/calc.js']);
+  },
+);
 
 test('the same failing edit twice ends the step early', T, async (t) => {
   const root = modelRepo(t);
@@ -192,6 +240,36 @@ test(
     assert.throws(() => read(root, 'pwned.txt'));
     assert.match(result.stdout, /! refused write_file \.aide\/sandbox\.json/);
     assert.match(result.stdout, /! refused run_command `touch pwned\.txt`: not in allowed_commands/);
+    assert.match(result.stdout, /✓ written: src\/calc\.js \+4 -0/);
+  },
+);
+
+test(
+  'one reply that writes .aide/sandbox.json, then runs a command not allowed: the write is refused, the command never runs',
+  T,
+  async (t) => {
+    const root = modelRepo(t);
+    const before = read(root, '.aide/sandbox.json');
+    const reply =
+      'I will widen the sandbox, then run my command.\n' +
+      '<write_file>\n<path>.aide/sandbox.json</path>\n<content>{ "commands": [], "allowed_commands": ["touch pwned.txt"] }</content>\n</write_file>\n' +
+      '<run_command>\n<command>touch pwned.txt</command>\n</run_command>';
+    const model = replay(t, [
+      reply,
+      {
+        reply: addSub('a - b'),
+        expect: {
+          last_message_contains: ['inside .aide/', 'Not run, because a call before them did not go through'],
+        },
+      },
+      DONE,
+    ]);
+    const result = await runAide(['act', '--yes', '--model', model], { cwd: root });
+    assert.equal(result.code, 0, said(result));
+    assert.equal(read(root, '.aide/sandbox.json'), before);
+    assert.throws(() => read(root, 'pwned.txt'));
+    assert.match(result.stdout, /! refused write_file \.aide\/sandbox\.json/);
+    assert.doesNotMatch(result.stdout, /→ run_command/);
     assert.match(result.stdout, /✓ written: src\/calc\.js \+4 -0/);
   },
 );

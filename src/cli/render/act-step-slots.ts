@@ -35,6 +35,25 @@ export interface AgentAttempt {
   runs: Map<string, CommandRunRecord>;
 }
 
+/** How an attempt of a model step ended: its verdict, or null when the step ended without one (interrupted). */
+export type AttemptEnd = { passed: boolean; reason: string | null } | null;
+
+/** One attempt of a model step, as its row in the tree waits for it. */
+export class AttemptSlot {
+  readonly ended = new Deferred<AttemptEnd>();
+  /** The next attempt's number once it starts; null: the step ended after this one. */
+  readonly next = new Deferred<number | null>();
+  /** The attempt's row, once drawn: its output line shows the tool call or tokens/s. */
+  task: Task | null = null;
+  /** What its output line says now (kept for a row drawn after the first events). */
+  said = 'the model is working…';
+
+  constructor(
+    readonly number: number,
+    readonly max: number,
+  ) {}
+}
+
 /** One plan step: what its tasks wait for, resolved as the events arrive. */
 export class StepSlot {
   readonly started = new Deferred<boolean>();
@@ -45,6 +64,10 @@ export class StepSlot {
   readonly tails = new Map<string, string>();
   readonly turn = new Deferred<Turn>();
   readonly finished = new Deferred<StepReport | null>();
+  /** The first attempt of a model step once it starts; null: the step has no attempts (written edits). */
+  readonly firstAttempt = new Deferred<AttemptSlot | null>();
+  /** A model step's attempts by number, each with its row. */
+  readonly attemptSlots = new Map<number, AttemptSlot>();
   edited: CountedChange[] = [];
   /**
    * A model step's attempt under way: its verify runs are held here and handed to the tree only
@@ -67,6 +90,11 @@ export class StepSlot {
   /** Everything still awaited resolves: the step is over (report), or the session is (null). */
   finish(report: StepReport | null): void {
     this.started.resolve(false);
+    this.firstAttempt.resolve(null);
+    for (const attempt of this.attemptSlots.values()) {
+      attempt.ended.resolve(null);
+      attempt.next.resolve(null);
+    }
     this.verifying.resolve(null);
     this.settleRuns();
     this.turn.resolve({ kind: 'none' });
@@ -98,34 +126,38 @@ export function statusText(report: StepReport): string {
 }
 
 /**
- * A model step's progress in its row: the attempt, the current tool call or the tokens/s as the
- * reply streams; a passed attempt hands its verify runs to the tree (a failed one says why and
- * the next attempt follows).
+ * A model step's progress: each attempt gets a row (act-attempt-rows.ts) whose output line says
+ * the current tool call or the tokens/s as the reply streams, and whose title says its verify
+ * result; a passed attempt hands its verify runs to the tree's usual rows.
  */
 export function agentProgress(
   slot: StepSlot,
   event: Extract<AideEvent, { type: 'attempt_started' | 'step_agent' | 'attempt_finished' }>,
 ): void {
-  const say = (text: string) => {
-    if (slot.task !== null) slot.task.output = text;
+  const say = (number: number, text: string) => {
+    const attempt = slot.attemptSlots.get(number);
+    if (attempt === undefined) return;
+    attempt.said = text;
+    if (attempt.task !== null) attempt.task.output = text;
   };
   switch (event.type) {
-    case 'attempt_started':
+    case 'attempt_started': {
       slot.agent = { attempt: event.attempt, commands: null, runs: new Map() };
-      say(`attempt ${event.attempt} of ${event.maxAttempts}: the model is working…`);
+      const attempt = new AttemptSlot(event.attempt, event.maxAttempts);
+      slot.attemptSlots.get(event.attempt - 1)?.next.resolve(event.attempt);
+      slot.attemptSlots.set(event.attempt, attempt);
+      slot.firstAttempt.resolve(attempt);
       return;
+    }
     case 'step_agent':
-      if (event.event.type === 'tool_call') say(`attempt ${event.attempt}: ${event.event.summary}`);
+      if (event.event.type === 'tool_call') say(event.attempt, event.event.summary);
       else if (event.event.type === 'model_streaming' && event.event.tokensPerSecond !== null)
-        say(`attempt ${event.attempt}: writing, ${event.event.tokensPerSecond.toFixed(1)} tokens/s`);
+        say(event.attempt, `writing, ${event.event.tokensPerSecond.toFixed(1)} tokens/s`);
       return;
     case 'attempt_finished': {
+      slot.attemptSlots.get(event.attempt)?.ended.resolve({ passed: event.passed, reason: event.reason });
       const commands = slot.agent?.commands ?? null;
-      if (!event.passed) {
-        say(`attempt ${event.attempt} failed: ${(event.reason ?? '').split('\n')[0] ?? ''}`);
-        return;
-      }
-      if (commands === null) return;
+      if (!event.passed || commands === null) return;
       for (const name of commands) {
         const run = new Deferred<CommandRunRecord | null>();
         run.resolve(slot.agent?.runs.get(name) ?? null);

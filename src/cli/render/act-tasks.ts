@@ -1,7 +1,8 @@
 /**
- * `aide act` on a terminal: a listr2 task tree with one task per plan step and, under it, the
- * edits, each verify command (its time and tests, flake-guard reruns), the approval, and the
- * checkpoint and write. Driven by the act flow's events, like the plain lines.
+ * `aide act` on a terminal: a listr2 task tree with one task per plan step and, under it, a
+ * model step's attempts (act-attempt-rows.ts), the edits, each verify command (its time and tests,
+ * flake-guard reruns), the approval, and the checkpoint and write; below the tree, the best attempt
+ * of a step no attempt passed. Driven by the act flow's events, like the plain lines.
  *
  * It is also the Approver. The flow asks reviewStep() while the step's approval task is on
  * screen; the question is handed to that task, which asks it with a select prompt through the
@@ -13,6 +14,7 @@
 import { writeSync } from 'node:fs';
 import { Listr } from 'listr2';
 import type { AideEvent } from '../../core/events.js';
+import type { StepReport } from '../../core/act-report.js';
 import type {
   Approval,
   Approver,
@@ -26,6 +28,7 @@ import { askStep } from '../step-approver.js';
 import type { KeyboardInput } from '../prompt-guard.js';
 import { silenceEcho } from '../terminal-echo.js';
 import { approvalText } from './approval.js';
+import { bestAttemptText } from './act-best-attempt.js';
 import {
   agentProgress,
   statusText,
@@ -46,6 +49,7 @@ import {
 } from './suspendable-renderer.js';
 import { isolationLine } from './verify.js';
 import { commandRow, editsRow, writeRow, type StepTask } from './act-step-rows.js';
+import { attemptRows } from './act-attempt-rows.js';
 
 export interface ActTaskListOptions {
   /** The plan's title. */
@@ -86,6 +90,8 @@ export class TaskListActView implements Approver {
   private root: Task | null = null;
   private isolation: string | null = null;
   private running: Promise<void> | null = null;
+  /** The steps no attempt passed: their best attempts are shown once the tree is drawn. */
+  private readonly unverified: StepReport[] = [];
 
   constructor(private readonly options: ActTaskListOptions) {
     for (const step of options.steps) this.slots.set(step.number, new StepSlot(step));
@@ -179,6 +185,7 @@ export class TaskListActView implements Approver {
         break;
       case 'step_finished':
         this.slots.get(event.report.number)?.finish(event.report);
+        if (event.report.bestAttempt !== undefined) this.unverified.push(event.report);
         this.current = null;
         break;
       case 'session_finished':
@@ -235,6 +242,10 @@ export class TaskListActView implements Approver {
   async close(): Promise<void> {
     for (const slot of this.slots.values()) slot.finish(null);
     await this.running;
+    // Below the tree (its row says only the verdict), printed, not paged: nothing is asked, so
+    // the session should end without waiting on a pager; the patch file keeps it.
+    for (const report of this.unverified)
+      this.options.out.write(`\n${bestAttemptText(report, this.options.style, { tail: true })}`);
   }
 
   private showIsolation(line: string): void {
@@ -259,27 +270,39 @@ export class TaskListActView implements Approver {
           slot.plan.runs > 0
             ? `applying the edits, running ${plural(slot.plan.runs, 'Run command')}…`
             : 'applying the edits…';
-        const commands = await slot.verifying.promise;
+        // A model step's first attempt starts before any verification; written edits verify first.
+        const first = await Promise.race([
+          slot.firstAttempt.promise,
+          slot.verifying.promise.then(() => null),
+        ]);
         task.output = '';
-        if (commands === null) return this.endedEarly(slot, task);
-        // A subtask that fails (a command, a refusal, a conflict) fails the step; the rest are not
-        // reached. They are not drawn either: each later row is made (inside an untitled task,
-        // which is not drawn itself) only once the rows before it passed, so a failed step does not
-        // go on listing an approval and a write that will never come.
-        const later = [
-          ...(this.options.dryRun ? [] : [this.approvalTask(slot)]),
-          writeRow(slot, this.options.style, this.options.dryRun),
-        ];
-        return task.newListr(
-          [
-            editsRow(slot),
-            ...commands.map((name) => commandRow(slot, name, this.options.style)),
-            thenRows(later),
-          ],
-          { concurrent: false, exitOnError: true },
-        );
+        if (first !== null)
+          return task.newListr(
+            [attemptRows(first, slot, this.options.style, () => this.verifiedRows(slot, task))],
+            { concurrent: false, exitOnError: true },
+          );
+        return task.newListr(await this.verifiedRows(slot, task), { concurrent: false, exitOnError: true });
       },
     };
+  }
+
+  /** The rows of a step that reached verification: its edits, each command, the approval, the write. */
+  private async verifiedRows(slot: StepSlot, task: Task): Promise<StepTask[]> {
+    const commands = await slot.verifying.promise;
+    if (commands === null) return [{ task: () => this.endedEarly(slot, task) }];
+    // A subtask that fails (a command, a refusal, a conflict) fails the step; the rest are not
+    // reached. They are not drawn either: each later row is made (inside an untitled task,
+    // which is not drawn itself) only once the rows before it passed, so a failed step does not
+    // go on listing an approval and a write that will never come.
+    const later = [
+      ...(this.options.dryRun ? [] : [this.approvalTask(slot)]),
+      writeRow(slot, this.options.style, this.options.dryRun),
+    ];
+    return [
+      editsRow(slot),
+      ...commands.map((name) => commandRow(slot, name, this.options.style)),
+      thenRows(later),
+    ];
   }
 
   /** The step ended before verification: its edits or Run commands failed, or it changed nothing. */

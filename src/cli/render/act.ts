@@ -5,6 +5,7 @@ import type { ProtectedChange } from '../../core/ports/approval.js';
 import { plural } from '../../shared/text.js';
 import type { OutputStream } from '../io.js';
 import { attemptLines } from './act-agent.js';
+import { bestAttemptText } from './act-best-attempt.js';
 import { approvalText } from './approval.js';
 import { describePlanChanges } from './plan-changes.js';
 import type { Style } from './style.js';
@@ -119,6 +120,8 @@ export class PlainActView {
           );
         }
         this.out.write(`${stepLine(event.report, style)}\n`);
+        // A step no attempt passed: its best attempt's changes, below the reason and tail.
+        this.out.write(indent(bestAttemptText(event.report, style, { tail: false }), '    '));
         break;
       // The step's line says how it ended, with its files and any approval's outcome.
       case 'command_started':
@@ -149,6 +152,11 @@ export class PlainActView {
         break;
     }
   }
+}
+
+/** Each line of `text` with `prefix` before it (an empty line stays empty). */
+function indent(text: string, prefix: string): string {
+  return text.replace(/^(?=.)/gm, prefix);
 }
 
 /** A resumed session: what was done before, what is being finished, what changed in the plan. */

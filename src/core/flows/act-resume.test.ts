@@ -14,6 +14,7 @@ import type { CheckpointRecord } from '../ports/checkpoints.js';
 import type { PendingWriteBack, SessionRecorder, WriteBackResult } from '../ports/session.js';
 import {
   comparePlanSteps,
+  earlierAttempts,
   resumeFlow,
   type RecordedStep,
   type ResumeInput,
@@ -239,4 +240,22 @@ test('a journal left after state.json recorded its step (killed in between) is f
     [1, 2],
   );
   assert.equal(outcome.resume.head, id('2'));
+});
+
+test('the attempts a resumed step carries on from: its failed ones, unless the step changed or finished', () => {
+  const attempts = [
+    { attempt: 1, passed: false, reason: 'failed: test', feedback: 'Failing tests: sub' },
+    { attempt: 2, passed: true, reason: null },
+  ];
+  const steps = [
+    { ...recorded(1, 'applied'), attempts },
+    { ...recorded(2, 'running'), attempts },
+    { ...recorded(3, 'running', 'old'), attempts },
+    recorded(4, 'pending'),
+  ];
+  const now = [1, 2, 3, 4].map((n) => ({ number: n, hash: `h${n}` }));
+  assert.deepEqual(earlierAttempts(steps, now), [
+    // The passed attempt was stopped at its review: it is made again, as attempt 2.
+    { step: 2, attempts: [{ attempt: 1, reason: 'failed: test', feedback: 'Failing tests: sub' }] },
+  ]);
 });

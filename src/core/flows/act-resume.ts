@@ -10,7 +10,7 @@ import type { AideEvent } from '../events.js';
 import type { Approver } from '../ports/approval.js';
 import type { PendingWriteBack, SessionRecorder } from '../ports/session.js';
 import type { PlanChange, StepReport, StepStatus } from '../act-report.js';
-import type { ActResume, DoneStep } from './act.js';
+import type { ActResume, DoneStep, EarlierAttempt } from './act.js';
 
 /** A step as state.json recorded it. */
 export interface RecordedStep {
@@ -20,6 +20,13 @@ export interface RecordedStep {
   checkpoint: string | null;
   hash: string;
   output: string | null;
+  /** A model step's attempts as each ended. */
+  attempts?: ReadonlyArray<{
+    attempt: number;
+    passed: boolean;
+    reason: string | null;
+    feedback?: string | null;
+  }>;
 }
 
 export interface ResumeInput {
@@ -48,6 +55,25 @@ export type ResumeOutcome =
 
 function finished(status: RecordedStep['status']): status is DoneStep['status'] {
   return status === 'applied' || status === 'verified' || status === 'skipped';
+}
+
+/**
+ * The failed attempts of each step the resume runs again, as state.json recorded them: its count
+ * carries on from them. A step whose content changed since starts afresh; an attempt that passed
+ * but was not written (stopped at its review) is made again, under its own number.
+ */
+export function earlierAttempts(
+  recorded: readonly RecordedStep[],
+  current: ReadonlyArray<{ number: number; hash: string }>,
+): NonNullable<ActResume['earlier']> {
+  const now = new Map(current.map((s) => [s.number, s.hash]));
+  return recorded.flatMap((s) => {
+    if (finished(s.status) || now.get(s.number) !== s.hash) return [];
+    const attempts: EarlierAttempt[] = (s.attempts ?? [])
+      .filter((a) => !a.passed)
+      .map((a) => ({ attempt: a.attempt, reason: a.reason, feedback: a.feedback ?? null }));
+    return attempts.length === 0 ? [] : [{ step: s.number, attempts }];
+  });
 }
 
 /** Which steps changed, appeared or went, by number and content hash; in step order. */
@@ -153,5 +179,13 @@ export async function* resumeFlow(
     yield { type: 'approval_decided', approved };
     if (!approved) return { kind: 'declined' };
   }
-  return { kind: 'carry_on', resume: { head, done: done.sort((a, b) => a.number - b.number) } };
+  const earlier = earlierAttempts(recorded, input.steps);
+  return {
+    kind: 'carry_on',
+    resume: {
+      head,
+      done: done.sort((a, b) => a.number - b.number),
+      ...(earlier.length === 0 ? {} : { earlier }),
+    },
+  };
 }

@@ -106,7 +106,7 @@ export class ActSession {
     const outcome = yield* this.recorded(flow);
     switch (outcome.kind) {
       case 'carry_on':
-        await session.log.adoptPlan(request.plan, outcome.resume.done);
+        await session.log.adoptPlan(request.plan, outcome.resume.done, outcome.resume.earlier ?? []);
         this.opened = session;
         return { kind: 'open', session, resume: outcome.resume };
       case 'conflict':

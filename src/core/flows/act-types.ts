@@ -73,6 +73,21 @@ export interface ActResume {
   /** The checkpoint of the last finished step: where the next step starts. */
   head: string;
   done: readonly DoneStep[];
+  /**
+   * The attempts each unfinished model step ended before the session stopped (a step whose
+   * content changed since starts afresh, so it has none here): the step carries on with the next
+   * number, and its author is told how they failed.
+   */
+  earlier?: ReadonlyArray<{ step: number; attempts: readonly EarlierAttempt[] }>;
+}
+
+/** An attempt at a step that ended (failed) before the session was resumed, as state.json recorded it. */
+export interface EarlierAttempt {
+  attempt: number;
+  /** Why it failed, as its report said it. */
+  reason: string | null;
+  /** What the model was told of the failure (failing tests, output tail); null when not recorded. */
+  feedback: string | null;
 }
 
 export interface ActDeps {
@@ -109,8 +124,13 @@ export interface AuthorRequest {
   cwd: string;
   /** Why the previous attempt failed, when the author is asked again; null for the first. */
   previous: AttemptFailure | null;
-  /** 1 for the first attempt at the step, 2 for the first retry, … */
+  /** 1 for the first attempt at the step, 2 for the first retry, … (a resumed step carries on the count). */
   attempt: number;
+  /**
+   * The attempts that failed before the session was resumed, with what each was told (none for
+   * a step started in this session): the attempt after a resume has no conversation to carry on.
+   */
+  earlier?: readonly EarlierAttempt[];
   /** The session's input, ports and head (an agent builds its tools from them and reads what earlier steps changed). */
   context: StepContext;
   signal?: AbortSignal;

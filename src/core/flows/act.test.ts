@@ -17,7 +17,7 @@ import {
   type CommandScript,
 } from '../testing/fakes.js';
 import { FakeModel } from '../testing/fake-model.js';
-import { actFlow, writtenEdits, type ActStep, type StepAuthor } from './act.js';
+import { actFlow, writtenEdits, type ActResume, type ActStep, type StepAuthor } from './act.js';
 import { agentAuthor } from './step-agent.js';
 import { drive } from './drive.js';
 
@@ -36,6 +36,8 @@ interface Setup {
   signal?: AbortSignal;
   dryRun?: boolean;
   maxAttempts?: number;
+  /** A resumed session: the attempts each step ended before it stopped. */
+  earlier?: ActResume['earlier'];
 }
 
 async function act(steps: ActStep[], setup: Setup = {}) {
@@ -72,6 +74,7 @@ async function act(steps: ActStep[], setup: Setup = {}) {
         logDir: (step) => `/logs/step-${step}`,
         ...(setup.signal === undefined ? {} : { signal: setup.signal }),
         ...(setup.maxAttempts === undefined ? {} : { maxAttempts: setup.maxAttempts }),
+        ...(setup.earlier === undefined ? {} : { resume: { head: base, done: [], earlier: setup.earlier } }),
       },
       {
         author: setup.author ?? writtenEdits(),
@@ -228,6 +231,8 @@ function retrying(edits: string[], told: Array<string | null> = []): StepAuthor 
     retries: () => true,
     // eslint-disable-next-line require-yield -- a scripted author has no progress to tell
     async *author(request) {
+      const earlier = request.earlier?.map((a) => `earlier ${a.attempt}: ${a.feedback ?? ''}`) ?? [];
+      told.push(...earlier);
       told.push(request.previous === null ? null : `${request.attempt}: ${request.previous.reason}`);
       return await Promise.resolve({ ok: true as const, edits: edits[request.attempt - 1] ?? '' });
     },
@@ -268,6 +273,40 @@ test('an author that tries again: the failure goes back, the scratch is kept, th
       [2, true],
     ],
   );
+});
+
+test('a resumed step carries its attempt count on: the interrupted attempt runs as itself, told the earlier failures', async () => {
+  const told: Array<string | null> = [];
+  const author = retrying(['', edit('a.txt', 'hello', 'hello world')], told);
+  const { report, events, workspace } = await act([{ ...STEP_1, edits: '' }], {
+    author,
+    maxAttempts: 3,
+    earlier: [{ step: 1, attempts: [{ attempt: 1, reason: 'failed: test', feedback: 'Failing tests: x' }] }],
+  });
+  assert.equal(report.steps[0]?.status, 'applied');
+  assert.equal(workspace.get('a.txt'), 'hello world\n');
+  assert.deepEqual(told, ['earlier 1: Failing tests: x', null]);
+  assert.deepEqual(
+    events.flatMap((e) => (e.type === 'attempt_started' ? [[e.attempt, e.maxAttempts]] : [])),
+    [[2, 3]],
+  );
+});
+
+test('a resumed step whose attempts were all made fails at once, trying none again', async () => {
+  const told: Array<string | null> = [];
+  const made = [1, 2].map((attempt) => ({ attempt, reason: `failed ${attempt}`, feedback: null }));
+  const { report, events } = await act([{ ...STEP_1, edits: '' }], {
+    author: retrying([], told),
+    maxAttempts: 2,
+    earlier: [{ step: 1, attempts: made }],
+  });
+  assert.equal(report.steps[0]?.status, 'failed');
+  assert.match(
+    report.steps[0]?.reason ?? '',
+    /no attempt passed \(2 attempts, before the session was resumed\)/,
+  );
+  assert.deepEqual(told, []);
+  assert.ok(!events.some((e) => e.type === 'attempt_started'));
 });
 
 test('no attempt passes: the step fails with the best attempt (fewest failing tests) and writes nothing', async () => {

@@ -9,6 +9,12 @@
  * scenarios (test/e2e/act-model*.test.ts) fix the one wrong line rather than redo the step. A
  * step of written edits has one attempt: asked again it would give the same edits.
  *
+ * A session resumed after Ctrl-C or a kill carries a step's count on: the attempts state.json
+ * recorded as ended keep their numbers and the interrupted one starts again as itself, with the
+ * attempts left of `maxAttempts`. Its author starts a fresh conversation from the step's start
+ * (the scratch was swept back; the old conversation is not kept), told how the earlier attempts
+ * failed (step-agent.ts).
+ *
  * An attempt the agent ended without finishing (its slips: mistakes in a row, no finish within
  * the turns) is retried like a failed verification; one whose model is gone is not.
  *
@@ -30,6 +36,7 @@ import {
   type ActStep,
   type AttemptFailure,
   type Authored,
+  type EarlierAttempt,
   type StepContext,
   type StepReport,
 } from './act-types.js';
@@ -180,18 +187,25 @@ export async function* attemptsAt(step: ActStep, ctx: Context): AsyncGenerator<A
   const { deps, input } = ctx;
   const retries = deps.author.retries?.(step) === true;
   const max = retries ? Math.max(1, input.maxAttempts ?? 1) : 1;
+  // A resumed step keeps its earlier attempts' numbers: the interrupted one starts again as itself.
+  const earlier = retries ? earlierAttempts(ctx, step.number) : [];
+  const first = earlier.length + 1;
+  if (first > max) return allEarlierFailed(step, earlier);
   let previous = null as Failed | null;
   let best: Best | null = null;
-  for (let attempt = 1; attempt <= max; attempt++) {
+  for (let attempt = first; attempt <= max; attempt++) {
     if (retries) yield { type: 'attempt_started', step: step.number, attempt, maxAttempts: max };
-    const result: Attempt = yield* oneAttempt(step, ctx, attempt, previous?.failure ?? null);
-    if (retries)
+    const told = attempt === first ? earlier : [];
+    const result: Attempt = yield* oneAttempt(step, ctx, attempt, previous?.failure ?? null, told);
+    // An attempt Ctrl-C stopped did not finish: a resume starts it again under its number.
+    if (retries && !(result.kind === 'failed' && result.report.status === 'cancelled'))
       yield {
         type: 'attempt_finished',
         step: step.number,
         attempt,
         passed: result.kind !== 'failed',
         reason: result.kind === 'failed' ? result.failure.reason : null,
+        feedback: result.kind === 'failed' ? failureForModel(result.failure, input.policy.tailBytes) : null,
       };
     if (result.kind === 'verified' && attempt > 1)
       return { ...result, verified: { ...result.verified, attempt: { number: attempt, of: max } } };
@@ -201,7 +215,7 @@ export async function* attemptsAt(step: ActStep, ctx: Context): AsyncGenerator<A
     const score = attemptScore(result.failure);
     if (best === null || betterThan(score, best.score)) best = { attempt, failed: result, score };
     if (previous !== null && sameFailure(previous, result))
-      return bestAttempt(
+      return await bestAttempt(
         ctx,
         best,
         attempt,
@@ -210,7 +224,19 @@ export async function* attemptsAt(step: ActStep, ctx: Context): AsyncGenerator<A
     previous = result;
   }
   if (best === null) throw new Error('attemptsAt: no attempt was made');
-  return bestAttempt(ctx, best, max, null);
+  return await bestAttempt(ctx, best, max, null);
+}
+
+/** The attempts a resumed session's state.json says the step ended before it stopped. */
+function earlierAttempts(ctx: Context, step: number): readonly EarlierAttempt[] {
+  return ctx.input.resume?.earlier?.find((e) => e.step === step)?.attempts ?? [];
+}
+
+/** Every attempt was made (and failed) before the session stopped: nothing is left to try. */
+function allEarlierFailed(step: ActStep, earlier: readonly EarlierAttempt[]): Attempt {
+  const last = earlier.at(-1);
+  const reason = `no attempt passed (${earlier.length} attempts, before the session was resumed); the last failed: ${last?.reason ?? '?'}`;
+  return failed(step, 'author', reason);
 }
 
 /** One attempt: the author asked (again, with why the last one failed), then its edits tried. */
@@ -219,6 +245,7 @@ async function* oneAttempt(
   ctx: Context,
   attempt: number,
   previous: AttemptFailure | null,
+  earlier: readonly EarlierAttempt[],
 ): AsyncGenerator<AideEvent, Attempt> {
   const { deps, input } = ctx;
   const authored = yield* deps.author.author({
@@ -227,6 +254,7 @@ async function* oneAttempt(
     cwd: deps.scratch.path,
     previous,
     attempt,
+    ...(earlier.length === 0 ? {} : { earlier }),
     context: ctx,
     ...(input.signal === undefined ? {} : { signal: input.signal }),
   });
@@ -246,15 +274,27 @@ function sameFailure(a: Failed, b: Failed): boolean {
   return failureFingerprint(a.failure) === failureFingerprint(b.failure);
 }
 
-/** No attempt passed: the best one is the step's report, said so, with its output tail. */
-function bestAttempt(ctx: Context, best: Best, made: number, early: string | null): Attempt {
+/**
+ * No attempt passed: the best one is the step's report, said so, with its files, its output tail
+ * and its patch saved in the session's folder for a person to look at (never written).
+ */
+async function bestAttempt(ctx: Context, best: Best, made: number, early: string | null): Promise<Attempt> {
   if (made === 1) return best.failed;
   const how = early === null ? `${made} attempts` : `${made} attempts; stopped early: ${early}`;
-  const tail = failureForModel(best.failed.failure, ctx.input.policy.tailBytes).split('\n').slice(1);
+  const score = describeScore(best.score);
+  const told = failureForModel(best.failed.failure, ctx.input.policy.tailBytes).split('\n').slice(1);
   const reason = [
-    `failed verification — review carefully: no attempt passed (${how}); the best, attempt ${best.attempt} (${describeScore(best.score)}), is not written:`,
+    `failed verification — review carefully: no attempt passed (${how}); the best, attempt ${best.attempt} (${score}), is not written:`,
     best.failed.failure.reason,
-    ...tail,
+    ...told,
   ].join('\n');
-  return { ...best.failed, report: { ...best.failed.report, reason } };
+  const { recorder } = ctx.deps;
+  const { tree } = best.failed;
+  const patch = tree === undefined ? '' : await recorder.diff(ctx.head, tree);
+  const patchFile =
+    patch === ''
+      ? null
+      : await recorder.saveFile(`step-${best.failed.report.number}-attempt-${best.attempt}.patch`, patch);
+  const bestAttempt = { attempt: best.attempt, made, score, tail: told.join('\n').trim() };
+  return { ...best.failed, report: { ...best.failed.report, reason, patchFile, bestAttempt } };
 }

@@ -38,7 +38,17 @@ export interface SessionStepRecord {
   /** The output of the step's Run commands; null when it has none. */
   output: string | null;
   /** A model step's attempts as each ended (a resumed step's follow its earlier ones); absent: none. */
-  attempts?: Array<{ attempt: number; passed: boolean; reason: string | null }>;
+  attempts?: AttemptRecord[];
+}
+
+/** One attempt at a model step as it ended. */
+export interface AttemptRecord {
+  attempt: number;
+  passed: boolean;
+  /** Why it failed; null when it passed. */
+  reason: string | null;
+  /** What the model was told of the failure (a resumed step's fresh conversation starts from it); absent: not recorded. */
+  feedback?: string | null;
 }
 
 /** A session's state.json (schema aide.session/1), field by field as infra/session validates it. */
@@ -112,9 +122,14 @@ export interface SessionLog {
   event(event: AideEvent): Promise<void>;
   /**
    * The plan as it is now: finished steps keep what they recorded (with the step's new hash),
-   * every other step is pending again, and removed steps go.
+   * every other step is pending again, with the failed attempts it carries on from (`earlier`),
+   * and removed steps go.
    */
-  adoptPlan(plan: SessionPlan, done: readonly KeptStep[]): Promise<void>;
+  adoptPlan(
+    plan: SessionPlan,
+    done: readonly KeptStep[],
+    earlier: ReadonlyArray<{ step: number; attempts: ReadonlyArray<Omit<AttemptRecord, 'passed'>> }>,
+  ): Promise<void>;
   /** The session's end: each step as it ended (null: as recorded so far), and how the session ended. */
   end(status: SessionStatus, steps: readonly StepOutcome[] | null): Promise<void>;
 }

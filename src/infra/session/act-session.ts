@@ -89,10 +89,21 @@ export class ActSessionLog implements SessionLog {
    * The plan as it is now: finished steps keep what they recorded (with the step's new hash),
    * every other step is pending again, and removed steps go (the audit log keeps their story).
    */
-  async adoptPlan(plan: SessionPlan, done: readonly KeptStep[]): Promise<void> {
+  async adoptPlan(
+    plan: SessionPlan,
+    done: readonly KeptStep[],
+    earlier: Parameters<SessionLog['adoptPlan']>[2],
+  ): Promise<void> {
     const finished = new Map(done.map((d) => [d.number, d]));
+    const recorded = new Map(this.state.steps.map((s) => [s.number, s]));
+    const carried = new Map(earlier.map((e) => [e.step, e.attempts]));
     const steps = plan.steps.map((s): SessionStep => {
       const before = finished.get(s.number);
+      // A finished step keeps its attempts; one run again keeps those it carries on from.
+      const attempts =
+        before === undefined
+          ? carried.get(s.number)?.map((a) => ({ ...a, passed: false }))
+          : recorded.get(s.number)?.attempts;
       return {
         number: s.number,
         title: s.title,
@@ -100,6 +111,7 @@ export class ActSessionLog implements SessionLog {
         checkpoint: before?.checkpoint ?? null,
         hash: s.hash,
         output: before?.output ?? null,
+        ...(attempts === undefined || attempts.length === 0 ? {} : { attempts }),
       };
     });
     this.state = { ...this.state, ...about(plan), steps };
@@ -119,7 +131,12 @@ export class ActSessionLog implements SessionLog {
       await this.save();
     } else if (event.type === 'attempt_finished') {
       const before = this.state.steps.find((s) => s.number === event.step)?.attempts ?? [];
-      const attempt = { attempt: event.attempt, passed: event.passed, reason: event.reason };
+      const attempt = {
+        attempt: event.attempt,
+        passed: event.passed,
+        reason: event.reason,
+        ...(event.feedback === null ? {} : { feedback: event.feedback }),
+      };
       this.setStep(event.step, { attempts: [...before, attempt] });
       await this.save();
     } else if (event.type === 'step_finished') {

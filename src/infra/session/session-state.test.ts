@@ -121,13 +121,56 @@ test('a resumed session adopts the plan as it is now: finished steps kept, the o
       { number: 3, title: 'Three', hash: HASH(3) },
     ],
   };
-  await resumed.adoptPlan(edited, [{ number: 1, status: 'applied', checkpoint: STEP1, output: '42' }]);
+  await resumed.adoptPlan(edited, [{ number: 1, status: 'applied', checkpoint: STEP1, output: '42' }], []);
   const state = resumed.snapshot;
   assert.equal(state.planHash, 'e'.repeat(64));
   assert.deepEqual(state.steps, [
     { number: 1, title: 'One, reworded', status: 'applied', checkpoint: STEP1, hash: HASH(7), output: '42' },
     { number: 3, title: 'Three', status: 'pending', checkpoint: null, hash: HASH(3), output: null },
   ]);
+});
+
+test("a resumed session keeps a finished step's attempts and the failed ones a step carries on from", async (t) => {
+  const files = await SessionFiles.create(tempDir(t), 'act-1');
+  const log = await ActSessionLog.start(
+    files,
+    { session: 'act-1', dryRun: false, base: BASE },
+    PLAN,
+    clock(),
+  );
+  const finish = (step: number, attempt: number, passed: boolean) =>
+    log.event({
+      type: 'attempt_finished',
+      step,
+      attempt,
+      passed,
+      reason: passed ? null : 'failed: test',
+      feedback: passed ? null : 'Failing tests: sub',
+    });
+  await log.event({ type: 'step_started', step: 1, title: 'One' });
+  await finish(1, 1, false);
+  await finish(1, 2, true);
+  await log.event({ type: 'step_finished', report: stepReport(1, 'applied', STEP1, null) });
+  await log.event({ type: 'step_started', step: 2, title: 'Two' });
+  await finish(2, 1, false);
+  const resumed = await ActSessionLog.resume(files, log.snapshot, clock());
+  await resumed.adoptPlan(
+    PLAN,
+    [{ number: 1, status: 'applied', checkpoint: STEP1, output: null }],
+    [{ step: 2, attempts: [{ attempt: 1, reason: 'failed: test', feedback: 'Failing tests: sub' }] }],
+  );
+  const [one, two] = resumed.snapshot.steps;
+  assert.deepEqual(
+    one?.attempts?.map((a) => [a.attempt, a.passed]),
+    [
+      [1, false],
+      [2, true],
+    ],
+  );
+  assert.deepEqual(two?.attempts, [
+    { attempt: 1, passed: false, reason: 'failed: test', feedback: 'Failing tests: sub' },
+  ]);
+  assert.equal(two?.status, 'pending');
 });
 
 test('sessions are listed newest first; a state.json that is not aide.session/1 is listed but not parsed; a journal is noticed', async (t) => {

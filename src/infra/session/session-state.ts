@@ -43,6 +43,13 @@ export const sessionStepSchema = z.object({
         attempt: z.number().int().positive(),
         passed: z.boolean(),
         reason: z.string().nullable().describe('Why it failed; null when it passed.'),
+        feedback: z
+          .string()
+          .nullable()
+          .optional()
+          .describe(
+            'What the model was told of the failure (failing tests, output tail): after a resume, the step starts a fresh conversation that tells it. Absent when it passed.',
+          ),
       }),
     )
     .optional()
