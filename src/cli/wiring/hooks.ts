@@ -89,7 +89,10 @@ export async function installHook(
     renameSync(path, kept);
   }
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path, renderHookScript(readFileSync(packagePath('hooks', 'hook.sh.template'), 'utf8'), hook, currentRunner()));
+  writeFileSync(
+    path,
+    renderHookScript(readFileSync(packagePath('hooks', 'hook.sh.template'), 'utf8'), hook, currentRunner()),
+  );
   chmodSync(path, 0o755);
   return { kind: 'installed', hook, path, chained: existsSync(kept) ? kept : null, again };
 }
