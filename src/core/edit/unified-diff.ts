@@ -21,6 +21,10 @@ export function unifiedDiff(path: string, before: TextFile | null, after: TextFi
   const newName = after === null ? '/dev/null' : `b/${path}`;
   const oldText = before === null ? '' : renderText(before);
   const newText = after === null ? '' : renderText(after);
+  // A file created or deleted whole is one hunk of every line: what coarseDiff writes, without
+  // first handing jsdiff every line to compare with nothing (a 20 MB file it would give up on
+  // after building its change lists: 100 MB more at the peak).
+  if ((oldText === '') !== (newText === '')) return coarseDiff(oldName, newName, oldText, newText);
   const patch = createTwoFilesPatch(oldName, newName, oldText, newText, undefined, undefined, {
     context: CONTEXT,
     maxEditLength: MAX_EDIT_LENGTH,
@@ -70,12 +74,17 @@ export function coarseDiff(oldName: string, newName: string, oldText: string, ne
   return `${out.join('\n')}\n`;
 }
 
+/** Added and removed lines of a diff, read in place (no array of its lines: diffs can be 20 MB). */
 export function diffStat(diff: string): DiffStat {
   let added = 0;
   let removed = 0;
-  for (const line of diff.split('\n')) {
-    if (line.startsWith('+') && !line.startsWith('+++ ')) added++;
-    else if (line.startsWith('-') && !line.startsWith('--- ')) removed++;
+  for (let start = 0; start < diff.length;) {
+    const end = diff.indexOf('\n', start);
+    const next = end === -1 ? diff.length : end + 1;
+    const mark = diff[start];
+    if (mark === '+' && !diff.startsWith('+++ ', start)) added++;
+    else if (mark === '-' && !diff.startsWith('--- ', start)) removed++;
+    start = next;
   }
   return { added, removed };
 }
