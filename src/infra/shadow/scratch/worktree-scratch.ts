@@ -26,7 +26,7 @@ import type {
 import type { ChangedFile } from '../../../core/ports/changes.js';
 import { AideError } from '../../../shared/errors.js';
 import { validSessionId } from '../checkpoints.js';
-import type { ShadowGit } from '../git.js';
+import { GitCommandError, type ShadowGit } from '../git.js';
 import type { Workspace } from '../shadow-repo.js';
 import {
   linkExcludes,
@@ -229,6 +229,20 @@ export class WorktreeScratch implements Scratch {
   private disposed = false;
   /** A move failed half-way: the files match no known tree until the next capture. */
   private unknownFiles = false;
+  /**
+   * Whether every write and command in the scratch is told to it (noteWritten, noteForeign):
+   * only then may a capture read just the paths aide wrote. Off by default: every capture walks
+   * every file, whoever wrote them.
+   */
+  private tracked = false;
+  /**
+   * Something aide does not control may have written here since the last full scan (a Run: or
+   * verify command, a write outside the paths aide was told of): the next capture walks every
+   * file. Starts false: a scratch is opened at a known tree with nothing run in it yet.
+   */
+  private foreign = false;
+  /** Paths aide itself wrote since the last capture (scratch-relative): all a capture reads when nothing foreign ran. */
+  private written = new Set<string>();
 
   constructor(
     private readonly git: ShadowGit,
@@ -278,8 +292,84 @@ export class WorktreeScratch implements Scratch {
     this.indexTree = this.filesTree;
   }
 
+  /**
+   * From now on the caller tells the scratch of every write (noteWritten) and every command
+   * (noteForeign) made in it (tracking.ts): captures then read the written paths only, until
+   * something foreign ran.
+   */
+  trackWrites(): void {
+    this.tracked = true;
+  }
+
+  /**
+   * aide wrote these scratch-relative paths itself (its edits): a capture reads just them while
+   * nothing else ran here. A path that is not plainly inside the scratch counts as foreign.
+   */
+  noteWritten(paths: readonly string[]): void {
+    for (const path of paths) {
+      const segments = path.split('/');
+      if (segments.some((s) => s === '' || s === '.' || s === '..' || s.toLowerCase() === '.git'))
+        this.foreign = true;
+      else this.written.add(path);
+    }
+  }
+
+  /** Something aide does not control ran in the scratch (a command): the next capture walks every file. */
+  noteForeign(): void {
+    this.foreign = true;
+  }
+
   async capture(): Promise<ScratchCapture> {
     this.live();
+    const tree = (await this.captureKnown()) ?? (await this.captureAll());
+    this.unknownFiles = false;
+    this.foreign = false;
+    this.written.clear();
+    this.filesTree = tree;
+    this.indexTree = tree;
+    const changes = await this.objects.changes(this.baseTree, tree);
+    return { base: this.baseTree, tree, changes };
+  }
+
+  /**
+   * The capture when only aide wrote since the last one: the paths it wrote, updated in the
+   * private index (ignored new files left out, as `add -A` leaves them), then write-tree. No
+   * walk of the scratch: the cost does not grow with the repository. null when a full scan is
+   * due (something foreign ran, a path touches a link) or git refuses a path (a symlink or a
+   * file in its way, written by whatever wrote it): then the full scan decides.
+   */
+  private async captureKnown(): Promise<string | null> {
+    if (!this.tracked || this.foreign || this.unknownFiles) return null;
+    const paths = [...this.written];
+    if (paths.some((p) => this.linkState.some((l) => touchesLink(l, p)))) return null;
+    const options = this.indexOptions;
+    await this.syncIndex();
+    if (paths.length > 0) {
+      try {
+        // Untracked and ignored: left out. Tracked ones are never reported (a capture keeps them).
+        const ignored = new Set(
+          await this.git.fields(['check-ignore', '-z', '--stdin'], {
+            ...options,
+            input: paths.map((p) => `${p}\0`).join(''),
+            okCodes: [1],
+          }),
+        );
+        const taken = paths.filter((p) => !ignored.has(p));
+        if (taken.length > 0)
+          await this.git.run(['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], {
+            ...options,
+            input: taken.map((p) => `${p}\0`).join(''),
+          });
+      } catch (error) {
+        if (error instanceof GitCommandError) return null;
+        throw error;
+      }
+    }
+    return this.git.text(['write-tree'], options);
+  }
+
+  /** The full scan: every file of the scratch against the private index (`add -A`, like `git status`). */
+  private async captureAll(): Promise<string> {
     const options = this.indexOptions;
     await this.syncIndex();
     await this.git.run(['add', '-A', '--', ':/'], options);
@@ -288,12 +378,7 @@ export class WorktreeScratch implements Scratch {
     const linked = linkPaths(this.linkState);
     if (linked.length > 0)
       await this.git.run(['rm', '-r', '-q', '-f', '--cached', '--ignore-unmatch', '--', ...linked], options);
-    const tree = await this.git.text(['write-tree'], options);
-    this.unknownFiles = false;
-    this.filesTree = tree;
-    this.indexTree = tree;
-    const changes = await this.objects.changes(this.baseTree, tree);
-    return { base: this.baseTree, tree, changes };
+    return this.git.text(['write-tree'], options);
   }
 
   async changedFiles(capture?: ScratchCapture): Promise<ChangedFile[]> {
