@@ -90,7 +90,7 @@ export async function openActAdapters(request: ActAdaptersRequest): Promise<ActA
     caseInsensitive,
     openScratch: async (session, head) => {
       const scratch = await store
-        .scratches({ tempRoot: await realpath(tempRoot(io.env)), links: request.links })
+        .scratches({ tempRoot: await realpath(tempRoot(io.env)), links: request.links, keep: true })
         .open(session, head);
       tracker.attach(scratch);
       return scratch;

@@ -309,6 +309,11 @@ export class ShadowStore extends ShadowReader implements Checkpointer {
     return { checkpoint, created, skipped: snap.skipped, ...(ignored.length === 0 ? {} : { ignored }) };
   }
 
+  /** Removes the workspace's kept scratch (kept-scratch.ts), unless a live process uses it. */
+  removeKeptScratch(tempRoot: string): Promise<boolean> {
+    return this.scratches({ tempRoot, links: [] }).removeKept();
+  }
+
   /**
    * A checkpoint right after aide itself wrote `paths` (taken by a full checkpoint just before):
    * only those paths are read again (snapshot.ts, snapshotPaths), so it costs the same at any

@@ -10,7 +10,7 @@
  * with a separate index and grafted in, without renaming or writing anything inside them
  * (peers renamed nested `.git` folders aside and broke users' repositories when they crashed).
  */
-import { copyFile, mkdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { GitCommandError, missingObject, type ShadowGit } from './git.js';
@@ -404,6 +404,17 @@ export async function snapshotPaths(
       !p.split('/').some((s) => s === '' || s === '.' || s === '..' || s.toLowerCase() === '.git'),
   );
   if (base === '' || !marked || wanted.length !== paths.length) return snapshot(git, workspace, options);
+  // A file over the limit takes the full snapshot's way (put back as the base had it): sizes from
+  // lstat here save a cat-file per save.
+  const sizes = await Promise.all(
+    wanted.map((p) =>
+      lstat(join(workspace.root, ...p.split('/'))).then(
+        (i) => i.size,
+        () => 0,
+      ),
+    ),
+  );
+  if (sizes.some((size) => size > options.maxFileBytes)) return snapshot(git, workspace, options);
   try {
     // --add --remove: new files enter, deleted ones leave; ignored ones are aide's own and kept
     // (the watched paths rule), as the full snapshot keeps them by force.
@@ -414,13 +425,12 @@ export async function snapshotPaths(
     if (!(error instanceof GitCommandError)) throw error;
     return snapshot(git, workspace, options);
   }
-  let tree = await git.text(['write-tree']);
-  const changes = await treeChanges(git, base, tree);
-  const skipped = await dropLargeFiles(git, changes, options.maxFileBytes);
-  if (skipped.length > 0) tree = await git.text(['write-tree']);
+  const tree = await git.text(['write-tree']);
+  const changed = (await git.fields(['diff-tree', '-r', '-z', '--name-only', '--no-renames', base, tree]))
+    .length;
   await writeFile(`${lastFile}.tmp`, `${tree}\n`);
   await rename(`${lastFile}.tmp`, lastFile);
-  return { tree, skipped, nested: [], changed: changes.length - skipped.length };
+  return { tree, skipped: [], nested: [], changed };
 }
 
 /** Forgets the shadow's index (the next snapshot starts from the user's index again). */

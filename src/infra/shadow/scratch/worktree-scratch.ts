@@ -13,7 +13,8 @@
  * - The workspace and the user's `.git` are never written: the scratch lives outside, and every
  *   git call goes through the shadow's isolated runner.
  */
-import { copyFile, readFile, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { copyFile, lstat, readFile, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import type {
   IgnoredPath,
@@ -50,6 +51,7 @@ import {
   scratchHome,
   writeOwner,
 } from './registry.js';
+import { forgetKept, readKept, resetGitLink, writeKept, type KeptRecord } from './kept-scratch.js';
 import { ObjectReader, objectsOnly } from './object-reader.js';
 import { changedFilesBetween, DIFF_ARGS } from '../changed-files.js';
 import { applyTreeChanges, updateIndexEntries } from './tree-files.js';
@@ -59,6 +61,11 @@ export interface ScratchOptions {
   tempRoot: string;
   /** Workspace-relative folders or globs of folders to link instead of copy (sandbox.json `link`). */
   links: readonly string[];
+  /**
+   * Keep one scratch for the workspace across sessions (kept-scratch.ts): taken up again, swept
+   * and moved, instead of checked out afresh and deleted each time. Off: a scratch per session.
+   */
+  keep?: boolean;
 }
 
 /** Private index of aide's own calls, beside the worktree's `index` that git in the scratch uses. */
@@ -111,8 +118,10 @@ export class ShadowScratches implements ScratchOpener {
   async removeStale(): Promise<string[]> {
     const removed: string[] = [];
     await removeLegacyOwners(this.home);
+    const kept = await readKept(this.git.location.gitDir);
     for (const entry of await listScratches(this.home, this.records)) {
-      if (entry.alive) continue;
+      // The kept scratch is idle, not stale: it is swept when taken up again.
+      if (entry.alive || (kept !== null && kept !== 'stale' && entry.session === kept.name)) continue;
       await removeScratchFolder(this.home, entry.session, this.options.links);
       await rm(ownerFile(this.records, entry.session), { force: true });
       removed.push(entry.session);
@@ -141,9 +150,113 @@ export class ShadowScratches implements ScratchOpener {
     }
     const tree = await resolveTree(this.git, base);
     const commit = await commitFor(this.git, base, tree);
-    const path = join(this.home, session);
+    if (this.options.keep === true) {
+      const kept = await this.openKept(session, tree, commit);
+      if (kept !== null) return kept;
+    }
+    return this.openFresh(session, session, tree, commit, false);
+  }
+
+  /** The workspace's kept scratch, taken up again (swept, moved) or made; null when another process has it. */
+  private async openKept(session: string, tree: string, commit: string): Promise<WorktreeScratch | null> {
+    const gitDir = this.git.location.gitDir;
+    const record = await readKept(gitDir);
+    // Kept under another temp dir (TMPDIR differs between runs): left alone, a scratch per session here.
+    if (record !== null && record !== 'stale' && record.home !== this.home) return null;
+    if (record !== null && record !== 'stale') {
+      const entry = (await listScratches(this.home, this.records)).find((e) => e.session === record.name);
+      if (entry?.alive === true) return null;
+      const reused = await this.reuse(session, record, tree, commit).catch(() => null);
+      if (reused !== null) return reused;
+    }
+    // One that cannot be removed (a folder a command made unreadable) is forgotten: the stale
+    // sweep of later opens keeps trying, and this session gets a kept scratch of a new name.
+    if (record !== null) await this.removeKept().catch(() => forgetKept(gitDir));
+    const name = `kept-${randomBytes(4).toString('hex')}`;
+    const made = await this.openFresh(name, session, tree, commit, true);
+    await writeKept(gitDir, { version: 1, name, home: this.home, adminDir: made.adminDir });
+    return made;
+  }
+
+  /**
+   * Takes the kept scratch up again (kept-scratch.ts says what is checked and swept); null
+   * when it cannot be trusted to be aide's (then it is removed and made afresh).
+   */
+  private async reuse(
+    session: string,
+    record: KeptRecord,
+    tree: string,
+    commit: string,
+  ): Promise<WorktreeScratch | null> {
+    const path = join(this.home, record.name);
+    const indexFile = join(record.adminDir, PRIVATE_INDEX);
+    const proven = await lstat(path).catch(() => undefined);
+    const gitdir = await readFile(join(record.adminDir, 'gitdir'), 'utf8').catch(() => '');
+    if (proven?.isDirectory() !== true || proven.isSymbolicLink()) return null;
+    if (gitdir.trim() !== join(path, '.git') || !(await exists(indexFile))) return null;
+    await writeOwner(this.records, record.name, {
+      version: 2,
+      pid: process.pid,
+      identity: await processIdentity(process.pid),
+      createdAt: new Date().toISOString(),
+    });
+    const objects = new ObjectReader(this.git);
+    try {
+      await resetGitLink(path, record.adminDir, commit);
+      const options = { workTree: path, indexFile };
+      // Untracked and ignored files, nested repositories, links: all go (links as links).
+      await this.git.run(['clean', '-ffdxq', '--', ':/'], options);
+      // What aide's index holds: the tree the files are compared with and moved from.
+      const indexTree = await this.git.text(['write-tree'], options);
+      const linkPaths = await resolveLinkPaths(this.workspace.root, this.options.links);
+      const place = { home: this.home, records: this.records, name: record.name, session, path };
+      const scratch = new WorktreeScratch(this.git, objects, this.workspace, {
+        place: { ...place, adminDir: record.adminDir, kept: true },
+        indexFile,
+        tree: indexTree,
+        links: [],
+        configuredLinks: linkPaths,
+      });
+      await scratch.takeUp(tree);
+      return scratch;
+    } catch (error) {
+      objects.close();
+      await rm(ownerFile(this.records, record.name), { force: true });
+      throw error;
+    }
+  }
+
+  /** Removes the kept scratch (aide checkpoints prune, or a stale one): its folder if provably aide's, its admin folder, its record. */
+  async removeKept(): Promise<boolean> {
+    const gitDir = this.git.location.gitDir;
+    const record = await readKept(gitDir);
+    if (record === null) return false;
+    // Only in this home (derived, never read from the record): one kept elsewhere is forgotten,
+    // and the stale sweep of its own home removes it.
+    if (record !== 'stale' && record.home === this.home) {
+      const entry = (await listScratches(this.home, this.records)).find((e) => e.session === record.name);
+      if (entry?.alive === true) return false;
+      await removeScratchFolder(this.home, record.name, this.options.links);
+      await rm(record.adminDir, { recursive: true, force: true });
+      await rm(ownerFile(this.records, record.name), { force: true });
+    }
+    await forgetKept(gitDir);
+    await this.git.run(['worktree', 'prune']);
+    await removeEmptyScratchHome(this.home).catch(() => undefined);
+    return true;
+  }
+
+  /** A scratch checked out afresh in `<home>/<name>`. */
+  private async openFresh(
+    name: string,
+    session: string,
+    tree: string,
+    commit: string,
+    kept: boolean,
+  ): Promise<WorktreeScratch> {
+    const path = join(this.home, name);
     // The record comes first: a crash from here on leaves a scratch that the next open removes.
-    await writeOwner(this.records, session, {
+    await writeOwner(this.records, name, {
       version: 2,
       pid: process.pid,
       identity: await processIdentity(process.pid),
@@ -161,12 +274,18 @@ export class ShadowScratches implements ScratchOpener {
       await copyFile(indexFile, join(adminDir, 'index'));
       const linkPaths = await resolveLinkPaths(this.workspace.root, this.options.links);
       const links = await syncLinks(objects, this.workspace.root, path, tree, linkPaths);
-      const place = { home: this.home, records: this.records, session, path, adminDir };
-      return new WorktreeScratch(this.git, objects, this.workspace, place, indexFile, tree, links, linkPaths);
+      const place = { home: this.home, records: this.records, name, session, path, adminDir, kept };
+      return new WorktreeScratch(this.git, objects, this.workspace, {
+        place,
+        indexFile,
+        tree,
+        links,
+        configuredLinks: linkPaths,
+      });
     } catch (error) {
       objects.close();
-      await removeScratchFolder(this.home, session, this.options.links).catch(() => false);
-      await rm(ownerFile(this.records, session), { force: true });
+      await removeScratchFolder(this.home, name, this.options.links).catch(() => false);
+      await rm(ownerFile(this.records, name), { force: true });
       await this.git.run(['worktree', 'prune']).catch(() => undefined);
       await removeEmptyScratchHome(this.home).catch(() => undefined);
       throw error;
@@ -211,10 +330,33 @@ async function commitFor(git: ShadowGit, base: string, tree: string): Promise<st
 interface ScratchPlace {
   home: string;
   records: string;
+  /** The folder's name in the home and its owner record's: the session's, or the kept scratch's. */
+  name: string;
   session: string;
   path: string;
   /** `shadow.git/worktrees/<name>`, read when the worktree was made and checked to be there. */
   adminDir: string;
+  /** The workspace's kept scratch: dispose leaves it for the next session. */
+  kept: boolean;
+}
+
+/** What a WorktreeScratch starts from. */
+interface ScratchStart {
+  place: ScratchPlace;
+  /** aide's private index in the admin folder. */
+  indexFile: string;
+  /** The tree the files and the index are at. */
+  tree: string;
+  links: ScratchLink[];
+  /** The link paths, globs resolved when the scratch was opened. */
+  configuredLinks: readonly string[];
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 export class WorktreeScratch implements Scratch {
@@ -244,23 +386,50 @@ export class WorktreeScratch implements Scratch {
   /** Paths aide itself wrote since the last capture (scratch-relative): all a capture reads when nothing foreign ran. */
   private written = new Set<string>();
 
+  private readonly place: ScratchPlace;
+  private readonly indexFile: string;
+  /** The link paths, globs resolved when the scratch was opened. */
+  private readonly configuredLinks: readonly string[];
+
   constructor(
     private readonly git: ShadowGit,
     private readonly objects: ObjectReader,
     private readonly workspace: Workspace,
-    private readonly place: ScratchPlace,
-    private readonly indexFile: string,
-    tree: string,
-    links: ScratchLink[],
-    /** The link paths, globs resolved when the scratch was opened. */
-    private readonly configuredLinks: readonly string[],
+    start: ScratchStart,
   ) {
-    this.path = place.path;
-    this.session = place.session;
-    this.baseTree = tree;
-    this.filesTree = tree;
-    this.indexTree = tree;
-    this.linkState = links;
+    this.place = start.place;
+    this.indexFile = start.indexFile;
+    this.configuredLinks = start.configuredLinks;
+    this.path = start.place.path;
+    this.session = start.place.session;
+    this.baseTree = start.tree;
+    this.filesTree = start.tree;
+    this.indexTree = start.tree;
+    this.linkState = start.links;
+  }
+
+  /** The admin folder in the shadow (the kept scratch's record names it). */
+  get adminDir(): string {
+    return this.place.adminDir;
+  }
+
+  /**
+   * A kept scratch taken up again, its untracked files gone: every file compared with the
+   * index (what a command left is unknown), moved to `tree`, linked, and its index copied for
+   * git run inside, as a fresh checkout would be.
+   */
+  async takeUp(tree: string): Promise<void> {
+    this.unknownFiles = true;
+    await this.moveTo(tree);
+    await this.syncIndex();
+    this.linkState = await syncLinks(
+      this.objects,
+      this.workspace.root,
+      this.path,
+      tree,
+      this.configuredLinks,
+    );
+    await copyFile(this.indexFile, join(this.place.adminDir, 'index'));
   }
 
   get base(): string {
@@ -472,14 +641,27 @@ export class WorktreeScratch implements Scratch {
     );
   }
 
-  async dispose(): Promise<void> {
+  async dispose(options: { remove?: boolean } = {}): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
+    if (this.place.kept && options.remove !== true) {
+      // Left for the next session, which sweeps it: the index brought up to the last move
+      // first, so that sweep compares the files with what aide last wrote.
+      try {
+        await this.syncIndex();
+      } finally {
+        this.objects.close();
+        await rm(ownerFile(this.place.records, this.place.name), { force: true });
+      }
+      return;
+    }
     this.objects.close();
-    await removeScratchFolder(this.place.home, this.session, this.configuredLinks);
+    // The kept scratch's record first: a crash from here on leaves a folder the stale sweep removes.
+    if (this.place.kept) await forgetKept(this.git.location.gitDir);
+    await removeScratchFolder(this.place.home, this.place.name, this.configuredLinks);
     // Read from the worktree's .git file when it was made, before any command ran, and checked then.
     await rm(this.place.adminDir, { recursive: true, force: true });
-    await rm(ownerFile(this.place.records, this.session), { force: true });
+    await rm(ownerFile(this.place.records, this.place.name), { force: true });
     await removeEmptyScratchHome(this.place.home);
   }
 }
