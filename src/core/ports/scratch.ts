@@ -81,7 +81,10 @@ export interface Scratch {
   dispose(options?: { remove?: boolean }): Promise<void>;
 }
 
-/** Opens the scratch of a session (one per session; stale ones of dead processes are removed first). */
+/**
+ * Opens the scratch of a session: the workspace's kept one, swept, where the opener keeps one and
+ * no other process uses it, else one of its own (stale ones of dead processes are removed first).
+ */
 export interface ScratchOpener {
   open(session: string, base: string): Promise<Scratch>;
 }

@@ -1,10 +1,12 @@
 /**
  * Scratch checkouts for the act and verify steps (DESIGN.md, "The act step"): a git worktree of
- * the shadow repository under the OS temp dir, one per session, made once with
- * `git worktree add` and then moved from step to step by writing only the files that differ.
+ * the shadow repository under the OS temp dir, made with `git worktree add` and then moved
+ * from step to step by writing only the files that differ.
  *
- * - Made once per session: a full checkout costs as much as checking the repository out
- *   (about 6 s on a medium repository); every later move costs what changed.
+ * - Made once: a full checkout costs as much as checking the repository out (about 6 s on a
+ *   medium repository, up to 27 s at 30k files on an ext4 without a journal); every later move
+ *   costs what changed. With `keep` (act, verify) one scratch serves every session of the
+ *   workspace, swept before each (kept-scratch.ts); without it, one per session.
  * - aide's own git calls use a private index in the worktree's admin folder, so git run by the
  *   project's commands inside the scratch (which sees an ordinary worktree at the first base)
  *   cannot disturb what aide reads back.
