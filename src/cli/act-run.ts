@@ -162,7 +162,11 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
   );
   // The task tree gives the terminal back before anything else is printed (an error, too);
   // whatever fails on the way, the lock is released.
-  const cleanup = await settleAll([() => view?.close(), () => scratch?.dispose(), () => adapters.close()]);
+  const cleanup = await settleAll([
+    () => view?.close(),
+    () => scratch?.dispose({ remove: interrupt.received() !== null }),
+    () => adapters.close(),
+  ]);
   interrupt.dispose();
   const error = outcome.error ?? cleanup;
   if (error !== undefined) throw error;

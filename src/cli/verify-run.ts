@@ -153,7 +153,8 @@ export async function runVerify(options: VerifyOptions, globals: GlobalOptions, 
     if (report.verdict === 'cancelled' || signal !== null) return interruptExitCode(signal ?? 'SIGINT');
     return report.verdict === 'passed' ? ExitCode.ok : ExitCode.failed;
   } finally {
-    await prepared?.scratch.dispose();
+    // Interrupted: the kept scratch goes too (what the commands left running may still write).
+    await prepared?.scratch.dispose({ remove: interrupt.received() !== null });
     runner.dispose();
     interrupt.dispose();
   }

@@ -187,14 +187,17 @@ export const pruneRun: CommandRunner = {
   run: async (argv, globals, io) => {
     const options = pruneOptions(argv);
     const m = await modules();
-    const result = await m.withStore(globals.cwd, io.env, 'checkpoints prune', (store) =>
-      store.prune({
+    const result = await m.withStore(globals.cwd, io.env, 'checkpoints prune', async (store) => {
+      const pruned = await store.prune({
         dryRun: options.dryRun,
         now: new Date(),
         ...(options.keep === undefined ? {} : { keep: options.keep }),
         ...(options.olderThan === undefined ? {} : { olderThanDays: options.olderThan }),
-      }),
-    );
+      });
+      // The kept scratch goes too: the next session checks one out afresh.
+      if (!options.dryRun) await store.removeKeptScratch(m.tempRoot(io.env));
+      return pruned;
+    });
     return print(io, globals, 'aide.checkpoints.prune/1', { dryRun: options.dryRun, ...result }, () =>
       m.render.renderPrune(result, options.dryRun),
     );

@@ -6,12 +6,14 @@
 import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PLANS_DIR, STATE_DIR } from '../../config/files.js';
+import type { FileSystem } from '../../core/ports/files.js';
 import type { Scratch } from '../../core/ports/scratch.js';
 import type { PlanFiles, SessionStore, StoredSession } from '../../core/ports/session-store.js';
 import { ignoresCase } from '../../infra/fs/case-sensitivity.js';
 import { NodeFileSystem } from '../../infra/fs/node-file-system.js';
 import { listSessionStates } from '../../infra/session/session-state.js';
 import { planFiles, ShadowSessionStore } from '../../infra/session/shadow-session-store.js';
+import { ScratchTracker } from '../../infra/shadow/scratch/tracking.js';
 import { ShadowStore } from '../../infra/shadow/shadow-store.js';
 import type { CliIo } from '../io.js';
 import { openVerifyRunner, type VerifyRunner } from './runner.js';
@@ -43,8 +45,8 @@ export interface ActAdaptersRequest {
 export interface ActAdapters {
   runner: VerifyRunner;
   sessions: SessionStore;
-  /** Writes inside a scratch (the step's edits). */
-  scratchFs: NodeFileSystem;
+  /** Writes inside a scratch (the step's edits), each told to the open scratch (tracking.ts). */
+  scratchFs: FileSystem;
   /** Whether the workspace's file system ignores case (protected paths are matched so). */
   caseInsensitive: boolean;
   /** A scratch copy at `head`, jailed by its real path (on macOS the temp dir is behind a symlink). */
@@ -65,15 +67,34 @@ export async function openActAdapters(request: ActAdaptersRequest): Promise<ActA
   });
   const store = await ShadowStore.open(root, io.env, { maxFileBytes: request.maxFileBytes, command: 'act' });
   const caseInsensitive = await ignoresCase(root);
+  // A step's capture reads only the paths aide wrote until a command runs in the scratch.
+  const tracker = new ScratchTracker();
   return {
-    runner,
+    runner: {
+      isolation: runner.isolation,
+      run: async (command) => {
+        tracker.commandRan();
+        try {
+          return await runner.run(command);
+        } finally {
+          // Again once it ended: what it left running may have written meanwhile.
+          tracker.commandRan();
+        }
+      },
+      dispose: () => {
+        runner.dispose();
+      },
+    },
     sessions: new ShadowSessionStore(store, new NodeFileSystem({ afterChange: io.afterWorkspaceChange })),
-    scratchFs: new NodeFileSystem(),
+    scratchFs: tracker.files(new NodeFileSystem()),
     caseInsensitive,
-    openScratch: async (session, head) =>
-      store
-        .scratches({ tempRoot: await realpath(tempRoot(io.env)), links: request.links })
-        .open(session, head),
+    openScratch: async (session, head) => {
+      const scratch = await store
+        .scratches({ tempRoot: await realpath(tempRoot(io.env)), links: request.links, keep: true })
+        .open(session, head);
+      tracker.attach(scratch);
+      return scratch;
+    },
     close: async () => {
       const failed = await settleAll([
         () => {

@@ -17,8 +17,9 @@ export type CheckpointReader = Pick<
   'workspace' | 'list' | 'show' | 'resolve' | 'changes' | 'changesOf' | 'diff' | 'stats'
 >;
 /** The shadow opened for writing (its lock held): take a checkpoint, snapshot the working tree, prune. */
-export type CheckpointStore = Pick<ShadowStore, 'checkpoint' | 'snapshot' | 'prune'>;
+export type CheckpointStore = Pick<ShadowStore, 'checkpoint' | 'snapshot' | 'prune' | 'removeKeptScratch'>;
 export { EMPTY_TREE };
+export { tempRoot } from './temp-root.js';
 
 /** The workspace's shadow to read; null when it has none yet. */
 export async function openReader(cwd: string, env: Env): Promise<CheckpointReader | null> {

@@ -4,6 +4,7 @@
  * (loopback, or remote with allow_remote: the client refuses the rest), briefly: one tiny chat.
  */
 import { statfs } from 'node:fs/promises';
+import { join } from 'node:path';
 import { isLoopbackHost } from '../../config/config-schema.js';
 import type { ConfigFlags } from '../../config/flag-overrides.js';
 import { loadWorkspaceConfig } from '../../config/load-workspace.js';
@@ -14,9 +15,10 @@ import { findWorkspaceRoot } from '../../infra/git/workspace-root.js';
 import { probeBubblewrap } from '../../infra/process/isolation-probe.js';
 import { prepareIsolation } from '../../infra/process/isolation.js';
 import { probe } from '../../infra/process/probe.js';
+import { keptName } from '../../infra/shadow/scratch/kept-scratch.js';
 import { detectOverlay } from '../../infra/shadow/scratch/overlay.js';
 import { listWorkspaceScratches, scratchHome } from '../../infra/shadow/scratch/registry.js';
-import { describeWorkspace } from '../../infra/shadow/shadow-repo.js';
+import { describeWorkspace, STATE_DIR } from '../../infra/shadow/shadow-repo.js';
 import { ShadowReader } from '../../infra/shadow/shadow-store.js';
 import { AideError } from '../../shared/errors.js';
 import { packageManifest } from '../package-files.js';
@@ -160,12 +162,22 @@ export async function gatherDoctorFacts(
     modelFacts(root, env, flags),
   ]);
   const active = scratches.filter((s) => s.alive).length;
+  const keptAs = await keptName(join(root, STATE_DIR, 'shadow.git'));
+  const kept = scratches.find((s) => s.session === keptAs);
   return {
     platform: process.platform,
     node: { version: process.version, required: requiredNode() },
     git: { version: git },
     workspace,
-    scratch: { home, active, stale: scratches.length - active, tempFree: free, overlay },
+    scratch: {
+      home,
+      active,
+      // The kept scratch is idle between sessions, not stale.
+      stale: scratches.length - active - (kept !== undefined && !kept.alive ? 1 : 0),
+      kept: kept === undefined ? null : { path: kept.path, inUse: kept.alive },
+      tempFree: free,
+      overlay,
+    },
     isolation: { verify, bubblewrap },
     model,
   };

@@ -64,7 +64,7 @@ export async function prepareVerify(
     const { source, skipped } = await sourceTree(store, options);
     const session = newSessionId('verify', new Date(), randomBytes(2).toString('hex'));
     const scratch = await store
-      .scratches({ tempRoot: tempRoot(env), links: sandbox.link })
+      .scratches({ tempRoot: tempRoot(env), links: sandbox.link, keep: true })
       .open(session, source.tree);
     return {
       stateDir: store.workspace.stateDir,

@@ -175,3 +175,16 @@ test('the network check says where verify commands can write and whether sockets
   );
   assert.ok(partial?.details.includes(detail));
 });
+
+test('the kept scratch is shown with where it is and what removes it', () => {
+  const kept = (value: DoctorFacts['scratch']['kept']) =>
+    assessDoctor(facts({ scratch: { ...facts().scratch, kept: value } }))
+      .checks.find((c) => c.id === 'scratch')
+      ?.details.find((d) => d.startsWith('kept scratch:'));
+  assert.match(
+    kept({ path: '/tmp/aide-scratch/abc/kept-0a1b2c3d', inUse: false }) ?? '',
+    /kept-0a1b2c3d; swept and moved by the next session, removed by `aide checkpoints prune`/,
+  );
+  assert.match(kept({ path: '/tmp/aide-scratch/abc/kept-0a1b2c3d', inUse: true }) ?? '', /\(in use\)/);
+  assert.match(kept(null) ?? '', /none yet/);
+});

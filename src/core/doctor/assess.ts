@@ -27,6 +27,8 @@ export interface DoctorFacts {
     home: string;
     active: number;
     stale: number;
+    /** The workspace's kept scratch (reused by the next session, swept first), when there is one. */
+    kept?: { path: string; inUse: boolean } | null;
     /** Free bytes in the temp dir, and whether it is RAM-backed (tmpfs); null when unknown. */
     tempFree: { bytes: number; tmpfs: boolean } | null;
     overlay: { available: boolean; detail: string };
@@ -168,7 +170,7 @@ export function chooseScratch(facts: DoctorFacts): ScratchChoice {
     : 'no overlay here';
   return {
     mechanism: 'worktree',
-    reason: `checked out once per session, then moved by writing only the files that differ; ${overlay}`,
+    reason: `checked out once and kept for the workspace, then moved by writing only the files that differ; ${overlay}`,
   };
 }
 
@@ -182,9 +184,14 @@ function scratchCheck(facts: DoctorFacts, choice: ScratchChoice): DoctorCheck {
     scratch.tempFree === null
       ? ''
       : `; ${formatBytes(scratch.tempFree.bytes)} free${scratch.tempFree.tmpfs ? ' in RAM (tmpfs: a scratch copy of a large repository takes memory)' : ''}`;
+  const kept =
+    scratch.kept === undefined || scratch.kept === null
+      ? 'kept scratch: none yet (the next session checks one out and keeps it)'
+      : `kept scratch: ${scratch.kept.path}${scratch.kept.inUse ? ' (in use)' : ''}; swept and moved by the next session, removed by \`aide checkpoints prune\``;
   const details = [
     `why: ${choice.reason}`,
     `${scratch.home}: ${scratch.active} in use${stale}${free}`,
+    kept,
     overlay,
   ];
   if (choice.mechanism === 'none')

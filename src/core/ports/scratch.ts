@@ -73,11 +73,18 @@ export interface Scratch {
   ignoredPaths(paths: readonly string[]): Promise<IgnoredPath[]>;
   /** A unified diff from `base` to the capture (taken now when not given). */
   diff(capture?: ScratchCapture): Promise<string>;
-  /** Removes the scratch. Links are removed as links: nothing is deleted through them. */
-  dispose(): Promise<void>;
+  /**
+   * Removes the scratch, or leaves a workspace's kept scratch for the next session (which sweeps
+   * it) unless `remove`: an interrupted session removes it, since what its commands left running
+   * may still write there. Links are removed as links: nothing is deleted through them.
+   */
+  dispose(options?: { remove?: boolean }): Promise<void>;
 }
 
-/** Opens the scratch of a session (one per session; stale ones of dead processes are removed first). */
+/**
+ * Opens the scratch of a session: the workspace's kept one, swept, where the opener keeps one and
+ * no other process uses it, else one of its own (stale ones of dead processes are removed first).
+ */
 export interface ScratchOpener {
   open(session: string, base: string): Promise<Scratch>;
 }

@@ -31,7 +31,7 @@ import { diffTrees } from './raw-objects.js';
 import { objectsOnly } from './scratch/object-reader.js';
 import { acquireLock, type WorkspaceLock } from './lock.js';
 import { describeWorkspace, ensureStateDir, openShadow, type Env, type Workspace } from './shadow-repo.js';
-import { EMPTY_TREE, snapshot, type Snapshot } from './snapshot.js';
+import { EMPTY_TREE, snapshot, snapshotPaths, type Snapshot } from './snapshot.js';
 import { ShadowScratches, type ScratchOptions } from './scratch/worktree-scratch.js';
 import { refTree, stagedTree } from './verify-source.js';
 import { watchPaths } from './watched-paths.js';
@@ -307,6 +307,36 @@ export class ShadowStore extends ShadowReader implements Checkpointer {
       newSession: meta.session === undefined,
     });
     return { checkpoint, created, skipped: snap.skipped, ...(ignored.length === 0 ? {} : { ignored }) };
+  }
+
+  /** Removes the workspace's kept scratch (kept-scratch.ts), unless a live process uses it. */
+  removeKeptScratch(tempRoot: string): Promise<boolean> {
+    return this.scratches({ tempRoot, links: [] }).removeKept();
+  }
+
+  /**
+   * A checkpoint right after aide itself wrote `paths` (taken by a full checkpoint just before):
+   * only those paths are read again (snapshot.ts, snapshotPaths), so it costs the same at any
+   * repository size. An edit of the user's elsewhere since that checkpoint goes into the next
+   * full one.
+   */
+  async checkpointWritten(
+    paths: readonly string[],
+    request: Omit<CheckpointRequest, 'paths'>,
+  ): Promise<CheckpointResult> {
+    const snap = await snapshotPaths(this.git, this.workspace, paths, {
+      maxFileBytes: this.options.maxFileBytes,
+    });
+    const session =
+      request.session ?? newSessionId(request.reason, new Date(), randomBytes(2).toString('hex'));
+    const { checkpoint, created } = await createCheckpoint(this.git, snap.tree, {
+      ...request,
+      session,
+      skipped: snap.skipped,
+      filesChanged: snap.changed,
+      newSession: request.session === undefined,
+    });
+    return { checkpoint, created, skipped: snap.skipped };
   }
 
   /**

@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { test } from 'node:test';
-import { gitRepo, tempDir, testEnv } from '../../../test/helpers/sandbox.js';
+import { mkdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { git, gitRepo, tempDir, testEnv, type Cleanup } from '../../../test/helpers/sandbox.js';
+import { describeWorkspace } from './shadow-repo.js';
 import { ShadowStore } from './shadow-store.js';
+import { seedableIndex } from './snapshot.js';
 
 test('a file over the size limit whose name is not UTF-8 is left out by its own name, not a mangled one', async (t) => {
   const root = gitRepo(t, { 'a.txt': 'a\n' });
@@ -21,5 +24,95 @@ test('a file over the size limit whose name is not UTF-8 is left out by its own 
     listed.toString('utf8').split('\0').filter(Boolean),
     ['a.txt'],
     'and nothing took its place',
+  );
+});
+
+describe('seeding the index from the user’s under .gitattributes', () => {
+  const seedable = async (t: Cleanup, files: Record<string, string>, config: string[] = []) => {
+    const root = gitRepo(t, files);
+    for (const c of config) git(root, ['config', ...c.split(' ')]);
+    return seedableIndex(await describeWorkspace(root, testEnv()));
+  };
+
+  test('babel’s `* text eol=lf` on LF files seeds; filters, encodings, CRLF checkouts do not', async (t) => {
+    assert.deepEqual(
+      (await seedable(t, { '.gitattributes': '* text eol=lf\n', 'a.js': 'a\n' }))?.normalised,
+      true,
+    );
+    assert.deepEqual((await seedable(t, { 'a.js': 'a\n' }))?.normalised, false);
+    for (const attributes of [
+      '*.bin filter=lfs diff=lfs merge=lfs -text\n',
+      '*.txt working-tree-encoding=UTF-16\n',
+      '*.bat text eol=crlf\n',
+      '*.c ident\n',
+    ])
+      assert.equal(await seedable(t, { '.gitattributes': attributes }), undefined, attributes);
+    assert.equal(await seedable(t, { 'a.js': 'a\n' }, ['core.autocrlf true']), undefined);
+    assert.equal(await seedable(t, { 'a.js': 'a\n' }, ['core.eol crlf']), undefined);
+    assert.equal((await seedable(t, { 'a.js': 'a\n' }, ['core.autocrlf input']))?.normalised, true);
+  });
+
+  test('a CRLF file the user added under `* text eol=lf` is checkpointed with its CRLF bytes', async (t) => {
+    const root = gitRepo(t, {
+      '.gitattributes': '* text eol=lf\n',
+      'lf.txt': 'one\ntwo\n',
+      'crlf.txt': 'one\r\ntwo\r\n',
+    });
+    // Files older than the index (not racily clean), refreshed: the user's index holds the LF
+    // blob with the CRLF file's stat data, and git never re-hashes it.
+    const past = new Date(Date.now() - 60_000);
+    for (const name of ['.gitattributes', 'lf.txt', 'crlf.txt']) utimesSync(join(root, name), past, past);
+    assert.equal(git(root, ['status', '--porcelain']).trim(), '');
+    const store = await ShadowStore.open(root, testEnv(tempDir(t)), { maxFileBytes: 1e6, command: 'test' });
+    t.after(() => store.close());
+    const snap = await store.snapshot();
+    const read = (path: string) => store.git.text(['cat-file', 'blob', `${snap.tree}:${path}`]);
+    assert.equal(
+      (await store.git.run(['cat-file', 'blob', `${snap.tree}:crlf.txt`])).stdout.toString(),
+      'one\r\ntwo\r\n',
+    );
+    assert.equal(await read('lf.txt'), 'one\ntwo');
+  });
+});
+
+test('a checkpoint of the paths aide wrote records the same tree a full snapshot would', async (t) => {
+  const root = gitRepo(t, { 'a.txt': 'a\n', 'b.txt': 'b\n', 'dir/c.txt': 'c\n', '.gitignore': '*.env\n' });
+  const store = await ShadowStore.open(root, testEnv(tempDir(t)), { maxFileBytes: 1e6, command: 'test' });
+  t.after(() => store.close());
+  await store.checkpoint({ reason: 'apply', message: 'before', paths: ['a.txt', 'new/d.txt', 'x.env'] });
+  writeFileSync(join(root, 'a.txt'), 'edited\n');
+  rmSync(join(root, 'b.txt'));
+  mkdirSync(join(root, 'new'));
+  writeFileSync(join(root, 'new/d.txt'), 'd\n');
+  writeFileSync(join(root, 'x.env'), 'SECRET=1\n');
+  const known = await store.checkpointWritten(['a.txt', 'b.txt', 'new/d.txt', 'x.env'], {
+    reason: 'apply',
+    message: 'after',
+  });
+  const full = await store.snapshot();
+  assert.equal(known.checkpoint.filesChanged, 4);
+  assert.equal(await store.git.text(['rev-parse', `${known.checkpoint.id}^{tree}`]), full.tree);
+  assert.equal(
+    await store.git.text(['cat-file', 'blob', `${full.tree}:x.env`]),
+    'SECRET=1',
+    'ignored, yet aide wrote it',
+  );
+});
+
+test('a known-paths checkpoint through a symlinked folder falls back to a full snapshot', async (t) => {
+  const root = gitRepo(t, { 'a.txt': 'a\n', 'real/b.txt': 'b\n' });
+  const store = await ShadowStore.open(root, testEnv(tempDir(t)), { maxFileBytes: 1e6, command: 'test' });
+  t.after(() => store.close());
+  await store.checkpoint({ reason: 'apply', message: 'before' });
+  symlinkSync('real', join(root, 'link'));
+  writeFileSync(join(root, 'real/b.txt'), 'through the link\n');
+  writeFileSync(join(root, 'other.txt'), 'not written by aide\n');
+  const known = await store.checkpointWritten(['link/b.txt'], { reason: 'apply', message: 'after' });
+  const tree = await store.git.text(['rev-parse', `${known.checkpoint.id}^{tree}`]);
+  assert.equal(await store.git.text(['cat-file', 'blob', `${tree}:real/b.txt`]), 'through the link');
+  assert.equal(
+    await store.git.text(['cat-file', '-t', `${tree}:other.txt`]),
+    'blob',
+    'the full snapshot saw it',
   );
 });

@@ -1,10 +1,12 @@
 /**
  * Scratch checkouts for the act and verify steps (DESIGN.md, "The act step"): a git worktree of
- * the shadow repository under the OS temp dir, one per session, made once with
- * `git worktree add` and then moved from step to step by writing only the files that differ.
+ * the shadow repository under the OS temp dir, made with `git worktree add` and then moved
+ * from step to step by writing only the files that differ.
  *
- * - Made once per session: a full checkout costs as much as checking the repository out
- *   (about 6 s on a medium repository); every later move costs what changed.
+ * - Made once: a full checkout costs as much as checking the repository out (about 6 s on a
+ *   medium repository, up to 27 s at 30k files on an ext4 without a journal); every later move
+ *   costs what changed. With `keep` (act, verify) one scratch serves every session of the
+ *   workspace, swept before each (kept-scratch.ts); without it, one per session.
  * - aide's own git calls use a private index in the worktree's admin folder, so git run by the
  *   project's commands inside the scratch (which sees an ordinary worktree at the first base)
  *   cannot disturb what aide reads back.
@@ -13,31 +15,15 @@
  * - The workspace and the user's `.git` are never written: the scratch lives outside, and every
  *   git call goes through the shadow's isolated runner.
  */
-import { copyFile, readFile, rm } from 'node:fs/promises';
-import { isAbsolute, join, relative, sep } from 'node:path';
-import type {
-  IgnoredPath,
-  Scratch,
-  ScratchCapture,
-  ScratchLink,
-  ScratchMove,
-  ScratchOpener,
-} from '../../../core/ports/scratch.js';
-import type { ChangedFile } from '../../../core/ports/changes.js';
+import { randomBytes } from 'node:crypto';
+import { copyFile, lstat, readFile, rm, stat } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import type { ScratchOpener } from '../../../core/ports/scratch.js';
 import { AideError } from '../../../shared/errors.js';
 import { validSessionId } from '../checkpoints.js';
-import type { ShadowGit } from '../git.js';
+import { type ShadowGit } from '../git.js';
 import type { Workspace } from '../shadow-repo.js';
-import {
-  linkExcludes,
-  linkKeepOptions,
-  linkPaths,
-  realFolderChain,
-  removeLink,
-  resolveLinkPaths,
-  syncLinks,
-  touchesLink,
-} from './links.js';
+import { resolveLinkPaths, syncLinks } from './links.js';
 import {
   ensureScratchHome,
   listScratches,
@@ -50,19 +36,23 @@ import {
   scratchHome,
   writeOwner,
 } from './registry.js';
+import { forgetKept, readKept, resetGitLink, writeKept, type KeptRecord } from './kept-scratch.js';
 import { ObjectReader, objectsOnly } from './object-reader.js';
-import { changedFilesBetween, DIFF_ARGS } from '../changed-files.js';
-import { applyTreeChanges, updateIndexEntries } from './tree-files.js';
+import { PRIVATE_INDEX, revision, unknownBase, WorktreeScratch } from './scratch-checkout.js';
+
+export { WorktreeScratch } from './scratch-checkout.js';
 
 export interface ScratchOptions {
   /** The OS temp dir (os.tmpdir()), passed in: nothing below the CLI reads the environment. */
   tempRoot: string;
   /** Workspace-relative folders or globs of folders to link instead of copy (sandbox.json `link`). */
   links: readonly string[];
+  /**
+   * Keep one scratch for the workspace across sessions (kept-scratch.ts): taken up again, swept
+   * and moved, instead of checked out afresh and deleted each time. Off: a scratch per session.
+   */
+  keep?: boolean;
 }
-
-/** Private index of aide's own calls, beside the worktree's `index` that git in the scratch uses. */
-const PRIVATE_INDEX = 'aide-index';
 
 /** The admin folder named by a worktree's `.git` file, checked to be inside this shadow. */
 function adminDirOf(git: ShadowGit, gitfile: string): string {
@@ -77,14 +67,6 @@ function adminDirOf(git: ShadowGit, gitfile: string): string {
 function isInside(parent: string, path: string): boolean {
   const rel = relative(parent, path);
   return rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep) && !rel.includes(`..${sep}`);
-}
-
-/** An ignore file as check-ignore names it: work-tree-relative, or the shadow's copy of the workspace's exclude file. */
-function ruleSource(source: string): string {
-  if (!isAbsolute(source)) return source;
-  return source.endsWith(`info${sep}exclude`) || source.endsWith('info/exclude')
-    ? '.git/info/exclude'
-    : source;
 }
 
 /** Opens scratches in a workspace's shadow. The caller holds the workspace lock (a ShadowStore). */
@@ -111,8 +93,10 @@ export class ShadowScratches implements ScratchOpener {
   async removeStale(): Promise<string[]> {
     const removed: string[] = [];
     await removeLegacyOwners(this.home);
+    const kept = await readKept(this.git.location.gitDir);
     for (const entry of await listScratches(this.home, this.records)) {
-      if (entry.alive) continue;
+      // The kept scratch is idle, not stale: it is swept when taken up again.
+      if (entry.alive || (kept !== null && kept !== 'stale' && entry.session === kept.name)) continue;
       await removeScratchFolder(this.home, entry.session, this.options.links);
       await rm(ownerFile(this.records, entry.session), { force: true });
       removed.push(entry.session);
@@ -141,9 +125,113 @@ export class ShadowScratches implements ScratchOpener {
     }
     const tree = await resolveTree(this.git, base);
     const commit = await commitFor(this.git, base, tree);
-    const path = join(this.home, session);
+    if (this.options.keep === true) {
+      const kept = await this.openKept(session, tree, commit);
+      if (kept !== null) return kept;
+    }
+    return this.openFresh(session, session, tree, commit, false);
+  }
+
+  /** The workspace's kept scratch, taken up again (swept, moved) or made; null when another process has it. */
+  private async openKept(session: string, tree: string, commit: string): Promise<WorktreeScratch | null> {
+    const gitDir = this.git.location.gitDir;
+    const record = await readKept(gitDir);
+    // Kept under another temp dir (TMPDIR differs between runs): left alone, a scratch per session here.
+    if (record !== null && record !== 'stale' && record.home !== this.home) return null;
+    if (record !== null && record !== 'stale') {
+      const entry = (await listScratches(this.home, this.records)).find((e) => e.session === record.name);
+      if (entry?.alive === true) return null;
+      const reused = await this.reuse(session, record, tree, commit).catch(() => null);
+      if (reused !== null) return reused;
+    }
+    // One that cannot be removed (a folder a command made unreadable) is forgotten: the stale
+    // sweep of later opens keeps trying, and this session gets a kept scratch of a new name.
+    if (record !== null) await this.removeKept().catch(() => forgetKept(gitDir));
+    const name = `kept-${randomBytes(4).toString('hex')}`;
+    const made = await this.openFresh(name, session, tree, commit, true);
+    await writeKept(gitDir, { version: 1, name, home: this.home, adminDir: made.adminDir });
+    return made;
+  }
+
+  /**
+   * Takes the kept scratch up again (kept-scratch.ts says what is checked and swept); null
+   * when it cannot be trusted to be aide's (then it is removed and made afresh).
+   */
+  private async reuse(
+    session: string,
+    record: KeptRecord,
+    tree: string,
+    commit: string,
+  ): Promise<WorktreeScratch | null> {
+    const path = join(this.home, record.name);
+    const indexFile = join(record.adminDir, PRIVATE_INDEX);
+    const proven = await lstat(path).catch(() => undefined);
+    const gitdir = await readFile(join(record.adminDir, 'gitdir'), 'utf8').catch(() => '');
+    if (proven?.isDirectory() !== true || proven.isSymbolicLink()) return null;
+    if (gitdir.trim() !== join(path, '.git') || !(await exists(indexFile))) return null;
+    await writeOwner(this.records, record.name, {
+      version: 2,
+      pid: process.pid,
+      identity: await processIdentity(process.pid),
+      createdAt: new Date().toISOString(),
+    });
+    const objects = new ObjectReader(this.git);
+    try {
+      await resetGitLink(path, record.adminDir, commit);
+      const options = { workTree: path, indexFile };
+      // Untracked and ignored files, nested repositories, links: all go (links as links).
+      await this.git.run(['clean', '-ffdxq', '--', ':/'], options);
+      // What aide's index holds: the tree the files are compared with and moved from.
+      const indexTree = await this.git.text(['write-tree'], options);
+      const linkPaths = await resolveLinkPaths(this.workspace.root, this.options.links);
+      const place = { home: this.home, records: this.records, name: record.name, session, path };
+      const scratch = new WorktreeScratch(this.git, objects, this.workspace, {
+        place: { ...place, adminDir: record.adminDir, kept: true },
+        indexFile,
+        tree: indexTree,
+        links: [],
+        configuredLinks: linkPaths,
+      });
+      await scratch.takeUp(tree);
+      return scratch;
+    } catch (error) {
+      objects.close();
+      await rm(ownerFile(this.records, record.name), { force: true });
+      throw error;
+    }
+  }
+
+  /** Removes the kept scratch (aide checkpoints prune, or a stale one): its folder if provably aide's, its admin folder, its record. */
+  async removeKept(): Promise<boolean> {
+    const gitDir = this.git.location.gitDir;
+    const record = await readKept(gitDir);
+    if (record === null) return false;
+    // Only in this home (derived, never read from the record): one kept elsewhere is forgotten,
+    // and the stale sweep of its own home removes it.
+    if (record !== 'stale' && record.home === this.home) {
+      const entry = (await listScratches(this.home, this.records)).find((e) => e.session === record.name);
+      if (entry?.alive === true) return false;
+      await removeScratchFolder(this.home, record.name, this.options.links);
+      await rm(record.adminDir, { recursive: true, force: true });
+      await rm(ownerFile(this.records, record.name), { force: true });
+    }
+    await forgetKept(gitDir);
+    await this.git.run(['worktree', 'prune']);
+    await removeEmptyScratchHome(this.home).catch(() => undefined);
+    return true;
+  }
+
+  /** A scratch checked out afresh in `<home>/<name>`. */
+  private async openFresh(
+    name: string,
+    session: string,
+    tree: string,
+    commit: string,
+    kept: boolean,
+  ): Promise<WorktreeScratch> {
+    const path = join(this.home, name);
     // The record comes first: a crash from here on leaves a scratch that the next open removes.
-    await writeOwner(this.records, session, {
+    await writeOwner(this.records, name, {
       version: 2,
       pid: process.pid,
       identity: await processIdentity(process.pid),
@@ -161,29 +249,23 @@ export class ShadowScratches implements ScratchOpener {
       await copyFile(indexFile, join(adminDir, 'index'));
       const linkPaths = await resolveLinkPaths(this.workspace.root, this.options.links);
       const links = await syncLinks(objects, this.workspace.root, path, tree, linkPaths);
-      const place = { home: this.home, records: this.records, session, path, adminDir };
-      return new WorktreeScratch(this.git, objects, this.workspace, place, indexFile, tree, links, linkPaths);
+      const place = { home: this.home, records: this.records, name, session, path, adminDir, kept };
+      return new WorktreeScratch(this.git, objects, this.workspace, {
+        place,
+        indexFile,
+        tree,
+        links,
+        configuredLinks: linkPaths,
+      });
     } catch (error) {
       objects.close();
-      await removeScratchFolder(this.home, session, this.options.links).catch(() => false);
-      await rm(ownerFile(this.records, session), { force: true });
+      await removeScratchFolder(this.home, name, this.options.links).catch(() => false);
+      await rm(ownerFile(this.records, name), { force: true });
       await this.git.run(['worktree', 'prune']).catch(() => undefined);
       await removeEmptyScratchHome(this.home).catch(() => undefined);
       throw error;
     }
   }
-}
-
-function unknownBase(base: string): AideError {
-  return new AideError('checkpoint_unknown', `no snapshot or checkpoint "${base}"`, {
-    hint: 'List checkpoints with `aide checkpoints`.',
-  });
-}
-
-/** A revision safe to put on a git command line (never an option). */
-function revision(base: string): string {
-  if (!/^[\w./~^@{}-]+$/.test(base) || base.startsWith('-')) throw unknownBase(base);
-  return base;
 }
 
 /** The tree of a snapshot or checkpoint id. */
@@ -207,194 +289,9 @@ async function commitFor(git: ShadowGit, base: string, tree: string): Promise<st
     : git.text(['commit-tree', tree, '-m', 'aide scratch base'], objectsOnly(git));
 }
 
-/** Where a scratch is: its folder in the home, its record, its admin folder in the shadow. */
-interface ScratchPlace {
-  home: string;
-  records: string;
-  session: string;
-  path: string;
-  /** `shadow.git/worktrees/<name>`, read when the worktree was made and checked to be there. */
-  adminDir: string;
-}
-
-export class WorktreeScratch implements Scratch {
-  readonly path: string;
-  readonly session: string;
-  private baseTree: string;
-  /** The tree the files are known to match: the last capture, or the last move's target. */
-  private filesTree: string;
-  /** The tree the private index was last brought to. */
-  private indexTree: string;
-  private linkState: ScratchLink[];
-  private disposed = false;
-  /** A move failed half-way: the files match no known tree until the next capture. */
-  private unknownFiles = false;
-
-  constructor(
-    private readonly git: ShadowGit,
-    private readonly objects: ObjectReader,
-    private readonly workspace: Workspace,
-    private readonly place: ScratchPlace,
-    private readonly indexFile: string,
-    tree: string,
-    links: ScratchLink[],
-    /** The link paths, globs resolved when the scratch was opened. */
-    private readonly configuredLinks: readonly string[],
-  ) {
-    this.path = place.path;
-    this.session = place.session;
-    this.baseTree = tree;
-    this.filesTree = tree;
-    this.indexTree = tree;
-    this.linkState = links;
-  }
-
-  get base(): string {
-    return this.baseTree;
-  }
-
-  get links(): readonly ScratchLink[] {
-    return this.linkState;
-  }
-
-  private live(): void {
-    if (this.disposed) throw new Error(`the scratch of session ${this.session} was disposed`);
-  }
-
-  private get indexOptions() {
-    return { workTree: this.path, indexFile: this.indexFile };
-  }
-
-  /**
-   * Files a move wrote are not in the private index yet: give it their entries (tracked files
-   * that are also ignored would otherwise be dropped by `add -A`, or removed by `clean -X`).
-   */
-  private async syncIndex(): Promise<void> {
-    await updateIndexEntries(
-      this.git,
-      await this.objects.changes(this.indexTree, this.filesTree),
-      this.indexOptions,
-    );
-    this.indexTree = this.filesTree;
-  }
-
-  async capture(): Promise<ScratchCapture> {
-    this.live();
-    const options = this.indexOptions;
-    await this.syncIndex();
-    await this.git.run(['add', '-A', '--', ':/'], options);
-    // The links (and whatever a command may have put in their place) are never captured. Dropped
-    // after the add, not excluded from it: an exclusion naming an ignored link fails the add.
-    const linked = linkPaths(this.linkState);
-    if (linked.length > 0)
-      await this.git.run(['rm', '-r', '-q', '-f', '--cached', '--ignore-unmatch', '--', ...linked], options);
-    const tree = await this.git.text(['write-tree'], options);
-    this.unknownFiles = false;
-    this.filesTree = tree;
-    this.indexTree = tree;
-    const changes = await this.objects.changes(this.baseTree, tree);
-    return { base: this.baseTree, tree, changes };
-  }
-
-  async changedFiles(capture?: ScratchCapture): Promise<ChangedFile[]> {
-    const taken = capture ?? (await this.capture());
-    return changedFilesBetween(this.git, taken.base, taken.tree);
-  }
-
-  async ignoredPaths(paths: readonly string[]): Promise<IgnoredPath[]> {
-    this.live();
-    if (paths.length === 0) return [];
-    // -v names the rule; --no-index would also report tracked files, which a capture does take.
-    const out = await this.git.run(['check-ignore', '-v', '-z', '--stdin'], {
-      ...this.indexOptions,
-      input: paths.map((p) => `${p}\0`).join(''),
-      okCodes: [1],
-    });
-    const fields = out.stdout.toString('utf8').split('\0');
-    const ignored: IgnoredPath[] = [];
-    for (let i = 0; i + 3 < fields.length; i += 4) {
-      const [source, line, pattern, path] = fields.slice(i, i + 4) as [string, string, string, string];
-      if (pattern !== '' && !pattern.startsWith('!'))
-        ignored.push({ path, rule: `${ruleSource(source)}:${line}: ${pattern}` });
-    }
-    return ignored;
-  }
-
-  async diff(capture?: ScratchCapture): Promise<string> {
-    const taken = capture ?? (await this.capture());
-    if (taken.base === taken.tree) return '';
-    const args = [...DIFF_ARGS, taken.base, taken.tree];
-    return (await this.git.run(args, objectsOnly(this.git))).stdout.toString('utf8');
-  }
-
-  async moveTo(target: string, options: { sweep?: boolean } = {}): Promise<ScratchMove> {
-    this.live();
-    const sweep = options.sweep ?? true;
-    const rev = revision(target);
-    const swept = sweep || this.unknownFiles;
-    if (swept) await this.capture();
-    const from = this.filesTree;
-    const tree = await this.objects.treeId(rev);
-    if (tree === null) throw unknownBase(target);
-    const changes = await this.objects.changes(from, tree);
-    this.unknownFiles = true;
-    if (changes.some((c) => c.path === '.gitignore' || c.path.endsWith('/.gitignore')))
-      await this.removeIgnored();
-    await this.unlinkUnder(changes);
-    const { written, removed } = await applyTreeChanges(this.objects, this.path, changes);
-    this.unknownFiles = false;
-    this.filesTree = tree;
-    this.baseTree = tree;
-    if (changes.some((c) => this.linkState.some((l) => touchesLink(l, c.path)))) {
-      this.linkState = await syncLinks(
-        this.objects,
-        this.workspace.root,
-        this.path,
-        tree,
-        this.configuredLinks,
-        this.linkState,
-      );
-    }
-    return { from, to: tree, written, removed, swept };
-  }
-
-  /**
-   * A linked folder whose path the target tracks files under is removed (its links unlinked)
-   * before the move writes them: a folder of links looks like any folder, and the later sync
-   * must not take the checked-out files for a link of its own.
-   */
-  private async unlinkUnder(changes: readonly { path: string }[]): Promise<void> {
-    for (const link of this.linkState) {
-      if (!link.linked || !changes.some((c) => c.path.startsWith(`${link.path}/`))) continue;
-      const segments = link.path.split('/');
-      if (await realFolderChain(this.path, segments.slice(0, -1)))
-        await removeLink(join(this.path, ...segments));
-      link.linked = false;
-    }
-  }
-
-  /**
-   * Ignored files (build outputs, caches) stay across moves, except when the ignore rules
-   * change: a file the old rules ignored could be one the new rules do not, and the next capture
-   * would take it for an edit. Then everything the current rules ignore goes first (a walk of the
-   * scratch, only in such moves). Linked folders are left alone.
-   */
-  private async removeIgnored(): Promise<void> {
-    await this.syncIndex();
-    await this.git.run(
-      ['clean', '-ffdXq', ...linkKeepOptions(this.linkState), '--', ':/', ...linkExcludes(this.linkState)],
-      this.indexOptions,
-    );
-  }
-
-  async dispose(): Promise<void> {
-    if (this.disposed) return;
-    this.disposed = true;
-    this.objects.close();
-    await removeScratchFolder(this.place.home, this.session, this.configuredLinks);
-    // Read from the worktree's .git file when it was made, before any command ran, and checked then.
-    await rm(this.place.adminDir, { recursive: true, force: true });
-    await rm(ownerFile(this.place.records, this.session), { force: true });
-    await removeEmptyScratchHome(this.place.home);
-  }
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
 }

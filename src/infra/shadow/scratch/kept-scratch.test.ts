@@ -1,0 +1,141 @@
+import assert from 'node:assert/strict';
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import { git, gitRepo, tempDir, testEnv, writeTree } from '../../../../test/helpers/sandbox.js';
+import { readTree } from '../../../../test/helpers/tree.js';
+import { ShadowStore } from '../shadow-store.js';
+import { ShadowScratches } from './worktree-scratch.js';
+
+const FILES = {
+  '.gitignore': 'dist/\nnode_modules/\n',
+  'src/a.ts': 'a\n',
+  'src/b.ts': 'b\n',
+  'lib/c.ts': 'c\n',
+};
+
+async function setup(t: TestContext) {
+  const root = gitRepo(t, FILES);
+  const store = await ShadowStore.open(root, testEnv(tempDir(t)), { maxFileBytes: 1 << 20, command: 'test' });
+  t.after(() => store.close());
+  const tempRoot = tempDir(t, 'aide-kept-');
+  const scratches = () =>
+    new ShadowScratches(store.git, store.workspace, { tempRoot, links: ['node_modules'], keep: true });
+  const first = (await store.snapshot()).tree;
+  writeFileSync(join(root, 'src/a.ts'), 'a, second\n');
+  writeFileSync(join(root, 'src/new.ts'), 'new\n');
+  const second = (await store.snapshot()).tree;
+  return { root, store, scratches, first, second };
+}
+
+/** The files of a tree, as a checkout has them. */
+async function treeFiles(store: ShadowStore, tree: string): Promise<string[]> {
+  const names = await store.git.fields(['ls-tree', '-r', '-z', '--name-only', tree]);
+  return names.sort();
+}
+
+function scratchNames(path: string): string[] {
+  return [...readTree(path, ['.git', 'node_modules']).keys()].sort();
+}
+
+test('the kept scratch outlives its session and is moved to the next session’s tree', async (t) => {
+  const { store, scratches, first, second } = await setup(t);
+  const one = await scratches().open('act-1', first);
+  const path = one.path;
+  writeFileSync(join(path, 'src/b.ts'), 'an edit left behind\n');
+  await one.dispose();
+  assert.ok(existsSync(join(path, 'src/a.ts')), 'kept after dispose');
+  const two = await scratches().open('act-2', second);
+  t.after(() => two.dispose());
+  assert.equal(two.path, path, 'the same folder');
+  assert.equal(two.session, 'act-2');
+  assert.deepEqual(scratchNames(path), await treeFiles(store, second));
+  assert.equal(readFileSync(join(path, 'src/a.ts'), 'utf8'), 'a, second\n');
+  assert.equal(readFileSync(join(path, 'src/b.ts'), 'utf8'), 'b\n', 'the edit left behind is swept');
+  assert.equal((await two.capture()).tree, second);
+});
+
+test('a kept scratch tampered with between sessions is swept back to the tree: files, .git, hooks, nested repos, symlinks', async (t) => {
+  const { store, scratches, first, second } = await setup(t);
+  const outside = tempDir(t, 'aide-outside-');
+  writeTree(outside, { 'precious.txt': 'keep me\n' });
+  const one = await scratches().open('act-1', first);
+  const path = one.path;
+  await one.dispose();
+  // What a verify command could leave: edits, new and ignored files, a planted .git folder with
+  // hooks and config, a nested repository, a tracked folder replaced by a symlink out.
+  writeFileSync(join(path, 'src/a.ts'), 'tampered\n');
+  writeTree(path, {
+    'planted.ts': 'x\n',
+    'dist/out.js': 'poisoned build\n',
+    'node_modules/evil/index.js': 'x\n',
+  });
+  rmSync(join(path, '.git'));
+  writeTree(path, { '.git/hooks/post-checkout': '#!/bin/sh\ntouch /tmp/pwned\n', '.git/config': '[core]\n' });
+  mkdirSync(join(path, 'lib/nested'));
+  git(join(path, 'lib/nested'), ['init', '-q']);
+  rmSync(join(path, 'src'), { recursive: true });
+  symlinkSync(outside, join(path, 'src'));
+  const two = await scratches().open('act-2', second);
+  t.after(() => two.dispose());
+  assert.equal(two.path, path);
+  assert.deepEqual(scratchNames(path), await treeFiles(store, second));
+  assert.ok(lstatSync(join(path, 'src')).isDirectory() && !lstatSync(join(path, 'src')).isSymbolicLink());
+  assert.match(readFileSync(join(path, '.git'), 'utf8'), /^gitdir: .*worktrees/, 'a gitdir file again');
+  assert.deepEqual([...readTree(outside).keys()], ['precious.txt'], 'nothing written or removed outside');
+  assert.equal((await two.capture()).tree, second);
+  // git run inside sees a clean checkout of the new base.
+  const status = git(path, ['status', '--porcelain']);
+  assert.equal(status.trim(), '');
+});
+
+test('a kept scratch in use by a live process is not shared: the second session gets its own', async (t) => {
+  const { scratches, first } = await setup(t);
+  const one = await scratches().open('act-1', first);
+  t.after(() => one.dispose());
+  const two = await scratches().open('act-2', first);
+  assert.notEqual(two.path, one.path);
+  await two.dispose();
+  assert.ok(!existsSync(two.path), 'the per-session one goes at dispose');
+  assert.ok(existsSync(one.path));
+});
+
+test('a record of an unknown version makes the kept scratch stale: removed, made afresh', async (t) => {
+  const { store, scratches, first } = await setup(t);
+  const one = await scratches().open('act-1', first);
+  await one.dispose();
+  const record = join(store.git.location.gitDir, 'aide-kept-scratch.json');
+  const parsed = JSON.parse(readFileSync(record, 'utf8')) as Record<string, unknown>;
+  writeFileSync(record, JSON.stringify({ ...parsed, version: 99 }));
+  const two = await scratches().open('act-2', first);
+  t.after(() => two.dispose());
+  assert.notEqual(two.path, one.path);
+  assert.ok(!existsSync(one.path), 'the stale one is removed');
+  assert.deepEqual(scratchNames(two.path), await treeFiles(store, first));
+});
+
+test('removeKept (aide checkpoints prune) removes the folder, its worktree entry and the record', async (t) => {
+  const { store, scratches, first } = await setup(t);
+  const one = await scratches().open('act-1', first);
+  await one.dispose();
+  assert.equal(await store.removeKeptScratch(join(one.path, '..', '..', '..')), true);
+  assert.ok(!existsSync(one.path));
+  assert.equal(
+    git(store.workspace.root, ['--git-dir', store.git.location.gitDir, 'worktree', 'list'])
+      .split('\n')
+      .filter(Boolean).length,
+    1,
+  );
+  assert.ok(!existsSync(join(store.git.location.gitDir, 'aide-kept-scratch.json')));
+});
+
+test('an interrupted session removes the kept scratch (dispose with remove); the next one is made afresh', async (t) => {
+  const { store, scratches, first } = await setup(t);
+  const one = await scratches().open('act-1', first);
+  await one.dispose({ remove: true });
+  assert.ok(!existsSync(one.path));
+  assert.ok(!existsSync(join(store.git.location.gitDir, 'aide-kept-scratch.json')));
+  const two = await scratches().open('act-2', first);
+  t.after(() => two.dispose());
+  assert.deepEqual(scratchNames(two.path), await treeFiles(store, first));
+});

@@ -1,0 +1,102 @@
+/**
+ * The kept scratch: one scratch per workspace that outlives its session, so a later session or
+ * verify run moves it to the tree it needs (writing what differs) instead of checking out the
+ * whole repository again. On an ext4 without a journal a 30k-file checkout soon after a mass
+ * delete took 1–27 s (LESSONS.md); moving a kept one costs what changed plus one sweep.
+ *
+ * Never trusted as it is: verify commands ran in it. Each time it is taken up again
+ * (worktree-scratch.ts, ShadowScratches.open):
+ * - what says where it is comes from the shadow's git dir (`aide-kept-scratch.json`), never from
+ *   the scratch: its name has aide's own shape (a folder directly in the home, proven a real
+ *   folder), its admin folder must sit in the shadow's `worktrees/` and hold aide's index;
+ * - its `.git` is written again (a folder, a symlink or another gitdir planted there is removed),
+ *   and so is the worktree's HEAD;
+ * - everything untracked or ignored goes (`git clean -ffdx`, nested repositories included;
+ *   the links are symlinks, removed as links), then every file is compared with aide's index
+ *   (a full `add -A`) and the scratch is moved from what it holds to the wanted tree.
+ * Anything unexpected (an unknown record version, a missing admin folder, a failed sweep)
+ * makes it stale: removed (only where provably aide's) and made afresh.
+ *
+ * Removed by `aide checkpoints prune`, or when stale. At most one process uses it at a time
+ * (its owner record, as for any scratch): a second scratch opened meanwhile is a fresh one.
+ */
+import { lstat, mkdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { z } from 'zod';
+
+const KEPT_FILE = 'aide-kept-scratch.json';
+/** A kept scratch's folder name: no session id of aide's has this shape (`<kind>-<date>-<time>-<hex>`). */
+const KEPT_NAME = /^kept-[0-9a-f]{8}$/;
+
+const keptSchema = z.object({
+  version: z.literal(1),
+  name: z.string().regex(KEPT_NAME),
+  /** The scratch home it is in: another temp dir (TMPDIR changed) makes a fresh scratch per session. */
+  home: z.string(),
+  /** `shadow.git/worktrees/<name>`, read from the worktree's `.git` file when it was made. */
+  adminDir: z.string(),
+});
+export type KeptRecord = z.infer<typeof keptSchema>;
+
+export function isKeptName(name: string): boolean {
+  return KEPT_NAME.test(name);
+}
+
+function keptFile(gitDir: string): string {
+  return join(gitDir, KEPT_FILE);
+}
+
+/** Whether a path is strictly inside a folder (no `..`, not the folder itself). */
+export function strictlyInside(parent: string, path: string): boolean {
+  const rel = relative(parent, path);
+  return rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep) && !rel.includes(`..${sep}`);
+}
+
+/**
+ * The kept scratch's record, or null when there is none. `stale` when there is a file that is
+ * not a record this aide can trust (an unknown version, an admin folder outside the shadow's
+ * `worktrees/`): the scratch it names is removed and made afresh.
+ */
+export async function readKept(gitDir: string): Promise<KeptRecord | 'stale' | null> {
+  const text = await readFile(keptFile(gitDir), 'utf8').catch(() => null);
+  if (text === null) return null;
+  try {
+    const parsed = keptSchema.safeParse(JSON.parse(text));
+    if (!parsed.success) return 'stale';
+    if (!strictlyInside(join(gitDir, 'worktrees'), parsed.data.adminDir)) return 'stale';
+    return parsed.data;
+  } catch {
+    return 'stale';
+  }
+}
+
+export async function writeKept(gitDir: string, record: KeptRecord): Promise<void> {
+  const file = keptFile(gitDir);
+  await writeFile(`${file}.tmp`, `${JSON.stringify(record, null, 2)}\n`);
+  await rename(`${file}.tmp`, file);
+}
+
+export async function forgetKept(gitDir: string): Promise<void> {
+  await rm(keptFile(gitDir), { force: true });
+}
+
+/** The kept scratch's name for a workspace, as `aide doctor` shows it (reads only). */
+export async function keptName(gitDir: string): Promise<string | null> {
+  const record = await readKept(gitDir);
+  return record === null || record === 'stale' ? null : record.name;
+}
+
+/**
+ * Writes the scratch's `.git` file again, pointing at its admin folder, whatever a command put
+ * there (a folder with planted hooks and config, a symlink, another gitdir), and the
+ * worktree's HEAD at `commit`, so git run inside sees an ordinary checkout of the base.
+ */
+export async function resetGitLink(path: string, adminDir: string, commit: string): Promise<void> {
+  const dotGit = join(path, '.git');
+  const info = await lstat(dotGit).catch(() => undefined);
+  if (info?.isDirectory() === true) await rm(dotGit, { recursive: true, force: true });
+  else if (info !== undefined) await unlink(dotGit);
+  await writeFile(dotGit, `gitdir: ${adminDir}\n`);
+  await mkdir(adminDir, { recursive: true });
+  await writeFile(join(adminDir, 'HEAD'), `${commit}\n`);
+}

@@ -1,0 +1,389 @@
+/**
+ * One scratch checkout (worktree-scratch.ts opens them): moved from tree to tree by writing only
+ * the files that differ, captured back into the shadow, disposed of (or kept for the workspace).
+ * aide's own git calls use a private index in the worktree's admin folder, so git run by the
+ * project's commands inside the scratch cannot disturb what aide reads back.
+ */
+import { copyFile, rm } from 'node:fs/promises';
+import { isAbsolute, join, sep } from 'node:path';
+import type {
+  IgnoredPath,
+  Scratch,
+  ScratchCapture,
+  ScratchLink,
+  ScratchMove,
+} from '../../../core/ports/scratch.js';
+import type { ChangedFile } from '../../../core/ports/changes.js';
+import { AideError } from '../../../shared/errors.js';
+import { GitCommandError, type ShadowGit } from '../git.js';
+import type { Workspace } from '../shadow-repo.js';
+import {
+  linkExcludes,
+  linkKeepOptions,
+  linkPaths,
+  realFolderChain,
+  removeLink,
+  syncLinks,
+  touchesLink,
+} from './links.js';
+import { ownerFile, removeEmptyScratchHome, removeScratchFolder } from './registry.js';
+import { forgetKept } from './kept-scratch.js';
+import { type ObjectReader, objectsOnly } from './object-reader.js';
+import { changedFilesBetween, DIFF_ARGS } from '../changed-files.js';
+import { applyTreeChanges, updateIndexEntries } from './tree-files.js';
+
+/** Private index of aide's own calls, beside the worktree's `index` that git in the scratch uses. */
+export const PRIVATE_INDEX = 'aide-index';
+
+/** An ignore file as check-ignore names it: work-tree-relative, or the shadow's copy of the workspace's exclude file. */
+function ruleSource(source: string): string {
+  if (!isAbsolute(source)) return source;
+  return source.endsWith(`info${sep}exclude`) || source.endsWith('info/exclude')
+    ? '.git/info/exclude'
+    : source;
+}
+
+export function unknownBase(base: string): AideError {
+  return new AideError('checkpoint_unknown', `no snapshot or checkpoint "${base}"`, {
+    hint: 'List checkpoints with `aide checkpoints`.',
+  });
+}
+
+/** A revision safe to put on a git command line (never an option). */
+export function revision(base: string): string {
+  if (!/^[\w./~^@{}-]+$/.test(base) || base.startsWith('-')) throw unknownBase(base);
+  return base;
+}
+
+/** Where a scratch is: its folder in the home, its record, its admin folder in the shadow. */
+export interface ScratchPlace {
+  home: string;
+  records: string;
+  /** The folder's name in the home and its owner record's: the session's, or the kept scratch's. */
+  name: string;
+  session: string;
+  path: string;
+  /** `shadow.git/worktrees/<name>`, read when the worktree was made and checked to be there. */
+  adminDir: string;
+  /** The workspace's kept scratch: dispose leaves it for the next session. */
+  kept: boolean;
+}
+
+/** What a WorktreeScratch starts from. */
+export interface ScratchStart {
+  place: ScratchPlace;
+  /** aide's private index in the admin folder. */
+  indexFile: string;
+  /** The tree the files and the index are at. */
+  tree: string;
+  links: ScratchLink[];
+  /** The link paths, globs resolved when the scratch was opened. */
+  configuredLinks: readonly string[];
+}
+
+export class WorktreeScratch implements Scratch {
+  readonly path: string;
+  readonly session: string;
+  private baseTree: string;
+  /** The tree the files are known to match: the last capture, or the last move's target. */
+  private filesTree: string;
+  /** The tree the private index was last brought to. */
+  private indexTree: string;
+  private linkState: ScratchLink[];
+  private disposed = false;
+  /** A move failed half-way: the files match no known tree until the next capture. */
+  private unknownFiles = false;
+  /**
+   * Whether every write and command in the scratch is told to it (noteWritten, noteForeign):
+   * only then may a capture read just the paths aide wrote. Off by default: every capture walks
+   * every file, whoever wrote them.
+   */
+  private tracked = false;
+  /**
+   * Something aide does not control may have written here since the last full scan (a Run: or
+   * verify command, a write outside the paths aide was told of): the next capture walks every
+   * file. Starts false: a scratch is opened at a known tree with nothing run in it yet.
+   */
+  private foreign = false;
+  /** Paths aide itself wrote since the last capture (scratch-relative): all a capture reads when nothing foreign ran. */
+  private written = new Set<string>();
+
+  private readonly place: ScratchPlace;
+  private readonly indexFile: string;
+  /** The link paths, globs resolved when the scratch was opened. */
+  private readonly configuredLinks: readonly string[];
+
+  constructor(
+    private readonly git: ShadowGit,
+    private readonly objects: ObjectReader,
+    private readonly workspace: Workspace,
+    start: ScratchStart,
+  ) {
+    this.place = start.place;
+    this.indexFile = start.indexFile;
+    this.configuredLinks = start.configuredLinks;
+    this.path = start.place.path;
+    this.session = start.place.session;
+    this.baseTree = start.tree;
+    this.filesTree = start.tree;
+    this.indexTree = start.tree;
+    this.linkState = start.links;
+  }
+
+  /** The admin folder in the shadow (the kept scratch's record names it). */
+  get adminDir(): string {
+    return this.place.adminDir;
+  }
+
+  /**
+   * A kept scratch taken up again, its untracked files gone: every file compared with the
+   * index (what a command left is unknown), moved to `tree`, linked, and its index copied for
+   * git run inside, as a fresh checkout would be.
+   */
+  async takeUp(tree: string): Promise<void> {
+    this.unknownFiles = true;
+    await this.moveTo(tree);
+    await this.syncIndex();
+    this.linkState = await syncLinks(
+      this.objects,
+      this.workspace.root,
+      this.path,
+      tree,
+      this.configuredLinks,
+    );
+    await copyFile(this.indexFile, join(this.place.adminDir, 'index'));
+  }
+
+  get base(): string {
+    return this.baseTree;
+  }
+
+  get links(): readonly ScratchLink[] {
+    return this.linkState;
+  }
+
+  private live(): void {
+    if (this.disposed) throw new Error(`the scratch of session ${this.session} was disposed`);
+  }
+
+  private get indexOptions() {
+    return { workTree: this.path, indexFile: this.indexFile };
+  }
+
+  /**
+   * Files a move wrote are not in the private index yet: give it their entries (tracked files
+   * that are also ignored would otherwise be dropped by `add -A`, or removed by `clean -X`).
+   */
+  private async syncIndex(): Promise<void> {
+    await updateIndexEntries(
+      this.git,
+      await this.objects.changes(this.indexTree, this.filesTree),
+      this.indexOptions,
+    );
+    this.indexTree = this.filesTree;
+  }
+
+  /**
+   * From now on the caller tells the scratch of every write (noteWritten) and every command
+   * (noteForeign) made in it (tracking.ts): captures then read the written paths only, until
+   * something foreign ran.
+   */
+  trackWrites(): void {
+    this.tracked = true;
+  }
+
+  /**
+   * aide wrote these scratch-relative paths itself (its edits): a capture reads just them while
+   * nothing else ran here. A path that is not plainly inside the scratch counts as foreign.
+   */
+  noteWritten(paths: readonly string[]): void {
+    for (const path of paths) {
+      const segments = path.split('/');
+      if (segments.some((s) => s === '' || s === '.' || s === '..' || s.toLowerCase() === '.git'))
+        this.foreign = true;
+      else this.written.add(path);
+    }
+  }
+
+  /** Something aide does not control ran in the scratch (a command): the next capture walks every file. */
+  noteForeign(): void {
+    this.foreign = true;
+  }
+
+  async capture(): Promise<ScratchCapture> {
+    this.live();
+    const tree = (await this.captureKnown()) ?? (await this.captureAll());
+    this.unknownFiles = false;
+    this.foreign = false;
+    this.written.clear();
+    this.filesTree = tree;
+    this.indexTree = tree;
+    const changes = await this.objects.changes(this.baseTree, tree);
+    return { base: this.baseTree, tree, changes };
+  }
+
+  /**
+   * The capture when only aide wrote since the last one: the paths it wrote, updated in the
+   * private index (ignored new files left out, as `add -A` leaves them), then write-tree. No
+   * walk of the scratch: the cost does not grow with the repository. null when a full scan is
+   * due (something foreign ran, a path touches a link) or git refuses a path (a symlink or a
+   * file in its way, written by whatever wrote it): then the full scan decides.
+   */
+  private async captureKnown(): Promise<string | null> {
+    if (!this.tracked || this.foreign || this.unknownFiles) return null;
+    const paths = [...this.written];
+    if (paths.some((p) => this.linkState.some((l) => touchesLink(l, p)))) return null;
+    const options = this.indexOptions;
+    await this.syncIndex();
+    if (paths.length > 0) {
+      try {
+        // Untracked and ignored: left out. Tracked ones are never reported (a capture keeps them).
+        const ignored = new Set(
+          await this.git.fields(['check-ignore', '-z', '--stdin'], {
+            ...options,
+            input: paths.map((p) => `${p}\0`).join(''),
+            okCodes: [1],
+          }),
+        );
+        const taken = paths.filter((p) => !ignored.has(p));
+        if (taken.length > 0)
+          await this.git.run(['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], {
+            ...options,
+            input: taken.map((p) => `${p}\0`).join(''),
+          });
+      } catch (error) {
+        if (error instanceof GitCommandError) return null;
+        throw error;
+      }
+    }
+    return this.git.text(['write-tree'], options);
+  }
+
+  /** The full scan: every file of the scratch against the private index (`add -A`, like `git status`). */
+  private async captureAll(): Promise<string> {
+    const options = this.indexOptions;
+    await this.syncIndex();
+    await this.git.run(['add', '-A', '--', ':/'], options);
+    // The links (and whatever a command may have put in their place) are never captured. Dropped
+    // after the add, not excluded from it: an exclusion naming an ignored link fails the add.
+    const linked = linkPaths(this.linkState);
+    if (linked.length > 0)
+      await this.git.run(['rm', '-r', '-q', '-f', '--cached', '--ignore-unmatch', '--', ...linked], options);
+    return this.git.text(['write-tree'], options);
+  }
+
+  async changedFiles(capture?: ScratchCapture): Promise<ChangedFile[]> {
+    const taken = capture ?? (await this.capture());
+    return changedFilesBetween(this.git, taken.base, taken.tree);
+  }
+
+  async ignoredPaths(paths: readonly string[]): Promise<IgnoredPath[]> {
+    this.live();
+    if (paths.length === 0) return [];
+    // -v names the rule; --no-index would also report tracked files, which a capture does take.
+    const out = await this.git.run(['check-ignore', '-v', '-z', '--stdin'], {
+      ...this.indexOptions,
+      input: paths.map((p) => `${p}\0`).join(''),
+      okCodes: [1],
+    });
+    const fields = out.stdout.toString('utf8').split('\0');
+    const ignored: IgnoredPath[] = [];
+    for (let i = 0; i + 3 < fields.length; i += 4) {
+      const [source, line, pattern, path] = fields.slice(i, i + 4) as [string, string, string, string];
+      if (pattern !== '' && !pattern.startsWith('!'))
+        ignored.push({ path, rule: `${ruleSource(source)}:${line}: ${pattern}` });
+    }
+    return ignored;
+  }
+
+  async diff(capture?: ScratchCapture): Promise<string> {
+    const taken = capture ?? (await this.capture());
+    if (taken.base === taken.tree) return '';
+    const args = [...DIFF_ARGS, taken.base, taken.tree];
+    return (await this.git.run(args, objectsOnly(this.git))).stdout.toString('utf8');
+  }
+
+  async moveTo(target: string, options: { sweep?: boolean } = {}): Promise<ScratchMove> {
+    this.live();
+    const sweep = options.sweep ?? true;
+    const rev = revision(target);
+    const swept = sweep || this.unknownFiles;
+    if (swept) await this.capture();
+    const from = this.filesTree;
+    const tree = await this.objects.treeId(rev);
+    if (tree === null) throw unknownBase(target);
+    const changes = await this.objects.changes(from, tree);
+    this.unknownFiles = true;
+    if (changes.some((c) => c.path === '.gitignore' || c.path.endsWith('/.gitignore')))
+      await this.removeIgnored();
+    await this.unlinkUnder(changes);
+    const { written, removed } = await applyTreeChanges(this.objects, this.path, changes);
+    this.unknownFiles = false;
+    this.filesTree = tree;
+    this.baseTree = tree;
+    if (changes.some((c) => this.linkState.some((l) => touchesLink(l, c.path)))) {
+      this.linkState = await syncLinks(
+        this.objects,
+        this.workspace.root,
+        this.path,
+        tree,
+        this.configuredLinks,
+        this.linkState,
+      );
+    }
+    return { from, to: tree, written, removed, swept };
+  }
+
+  /**
+   * A linked folder whose path the target tracks files under is removed (its links unlinked)
+   * before the move writes them: a folder of links looks like any folder, and the later sync
+   * must not take the checked-out files for a link of its own.
+   */
+  private async unlinkUnder(changes: readonly { path: string }[]): Promise<void> {
+    for (const link of this.linkState) {
+      if (!link.linked || !changes.some((c) => c.path.startsWith(`${link.path}/`))) continue;
+      const segments = link.path.split('/');
+      if (await realFolderChain(this.path, segments.slice(0, -1)))
+        await removeLink(join(this.path, ...segments));
+      link.linked = false;
+    }
+  }
+
+  /**
+   * Ignored files (build outputs, caches) stay across moves, except when the ignore rules
+   * change: a file the old rules ignored could be one the new rules do not, and the next capture
+   * would take it for an edit. Then everything the current rules ignore goes first (a walk of the
+   * scratch, only in such moves). Linked folders are left alone.
+   */
+  private async removeIgnored(): Promise<void> {
+    await this.syncIndex();
+    await this.git.run(
+      ['clean', '-ffdXq', ...linkKeepOptions(this.linkState), '--', ':/', ...linkExcludes(this.linkState)],
+      this.indexOptions,
+    );
+  }
+
+  async dispose(options: { remove?: boolean } = {}): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    if (this.place.kept && options.remove !== true) {
+      // Left for the next session, which sweeps it: the index brought up to the last move
+      // first, so that sweep compares the files with what aide last wrote.
+      try {
+        await this.syncIndex();
+      } finally {
+        this.objects.close();
+        await rm(ownerFile(this.place.records, this.place.name), { force: true });
+      }
+      return;
+    }
+    this.objects.close();
+    // The kept scratch's record first: a crash from here on leaves a folder the stale sweep removes.
+    if (this.place.kept) await forgetKept(this.git.location.gitDir);
+    await removeScratchFolder(this.place.home, this.place.name, this.configuredLinks);
+    // Read from the worktree's .git file when it was made, before any command ran, and checked then.
+    await rm(this.place.adminDir, { recursive: true, force: true });
+    await rm(ownerFile(this.place.records, this.place.name), { force: true });
+    await removeEmptyScratchHome(this.place.home);
+  }
+}
