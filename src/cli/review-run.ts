@@ -5,15 +5,11 @@
  * always reported as Skipped.
  */
 import { join } from 'node:path';
+import { CONFIG_FILE, SANDBOX_FILE } from '../config/files.js';
 import { loadWorkspaceConfig } from '../config/load-workspace.js';
 import { drive } from '../core/flows/drive.js';
 import { verifyFlow } from '../core/flows/verify.js';
-import {
-  CHECK_NAMES,
-  DEFAULT_MAX_FILE_BYTES,
-  runStaticChecks,
-  type CheckResult,
-} from '../core/review/checks.js';
+import { CHECK_NAMES, runStaticChecks, type CheckResult } from '../core/review/checks.js';
 import type { VerifyReport } from '../core/verify/report.js';
 import type { CommandSelection } from '../core/verify/select-commands.js';
 import { AideError, ExitCode } from '../shared/errors.js';
@@ -48,15 +44,28 @@ function verifyResult(report: VerifyReport): CheckResult {
   return { name: 'verify', status: 'failed', reason: report.summary, findings: [], details };
 }
 
-/** The commands verify runs, or why verify is skipped (none configured nor detected). */
+/**
+ * The commands verify runs (review.commands, or what `aide verify` runs), or why verify is
+ * skipped (none configured nor detected). A name in review.commands that sandbox.json does not
+ * have is a configuration error, said in the words of config.json rather than of --commands.
+ */
 async function verifySelection(
   root: string,
   sandbox: Parameters<typeof chooseCommands>[1],
+  only: readonly string[] | undefined,
 ): Promise<CommandSelection | string> {
   try {
-    return await chooseCommands(root, sandbox, undefined);
+    return await chooseCommands(root, sandbox, only);
   } catch (error) {
     if (error instanceof AideError && error.code === 'config_invalid') return 'no verify commands';
+    if (error instanceof AideError && error.code === 'usage' && only !== undefined)
+      throw new AideError(
+        'config_invalid',
+        error.message.replace('--commands', `review.commands in ${CONFIG_FILE}`),
+        {
+          hint: `Name commands of ${SANDBOX_FILE} in review.commands (\`aide config\` lists them), or remove the key to run them all.`,
+        },
+      );
     throw error;
   }
 }
@@ -66,7 +75,8 @@ export async function runReview(options: ReviewOptions, globals: GlobalOptions, 
   const root = await findWorkspaceRoot(globals.cwd, io.env);
   const { config, sandbox: loaded } = await loadWorkspaceConfig(root, io.env);
   const sandbox = loaded.value;
-  const selection = skip.has('verify') ? null : await verifySelection(root, sandbox);
+  const settings = config.value.review;
+  const selection = skip.has('verify') ? null : await verifySelection(root, sandbox, settings.commands);
   const runsVerify = selection !== null && typeof selection !== 'string';
   const interrupt = listenForInterrupt(() =>
     io.stderr.write('\naide: interrupted; stopping the commands and removing the scratch copy…\n'),
@@ -92,7 +102,11 @@ export async function runReview(options: ReviewOptions, globals: GlobalOptions, 
       (files) =>
         runStaticChecks(
           files,
-          { protectedPaths: config.value.protected_paths, maxFileBytes: DEFAULT_MAX_FILE_BYTES },
+          {
+            protectedPaths: config.value.protected_paths,
+            protectedBlocks: settings.protected === 'block',
+            maxFileBytes: settings.max_file_kb * 1024,
+          },
           skip,
         ),
     );

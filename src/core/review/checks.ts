@@ -50,6 +50,8 @@ export interface StaticCheckOptions {
   /** config.json's protected_paths. */
   protectedPaths: readonly string[];
   protectedMatch?: MatchOptions;
+  /** review.protected: "block" makes a change to a protected path fail the check, not only warn. */
+  protectedBlocks: boolean;
   /** Larger added or changed files fail large-files. */
   maxFileBytes: number;
 }
@@ -108,8 +110,10 @@ async function protectedPaths(
     file: hit.path,
     line: null,
     message: `changes a protected path (rule ${hit.rule})`,
-    fix: 'Make sure this change is intended: tests, lockfiles, CI and hooks decide what passes.',
-    severity: 'warning',
+    fix: options.protectedBlocks
+      ? 'review.protected is "block" in .aide/config.json: commit it past the hook on purpose (AIDE_SKIP=protected-paths), or unstage it.'
+      : 'Make sure this change is intended: tests, lockfiles, CI and hooks decide what passes.',
+    severity: options.protectedBlocks ? 'error' : 'warning',
   }));
 }
 
