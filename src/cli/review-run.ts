@@ -99,13 +99,14 @@ export async function runReview(options: ReviewOptions, globals: GlobalOptions, 
       sandbox,
       config.value.checkpoints.max_file_bytes,
       runsVerify,
-      (files) =>
+      (files, ignore) =>
         runStaticChecks(
           files,
           {
             protectedPaths: config.value.protected_paths,
             protectedBlocks: settings.protected === 'block',
             maxFileBytes: settings.max_file_kb * 1024,
+            ignore,
           },
           skip,
         ),

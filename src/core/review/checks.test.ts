@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ReviewedFile } from '../ports/review.js';
-import { FAKE_TOKENS } from '../security/fake-tokens.js';
+import { FAKE_ASSIGNMENTS, FAKE_TOKENS } from '../security/fake-tokens.js';
 import {
   DEFAULT_MAX_FILE_BYTES,
   runStaticChecks,
@@ -120,6 +120,31 @@ test('secrets: every fake token fails, masked; the allow comment passes', async 
   const [, token] = FAKE_TOKENS[2] ?? ['', ''];
   const allowed = await check('secrets', [file('a.js', [`"${token}" // aide:allow-secret`])]);
   assert.equal(allowed.status, 'passed');
+});
+
+test('secrets: .aide/review-ignore entries silence their finding only; the fix names the entry', async () => {
+  const [, token] = FAKE_TOKENS[2] ?? ['', ''];
+  const files = [file('a.js', [`"${token}"`, `"${token}"`])];
+  const open = await check('secrets', files);
+  assert.equal(open.findings.length, 2);
+  assert.match(open.findings[0]?.fix ?? '', /a\.js:github-pat:1 to \.aide\/review-ignore/);
+  const one = await check('secrets', files, [], { ignore: [{ path: 'a.js', rule: 'github-pat', line: 1 }] });
+  assert.deepEqual(
+    one.findings.map((f) => f.line),
+    [2],
+  );
+  const all = await check('secrets', files, [], {
+    ignore: [{ path: 'a.js', rule: 'github-pat', line: null }],
+  });
+  assert.equal(all.status, 'passed');
+});
+
+test('secrets: the entropy rule fails a key-like assignment, but not in a lockfile', async () => {
+  const [, line] = FAKE_ASSIGNMENTS[0] ?? ['', ''];
+  const r = await check('secrets', [file('.env', [line])]);
+  assert.equal(r.status, 'failed');
+  assert.equal(r.findings[0]?.rule, 'generic-secret-assignment');
+  assert.equal((await check('secrets', [file('yarn.lock', [line])])).status, 'passed');
 });
 
 test('large-files: review.max_file_kb sets the limit', async () => {
