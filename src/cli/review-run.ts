@@ -4,7 +4,7 @@
  * network as sandbox.json says), and the report. The `model` check is not built yet: it is
  * always reported as Skipped.
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { CONFIG_FILE, SANDBOX_FILE } from '../config/files.js';
 import { loadWorkspaceConfig } from '../config/load-workspace.js';
 import { drive } from '../core/flows/drive.js';
@@ -18,7 +18,8 @@ import { interruptExitCode, listenForInterrupt } from './interrupt.js';
 import { useColor, type CliIo, type GlobalOptions } from './io.js';
 import { renderReview, reviewJson } from './render/review-report.js';
 import { makeStyle } from './render/style.js';
-import { chooseCommands, verifyPolicy } from './verify-run.js';
+import { renderReviewJunit } from './render/review-junit.js';
+import { chooseCommands, verifyPolicy, writeReportFile } from './verify-run.js';
 import { openVerifyRunner } from './wiring/runner.js';
 import { prepareReview, type PreparedReview } from './wiring/review.js';
 import { findWorkspaceRoot } from './wiring/workspace.js';
@@ -71,6 +72,7 @@ async function verifySelection(
 }
 
 export async function runReview(options: ReviewOptions, globals: GlobalOptions, io: CliIo): Promise<number> {
+  const startedAt = Date.now();
   const skip = new Set(options.skip);
   const root = await findWorkspaceRoot(globals.cwd, io.env);
   const { config, sandbox: loaded } = await loadWorkspaceConfig(root, io.env);
@@ -135,6 +137,14 @@ export async function runReview(options: ReviewOptions, globals: GlobalOptions, 
     const ordered = CHECK_NAMES.map((name) => results.find((r) => r.name === name)).filter(
       (r): r is CheckResult => r !== undefined,
     );
+    if (options.junit !== undefined) {
+      const xml = renderReviewJunit(ordered, prepared.subject, {
+        suiteName: 'aide review',
+        timestamp: new Date(startedAt).toISOString().slice(0, 19),
+        durationMs: Date.now() - startedAt,
+      });
+      await writeReportFile(resolve(globals.cwd, options.junit), options.junit, xml, 'the JUnit report');
+    }
     io.stdout.write(
       globals.json ? reviewJson(ordered, prepared.subject) : renderReview(ordered, makeStyle(useColor(io))),
     );

@@ -27,6 +27,11 @@ export const reviewCommand: CommandSpec = {
         requiresArg: true,
         describe: 'Skip these checks, by name (comma-separated), e.g. --skip verify,secrets; also AIDE_SKIP',
       })
+      .option('junit', {
+        type: 'string',
+        requiresArg: true,
+        describe: 'Also write a JUnit XML report to this file, one test case per check (for CI test reports)',
+      })
       .option('isolation', {
         type: 'boolean',
         default: true,
@@ -37,6 +42,10 @@ export const reviewCommand: CommandSpec = {
         'check what the next commit would contain (what the pre-commit hook runs)',
       )
       .example('$0 review --from-ref origin/main --to-ref HEAD', "for CI: check a pull request's commits")
+      .example(
+        '$0 review --from-ref origin/main --junit review.xml',
+        'the same, with a JUnit report for the CI page',
+      )
       .example('AIDE_SKIP=verify $0 review --staged', 'the static checks only')
       .epilog(
         'Checks: invisible-unicode, conflict-markers, secrets (in added lines), protected-paths (a warning),\n' +

@@ -33,6 +33,8 @@ export const reviewOptionsSchema = z
     }),
     /** false with --no-isolation. */
     isolation: z.boolean().default(true),
+    /** Also write a JUnit XML report here. */
+    junit: z.string().min(1, { error: '--junit needs a file name, e.g. --junit review.xml' }).optional(),
   })
   .refine((o) => !(o.staged && (o.fromRef !== undefined || o.toRef !== undefined)), {
     error: '--staged and --from-ref/--to-ref name different changes to review; give one of them',
@@ -64,6 +66,7 @@ export function reviewOptions(
     toRef: rev(argv['toRef']),
     skip: [...names(flagged), ...envSkip(env['AIDE_SKIP'])],
     isolation: argv['isolation'],
+    junit: argv['junit'],
   });
   if (!parsed.success) {
     throw new AideError('usage', parsed.error.issues[0]?.message ?? 'invalid options', {
