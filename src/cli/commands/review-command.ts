@@ -21,6 +21,12 @@ export const reviewCommand: CommandSpec = {
         requiresArg: true,
         describe: '…to this one (default HEAD); checked out in a scratch copy, never in your working tree',
       })
+      .option('pre-push', {
+        type: 'string',
+        requiresArg: true,
+        describe:
+          "Review what `git push` sends (what the pre-push hook runs): git's ref lines on stdin, each range from what the remote has",
+      })
       .option('skip', {
         type: 'string',
         array: true,
@@ -59,6 +65,10 @@ export const reviewCommand: CommandSpec = {
   run: async (argv, globals, io) => {
     const { reviewOptions } = await import('./review-options.js');
     const options = reviewOptions(argv, io.env);
+    if (options.prePush !== undefined) {
+      const { runPushReview } = await import('../review-push.js');
+      return runPushReview(options.prePush, options, globals, io);
+    }
     const { runReview } = await import('../review-run.js');
     return runReview(options, globals, io);
   },

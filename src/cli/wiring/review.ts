@@ -47,7 +47,11 @@ async function subjectOf(store: ShadowStore, options: ReviewOptions): Promise<Re
       toCommit: null,
     };
   }
-  const from = await store.refTree(options.fromRef ?? 'HEAD');
+  // The empty tree: a pushed history that starts with a root commit (cli/review-push.ts).
+  const from =
+    options.fromRef === EMPTY_TREE
+      ? { tree: EMPTY_TREE, commit: null }
+      : await store.refTree(options.fromRef ?? 'HEAD');
   const to = await store.refTree(options.toRef ?? 'HEAD');
   return {
     kind: 'range',
