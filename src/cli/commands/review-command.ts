@@ -54,9 +54,11 @@ export const reviewCommand: CommandSpec = {
       )
       .example('AIDE_SKIP=verify $0 review --staged', 'the static checks only')
       .epilog(
-        'Checks: invisible-unicode, conflict-markers, secrets (in added lines), protected-paths (a warning),\n' +
-          'large-files (over 500 KiB, Git LFS pointers excluded), verify (the .aide/sandbox.json commands on a\n' +
-          'scratch copy of exactly the reviewed tree), model (not yet: always Skipped).\n' +
+        'Checks: invisible-unicode, conflict-markers, secrets (in added lines; false positives in\n' +
+          '.aide/review-ignore as path:rule[:line]), protected-paths (a warning, or a failure with\n' +
+          'review.protected "block"), large-files (over review.max_file_kb, 500 KiB; Git LFS pointers excluded),\n' +
+          'verify (the .aide/sandbox.json commands, or review.commands, on a scratch copy of exactly the\n' +
+          'reviewed tree), model (not yet: always Skipped). Settings: "review" in .aide/config.json.\n' +
           'Your working tree, index and .git are never written. AIDE_SKIP=1 skips every check,\n' +
           'AIDE_SKIP=verify,secrets the ones named.\n' +
           'Exit codes: 0 every check passed or was skipped, 1 a check failed, 2 configuration or usage\n' +
