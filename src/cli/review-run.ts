@@ -4,16 +4,12 @@
  * network as sandbox.json says), and the report. The `model` check is not built yet: it is
  * always reported as Skipped.
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { CONFIG_FILE, SANDBOX_FILE } from '../config/files.js';
 import { loadWorkspaceConfig } from '../config/load-workspace.js';
 import { drive } from '../core/flows/drive.js';
 import { verifyFlow } from '../core/flows/verify.js';
-import {
-  CHECK_NAMES,
-  DEFAULT_MAX_FILE_BYTES,
-  runStaticChecks,
-  type CheckResult,
-} from '../core/review/checks.js';
+import { CHECK_NAMES, runStaticChecks, type CheckResult } from '../core/review/checks.js';
 import type { VerifyReport } from '../core/verify/report.js';
 import type { CommandSelection } from '../core/verify/select-commands.js';
 import { AideError, ExitCode } from '../shared/errors.js';
@@ -22,7 +18,8 @@ import { interruptExitCode, listenForInterrupt } from './interrupt.js';
 import { useColor, type CliIo, type GlobalOptions } from './io.js';
 import { renderReview, reviewJson } from './render/review-report.js';
 import { makeStyle } from './render/style.js';
-import { chooseCommands, verifyPolicy } from './verify-run.js';
+import { renderReviewJunit } from './render/review-junit.js';
+import { chooseCommands, verifyPolicy, writeReportFile } from './verify-run.js';
 import { openVerifyRunner } from './wiring/runner.js';
 import { prepareReview, type PreparedReview } from './wiring/review.js';
 import { findWorkspaceRoot } from './wiring/workspace.js';
@@ -48,25 +45,40 @@ function verifyResult(report: VerifyReport): CheckResult {
   return { name: 'verify', status: 'failed', reason: report.summary, findings: [], details };
 }
 
-/** The commands verify runs, or why verify is skipped (none configured nor detected). */
+/**
+ * The commands verify runs (review.commands, or what `aide verify` runs), or why verify is
+ * skipped (none configured nor detected). A name in review.commands that sandbox.json does not
+ * have is a configuration error, said in the words of config.json rather than of --commands.
+ */
 async function verifySelection(
   root: string,
   sandbox: Parameters<typeof chooseCommands>[1],
+  only: readonly string[] | undefined,
 ): Promise<CommandSelection | string> {
   try {
-    return await chooseCommands(root, sandbox, undefined);
+    return await chooseCommands(root, sandbox, only);
   } catch (error) {
     if (error instanceof AideError && error.code === 'config_invalid') return 'no verify commands';
+    if (error instanceof AideError && error.code === 'usage' && only !== undefined)
+      throw new AideError(
+        'config_invalid',
+        error.message.replace('--commands', `review.commands in ${CONFIG_FILE}`),
+        {
+          hint: `Name commands of ${SANDBOX_FILE} in review.commands (\`aide config\` lists them), or remove the key to run them all.`,
+        },
+      );
     throw error;
   }
 }
 
 export async function runReview(options: ReviewOptions, globals: GlobalOptions, io: CliIo): Promise<number> {
+  const startedAt = Date.now();
   const skip = new Set(options.skip);
   const root = await findWorkspaceRoot(globals.cwd, io.env);
   const { config, sandbox: loaded } = await loadWorkspaceConfig(root, io.env);
   const sandbox = loaded.value;
-  const selection = skip.has('verify') ? null : await verifySelection(root, sandbox);
+  const settings = config.value.review;
+  const selection = skip.has('verify') ? null : await verifySelection(root, sandbox, settings.commands);
   const runsVerify = selection !== null && typeof selection !== 'string';
   const interrupt = listenForInterrupt(() =>
     io.stderr.write('\naide: interrupted; stopping the commands and removing the scratch copy…\n'),
@@ -89,10 +101,15 @@ export async function runReview(options: ReviewOptions, globals: GlobalOptions, 
       sandbox,
       config.value.checkpoints.max_file_bytes,
       runsVerify,
-      (files) =>
+      (files, ignore) =>
         runStaticChecks(
           files,
-          { protectedPaths: config.value.protected_paths, maxFileBytes: DEFAULT_MAX_FILE_BYTES },
+          {
+            protectedPaths: config.value.protected_paths,
+            protectedBlocks: settings.protected === 'block',
+            maxFileBytes: settings.max_file_kb * 1024,
+            ignore,
+          },
           skip,
         ),
     );
@@ -120,6 +137,14 @@ export async function runReview(options: ReviewOptions, globals: GlobalOptions, 
     const ordered = CHECK_NAMES.map((name) => results.find((r) => r.name === name)).filter(
       (r): r is CheckResult => r !== undefined,
     );
+    if (options.junit !== undefined) {
+      const xml = renderReviewJunit(ordered, prepared.subject, {
+        suiteName: 'aide review',
+        timestamp: new Date(startedAt).toISOString().slice(0, 19),
+        durationMs: Date.now() - startedAt,
+      });
+      await writeReportFile(resolve(globals.cwd, options.junit), options.junit, xml, 'the JUnit report');
+    }
     io.stdout.write(
       globals.json ? reviewJson(ordered, prepared.subject) : renderReview(ordered, makeStyle(useColor(io))),
     );

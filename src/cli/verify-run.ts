@@ -4,7 +4,7 @@
  * is held only while the snapshot and the scratch are made: a long test run does not block other
  * aide commands, and nothing it does touches the workspace.
  */
-import { writeFile } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { loadWorkspaceConfig } from '../config/load-workspace.js';
 import type { SandboxConfig } from '../config/sandbox-schema.js';
@@ -160,16 +160,23 @@ export async function runVerify(options: VerifyOptions, globals: GlobalOptions, 
   }
 }
 
-/** A report file the user asked for (`--junit`); a path that cannot be written is a usage error. */
+/**
+ * A report file the user asked for (`--junit`); a path that cannot be written is a usage error.
+ * Written to a temporary name beside it, then renamed: a CI step reading it never sees half a
+ * file, and an interrupted run leaves the previous report whole.
+ */
 export async function writeReportFile(
   file: string,
   shown: string,
   content: string,
   what: string,
 ): Promise<void> {
+  const temporary = `${file}.${process.pid}.tmp`;
   try {
-    await writeFile(file, content);
+    await writeFile(temporary, content);
+    await rename(temporary, file);
   } catch (error) {
+    await rm(temporary, { force: true });
     throw new AideError('usage', `cannot write ${what} to ${shown}: ${unreadableReason(error)}`, {
       hint: 'Give the path of a file in a folder that exists and is writable.',
     });

@@ -32,6 +32,7 @@ test('a missing config.json means every default', () => {
     },
     limits: { max_iterations: 25, max_consecutive_mistakes: 3, max_tool_result_bytes: 16384 },
     checkpoints: { max_file_bytes: 20 * 1024 * 1024 },
+    review: { protected: 'warn', max_file_kb: 500, model_blocks_on: 'none' },
     protected_paths: [...DEFAULT_PROTECTED_PATHS],
   });
 });
@@ -97,7 +98,7 @@ test('an unknown key with no near match lists the allowed keys', () => {
   const [problem] = problems(parseConfigFile('{ "colour": true }', {}));
   assert.match(
     problem ?? '',
-    /^\.aide\/config\.json:1:3: colour: unknown key \| Remove it\. Allowed here: \$schema, model, limits, checkpoints, protected_paths\.$/,
+    /^\.aide\/config\.json:1:3: colour: unknown key \| Remove it\. Allowed here: \$schema, model, limits, checkpoints, review, protected_paths\.$/,
   );
 });
 

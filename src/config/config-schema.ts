@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import {
   bool,
+  COMMAND_NAME_PATTERN,
   envVarName,
   httpUrl,
   intAtLeast,
@@ -261,12 +262,63 @@ const checkpointsSchema = strictObject(
   .prefault({})
   .describe('Checkpoints in the shadow repository (.aide/state/shadow.git).');
 
+/** What `review.protected` may say: a change to a protected path is a warning, or fails the review. */
+export const REVIEW_PROTECTED_MODES = ['warn', 'block'] as const;
+/**
+ * The severities a model review gives its findings, mildest first; `review.model_blocks_on` names
+ * the mildest one that fails the check, or `none` (the model only advises).
+ */
+export const MODEL_SEVERITIES = ['info', 'warning', 'error'] as const;
+export const MODEL_BLOCKS_ON = ['none', ...MODEL_SEVERITIES] as const;
+export const DEFAULT_REVIEW_MAX_FILE_KB = 500;
+/** 1 GiB: a larger file cannot be read into memory to be checked anyway. */
+export const MAX_REVIEW_FILE_KB = 1_048_576;
+const MAX_REVIEW_COMMANDS = 100;
+
+const oneOf = (values: readonly string[]) => `expected one of ${values.map((v) => `"${v}"`).join(', ')}`;
+
+function reviewCommandName() {
+  const error = 'expected the name of a command in .aide/sandbox.json (e.g. "lint")';
+  return z.string({ error }).regex(COMMAND_NAME_PATTERN, { error });
+}
+
+const reviewSchema = strictObject(
+  {
+    commands: list(reviewCommandName(), 'command names', MAX_REVIEW_COMMANDS)
+      .optional()
+      .describe(
+        'The .aide/sandbox.json commands `aide review` (and so the git hook) runs in its verify check, by name, e.g. ["lint", "test:unit"]: a whole suite per commit may be too slow. Unset: the commands `aide verify` runs.',
+      ),
+    protected: z
+      .enum(REVIEW_PROTECTED_MODES, { error: oneOf(REVIEW_PROTECTED_MODES) })
+      .default('warn')
+      .describe(
+        'A change to a protected path (protected_paths) in `aide review`: "warn" shows it and lets it through, "block" fails the protected-paths check.',
+      ),
+    max_file_kb: positiveInt('KiB', DEFAULT_REVIEW_MAX_FILE_KB, MAX_REVIEW_FILE_KB)
+      .default(DEFAULT_REVIEW_MAX_FILE_KB)
+      .describe(
+        `Added or changed files larger than this, in KiB, fail the large-files check of \`aide review\` (Git LFS pointers are never counted). At most ${MAX_REVIEW_FILE_KB} (1 GiB).`,
+      ),
+    model_blocks_on: z
+      .enum(MODEL_BLOCKS_ON, { error: oneOf(MODEL_BLOCKS_ON) })
+      .default('none')
+      .describe(
+        'The mildest severity of a model review finding that fails the model check of `aide review` ("error", "warning" or "info"); "none" shows the findings and never fails (a model is advice).',
+      ),
+  },
+  'the review settings',
+)
+  .prefault({})
+  .describe('`aide review` and the git hooks that run it.');
+
 export const configSchema = strictObject(
   {
     $schema: schemaRef(),
     model: modelSchema,
     limits: limitsSchema,
     checkpoints: checkpointsSchema,
+    review: reviewSchema,
     protected_paths: list(protectedPath(), 'globs', MAX_PROTECTED_PATHS)
       .default([...DEFAULT_PROTECTED_PATHS])
       .describe(
@@ -278,7 +330,8 @@ export const configSchema = strictObject(
   'the aide configuration',
 ).meta({
   title: 'aide .aide/config.json',
-  description: 'Model, loop limits, checkpoints and protected paths for aide, the git-native coding agent.',
+  description:
+    'Model, loop limits, checkpoints, review and protected paths for aide, the git-native coding agent.',
 });
 
 /** `.aide/config.json` after defaults are applied. */

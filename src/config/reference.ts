@@ -157,7 +157,7 @@ export function configReference(): string {
       CONFIG_FILE,
       CONFIG_SCHEMA_FILE,
       configSchema,
-      `Model, loop limits and protected paths. ${missing}`,
+      `Model, loop limits, review and protected paths. ${missing}`,
     ),
     '',
     ...fileSection(

@@ -21,6 +21,8 @@ export const reviewOptionsSchema = z
       .min(1, { error: '--from-ref needs a revision, e.g. --from-ref origin/main' })
       .optional(),
     toRef: z.string().min(1, { error: '--to-ref needs a revision, e.g. --to-ref HEAD' }).optional(),
+    /** `--pre-push REMOTE`: review each range git's pre-push lines on stdin name (what the pre-push hook runs). */
+    prePush: z.string().min(1, { error: '--pre-push needs the remote name git gives the hook' }).optional(),
     /** The checks to report as Skipped, from --skip and AIDE_SKIP together. */
     skip: z.array(z.string()).transform((values, ctx) => {
       const unknown = values.filter((v) => !(CHECK_NAMES as readonly string[]).includes(v));
@@ -33,11 +35,16 @@ export const reviewOptionsSchema = z
     }),
     /** false with --no-isolation. */
     isolation: z.boolean().default(true),
+    /** Also write a JUnit XML report here. */
+    junit: z.string().min(1, { error: '--junit needs a file name, e.g. --junit review.xml' }).optional(),
   })
   .refine((o) => !(o.staged && (o.fromRef !== undefined || o.toRef !== undefined)), {
     error: '--staged and --from-ref/--to-ref name different changes to review; give one of them',
   })
-  .refine((o) => o.staged || o.fromRef !== undefined, {
+  .refine((o) => o.prePush === undefined || (!o.staged && o.fromRef === undefined && o.toRef === undefined), {
+    error: '--pre-push reviews the ranges git pushes; give it alone, without --staged or --from-ref/--to-ref',
+  })
+  .refine((o) => o.staged || o.fromRef !== undefined || o.prePush !== undefined, {
     error: 'say what to review: --staged (the next commit) or --from-ref A [--to-ref B] (a range)',
   });
 export type ReviewOptions = z.infer<typeof reviewOptionsSchema>;
@@ -62,8 +69,10 @@ export function reviewOptions(
     staged: argv['staged'],
     fromRef: rev(argv['fromRef']),
     toRef: rev(argv['toRef']),
+    prePush: rev(argv['prePush']),
     skip: [...names(flagged), ...envSkip(env['AIDE_SKIP'])],
     isolation: argv['isolation'],
+    junit: argv['junit'],
   });
   if (!parsed.success) {
     throw new AideError('usage', parsed.error.issues[0]?.message ?? 'invalid options', {

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SandboxConfig } from '../../config/sandbox-schema.js';
 import type { ReviewedFile } from '../../core/ports/review.js';
+import { parseReviewIgnore, REVIEW_IGNORE_FILE, type IgnoreEntry } from '../../core/review/review-ignore.js';
 import type { Scratch } from '../../core/ports/scratch.js';
 import { newSessionId } from '../../infra/shadow/checkpoints.js';
 import { ShadowReviewSource } from '../../infra/shadow/review-source.js';
@@ -46,7 +47,11 @@ async function subjectOf(store: ShadowStore, options: ReviewOptions): Promise<Re
       toCommit: null,
     };
   }
-  const from = await store.refTree(options.fromRef ?? 'HEAD');
+  // The empty tree: a pushed history that starts with a root commit (cli/review-push.ts).
+  const from =
+    options.fromRef === EMPTY_TREE
+      ? { tree: EMPTY_TREE, commit: null }
+      : await store.refTree(options.fromRef ?? 'HEAD');
   const to = await store.refTree(options.toRef ?? 'HEAD');
   return {
     kind: 'range',
@@ -69,13 +74,16 @@ export async function prepareReview<T>(
   sandbox: SandboxConfig,
   maxFileBytes: number,
   withScratch: boolean,
-  inspect: (files: ReviewedFile[]) => Promise<T>,
+  inspect: (files: ReviewedFile[], ignore: IgnoreEntry[]) => Promise<T>,
 ): Promise<PreparedReview<T>> {
   const store = await ShadowStore.open(root, env, { maxFileBytes, command: 'review' });
   try {
     const subject = await subjectOf(store, options);
-    const files = await new ShadowReviewSource(store.git).files(subject.fromTree, subject.toTree);
-    const inspected = await inspect(files);
+    const source = new ShadowReviewSource(store.git);
+    const files = await source.files(subject.fromTree, subject.toTree);
+    const ignoreFile = await source.fileAt(subject.toTree, REVIEW_IGNORE_FILE);
+    const ignore = ignoreFile === null ? [] : parseReviewIgnore(Buffer.from(ignoreFile).toString('utf8'));
+    const inspected = await inspect(files, ignore);
     const session = newSessionId('review', new Date(), randomBytes(2).toString('hex'));
     const scratch = withScratch
       ? await store.scratches({ tempRoot: tempRoot(env), links: sandbox.link }).open(session, subject.toTree)

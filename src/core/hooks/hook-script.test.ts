@@ -18,7 +18,8 @@ test('the recorded runner reads back exactly, quotes and spaces included', () =>
   const script = renderHookScript(TEMPLATE, 'pre-push', runner);
   assert.deepEqual(recordedRunner(script), runner);
   assert.ok(isAideHook(script));
-  assert.match(script, /exec x review --staged # pre-push\n/);
+  assert.match(script, /exec x review --pre-push "\$1" # pre-push\n/);
+  assert.match(renderHookScript(TEMPLATE, 'pre-commit', runner), /exec x review --staged # pre-commit\n/);
   assert.equal(recordedRunner('#!/bin/sh\necho hi\n'), null);
 });
 

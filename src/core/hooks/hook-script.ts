@@ -11,15 +11,24 @@ export const HOOK_NAMES: readonly HookName[] = ['pre-commit', 'pre-push'];
 /** The line that marks a hook (or a line in a manager's hook file) as aide's. */
 export const HOOK_MARKER = '# installed by aide';
 
+/** The hook's first argument, written into the script unquoted-as-a-word: git's remote name for pre-push. */
+export const FIRST_HOOK_ARG = '$1';
+
 /**
- * The aide arguments each hook runs (nothing else names them). pre-push runs the same review of
- * the staged tree: the pushed range (`review --from-ref/--to-ref` from the refs git passes on
- * stdin) is later work.
+ * The aide arguments each hook runs (nothing else names them). pre-push reviews what is pushed:
+ * `--pre-push <remote>` reads git's `<local ref> <local sha> <remote ref> <remote sha>` lines on
+ * stdin and reviews each pushed range (cli/review-push.ts).
  */
 export const HOOK_ARGS: Readonly<Record<HookName, readonly string[]>> = {
   'pre-commit': ['review', '--staged'],
-  'pre-push': ['review', '--staged'],
+  'pre-push': ['review', '--pre-push', FIRST_HOOK_ARG],
 };
+
+/** One word of a hook's aide command, for POSIX sh. */
+function shWord(arg: string): string {
+  if (arg === FIRST_HOOK_ARG) return `"${FIRST_HOOK_ARG}"`;
+  return /^[\w./=:@%+,-]+$/.test(arg) ? arg : shQuote(arg);
+}
 
 /** Where a foreign hook is kept while aide's runs in its place (and runs it first). */
 export function chainedName(hook: HookName): string {
@@ -51,7 +60,7 @@ export function renderHookScript(template: string, hook: HookName, runner: AideR
     '@HOOK@': hook,
     '@GIT_VERB@': hook === 'pre-push' ? 'push' : 'commit',
     '@ARGS_TEXT@': args.join(' '),
-    '@ARGS@': args.map((arg) => (/^[\w./=:@%+,-]+$/.test(arg) ? arg : shQuote(arg))).join(' '),
+    '@ARGS@': args.map(shWord).join(' '),
     '@SKIPPED@': skippedLine(),
     '@NODE@': shQuote(runner.node),
     '@ENTRY@': shQuote(runner.entry),
@@ -92,7 +101,7 @@ export function hookManager(dir: string): HookManager | null {
 
 /** The line for a manager's hook file: portable (the file is committed), marked so uninstall finds it. */
 export function managerLine(hook: HookName): string {
-  return `aide ${HOOK_ARGS[hook].join(' ')} ${HOOK_MARKER} (aide hooks uninstall removes this line)`;
+  return `aide ${HOOK_ARGS[hook].map(shWord).join(' ')} ${HOOK_MARKER} (aide hooks uninstall removes this line)`;
 }
 
 /** A manager's hook file without aide's lines (what uninstall leaves). */

@@ -34,4 +34,6 @@ export interface ReviewedFile {
 /** The change between two trees, file by file. */
 export interface ReviewSource {
   files(from: string, to: string): Promise<ReviewedFile[]>;
+  /** One file's bytes in a tree (e.g. `.aide/review-ignore` as the change has it), null when absent. */
+  fileAt(tree: string, path: string): Promise<Uint8Array | null>;
 }

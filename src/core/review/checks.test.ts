@@ -1,8 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ReviewedFile } from '../ports/review.js';
-import { FAKE_TOKENS } from '../security/fake-tokens.js';
-import { DEFAULT_MAX_FILE_BYTES, runStaticChecks, type CheckResult } from './checks.js';
+import { FAKE_ASSIGNMENTS, FAKE_TOKENS } from '../security/fake-tokens.js';
+import {
+  DEFAULT_MAX_FILE_BYTES,
+  runStaticChecks,
+  type CheckResult,
+  type StaticCheckOptions,
+} from './checks.js';
 
 function file(path: string, lines: string[], extra: Partial<ReviewedFile> = {}): ReviewedFile {
   const text = lines.join('\n');
@@ -19,13 +24,19 @@ function file(path: string, lines: string[], extra: Partial<ReviewedFile> = {}):
   };
 }
 
-const options = {
+const options: StaticCheckOptions = {
   protectedPaths: ['**/*.test.*', '.github/workflows/**'],
+  protectedBlocks: false,
   maxFileBytes: DEFAULT_MAX_FILE_BYTES,
 };
 
-async function check(name: string, files: ReviewedFile[], skip: string[] = []): Promise<CheckResult> {
-  const results = await runStaticChecks(files, options, new Set(skip));
+async function check(
+  name: string,
+  files: ReviewedFile[],
+  skip: string[] = [],
+  settings: Partial<StaticCheckOptions> = {},
+): Promise<CheckResult> {
+  const results = await runStaticChecks(files, { ...options, ...settings }, new Set(skip));
   const found = results.find((r) => r.name === name);
   assert.ok(found);
   return found;
@@ -89,6 +100,15 @@ test('protected-paths: a change to a protected path is a warning, not a failure'
   assert.equal((await check('protected-paths', [file('src/a.ts', ['y'])])).findings.length, 0);
 });
 
+test('protected-paths with review.protected "block": the same change fails, as an error', async () => {
+  const blocked = { protectedBlocks: true };
+  const r = await check('protected-paths', [file('src/a.test.ts', ['x'])], [], blocked);
+  assert.equal(r.status, 'failed');
+  assert.equal(r.findings[0]?.severity, 'error');
+  assert.match(r.findings[0]?.fix ?? '', /review\.protected/);
+  assert.equal((await check('protected-paths', [file('src/a.ts', ['y'])], [], blocked)).status, 'passed');
+});
+
 test('secrets: every fake token fails, masked; the allow comment passes', async () => {
   for (const [id, token] of FAKE_TOKENS) {
     const r = await check('secrets', [file('config.js', ['// settings', `const key = "${token}";`])]);
@@ -100,6 +120,42 @@ test('secrets: every fake token fails, masked; the allow comment passes', async 
   const [, token] = FAKE_TOKENS[2] ?? ['', ''];
   const allowed = await check('secrets', [file('a.js', [`"${token}" // aide:allow-secret`])]);
   assert.equal(allowed.status, 'passed');
+});
+
+test('secrets: .aide/review-ignore entries silence their finding only; the fix names the entry', async () => {
+  const [, token] = FAKE_TOKENS[2] ?? ['', ''];
+  const files = [file('a.js', [`"${token}"`, `"${token}"`])];
+  const open = await check('secrets', files);
+  assert.equal(open.findings.length, 2);
+  assert.match(open.findings[0]?.fix ?? '', /a\.js:github-pat:1 to \.aide\/review-ignore/);
+  const one = await check('secrets', files, [], { ignore: [{ path: 'a.js', rule: 'github-pat', line: 1 }] });
+  assert.deepEqual(
+    one.findings.map((f) => f.line),
+    [2],
+  );
+  const all = await check('secrets', files, [], {
+    ignore: [{ path: 'a.js', rule: 'github-pat', line: null }],
+  });
+  assert.equal(all.status, 'passed');
+});
+
+test('secrets: the entropy rule fails a key-like assignment, but not in a lockfile', async () => {
+  const [, line] = FAKE_ASSIGNMENTS[0] ?? ['', ''];
+  const r = await check('secrets', [file('.env', [line])]);
+  assert.equal(r.status, 'failed');
+  assert.equal(r.findings[0]?.rule, 'generic-secret-assignment');
+  assert.equal((await check('secrets', [file('yarn.lock', [line])])).status, 'passed');
+});
+
+test('large-files: review.max_file_kb sets the limit', async () => {
+  const small = { maxFileBytes: 10 * 1024 };
+  const over = await check('large-files', [file('a.bin', [], { bytes: 10 * 1024 + 1 })], [], small);
+  assert.equal(over.status, 'failed');
+  assert.match(over.findings[0]?.message ?? '', /over the 10 KiB limit/);
+  assert.equal(
+    (await check('large-files', [file('a.bin', [], { bytes: 10 * 1024 })], [], small)).status,
+    'passed',
+  );
 });
 
 test('large-files: over the limit fails; LFS pointers, deletions and small files pass', async () => {

@@ -6,7 +6,9 @@
 import type { ReviewedFile } from '../ports/review.js';
 import { findInvisible } from '../security/invisible.js';
 import { findProtected, type MatchOptions } from '../security/protected-paths.js';
+import { entropyApplies } from '../security/secret-entropy.js';
 import { ALLOW_SECRET, findSecrets } from '../security/secret-patterns.js';
+import { isIgnored, REVIEW_IGNORE_FILE, type IgnoreEntry } from './review-ignore.js';
 
 /** The checks, in the order they are shown. `verify` and `model` run outside this module. */
 export const CHECK_NAMES = [
@@ -30,6 +32,8 @@ export interface Finding {
   message: string;
   /** What to do about it. */
   fix: string;
+  /** The rule behind it, where a check has several (a secret's format): what `.aide/review-ignore` names. */
+  rule?: string;
   /** A warning is shown but does not fail the check. */
   severity: 'error' | 'warning';
 }
@@ -50,8 +54,12 @@ export interface StaticCheckOptions {
   /** config.json's protected_paths. */
   protectedPaths: readonly string[];
   protectedMatch?: MatchOptions;
+  /** review.protected: "block" makes a change to a protected path fail the check, not only warn. */
+  protectedBlocks: boolean;
   /** Larger added or changed files fail large-files. */
   maxFileBytes: number;
+  /** `.aide/review-ignore`'s entries: secrets findings known to be false positives. */
+  ignore?: readonly IgnoreEntry[];
 }
 
 export const DEFAULT_MAX_FILE_BYTES = 500 * 1024;
@@ -108,22 +116,27 @@ async function protectedPaths(
     file: hit.path,
     line: null,
     message: `changes a protected path (rule ${hit.rule})`,
-    fix: 'Make sure this change is intended: tests, lockfiles, CI and hooks decide what passes.',
-    severity: 'warning',
+    fix: options.protectedBlocks
+      ? 'review.protected is "block" in .aide/config.json: commit it past the hook on purpose (AIDE_SKIP=protected-paths), or unstage it.'
+      : 'Make sure this change is intended: tests, lockfiles, CI and hooks decide what passes.',
+    severity: options.protectedBlocks ? 'error' : 'warning',
   }));
 }
 
-function secrets(files: readonly ReviewedFile[]): Finding[] {
+function secrets(files: readonly ReviewedFile[], ignore: readonly IgnoreEntry[]): Finding[] {
   const found: Finding[] = [];
   for (const file of files) {
+    const entropy = entropyApplies(file.path);
     for (const { line, text } of file.added) {
-      for (const hit of findSecrets(text)) {
+      for (const hit of findSecrets(text, { entropy })) {
+        if (isIgnored(ignore, { file: file.path, rule: hit.rule.id, line })) continue;
         found.push({
           check: 'secrets',
           file: file.path,
           line,
           message: `${hit.rule.description} (${hit.rule.id}) ${hit.masked} at column ${hit.column}`,
-          fix: `Remove it and revoke it (it may already be copied); a known false positive: add the comment ${ALLOW_SECRET} on the line.`,
+          fix: `Remove it and revoke it (it may already be copied); a known false positive: add the comment ${ALLOW_SECRET} on the line, or the line ${file.path}:${hit.rule.id}:${line} to ${REVIEW_IGNORE_FILE}.`,
+          rule: hit.rule.id,
           severity: 'error',
         });
       }
@@ -161,7 +174,7 @@ export async function runStaticChecks(
     ['invisible-unicode', () => invisibleUnicode(files)],
     ['conflict-markers', () => conflictMarkers(files)],
     ['protected-paths', () => protectedPaths(files, options)],
-    ['secrets', () => secrets(files)],
+    ['secrets', () => secrets(files, options.ignore ?? [])],
     ['large-files', () => largeFiles(files, options)],
   ];
   const results: CheckResult[] = [];

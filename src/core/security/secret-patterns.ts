@@ -6,6 +6,8 @@
  * vendors matter, not the source of these expressions.
  */
 
+import { ENTROPY_RULE_ID, findEntropySecrets } from './secret-entropy.js';
+
 /** One credential format. */
 export interface SecretRule {
   /** Stable id, shown in findings and `--json`. */
@@ -63,6 +65,28 @@ export const SECRET_RULES: readonly SecretRule[] = [
     pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/,
   },
   {
+    id: 'sendgrid-api-key',
+    description: 'SendGrid API key',
+    pattern: /\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b/,
+  },
+  { id: 'shopify-token', description: 'Shopify token', pattern: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/ },
+  { id: 'digitalocean-token', description: 'DigitalOcean token', pattern: /\bdo[por]_v1_[a-f0-9]{64}\b/ },
+  { id: 'databricks-token', description: 'Databricks token', pattern: /\bdapi[a-f0-9]{32}(?:-\d)?\b/ },
+  { id: 'linear-api-key', description: 'Linear API key', pattern: /\blin_api_[A-Za-z0-9]{40}\b/ },
+  { id: 'postman-api-key', description: 'Postman API key', pattern: /\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b/ },
+  { id: 'doppler-token', description: 'Doppler token', pattern: /\bdp\.pt\.[A-Za-z0-9]{43}\b/ },
+  {
+    id: 'grafana-service-account-token',
+    description: 'Grafana service account token',
+    pattern: /\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}\b/,
+  },
+  { id: 'mailchimp-api-key', description: 'Mailchimp API key', pattern: /\b[0-9a-f]{32}-us\d{1,2}\b/ },
+  {
+    id: 'age-secret-key',
+    description: 'age secret key',
+    pattern: /\bAGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}\b/,
+  },
+  {
     id: 'jwt',
     description: 'JSON Web Token',
     pattern: /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/,
@@ -74,7 +98,8 @@ export const ALLOW_SECRET = 'aide:allow-secret';
 
 /** A credential found in a line. */
 export interface SecretMatch {
-  rule: SecretRule;
+  /** The rule's id and what it found, for people (a prefix rule's description, or the name a value is assigned to). */
+  rule: Pick<SecretRule, 'id' | 'description'>;
   /** 1-based column (in UTF-16 units) where the token starts. */
   column: number;
   /** The token, masked: never the value itself. */
@@ -86,14 +111,35 @@ export function maskSecret(token: string): string {
   return `${token.slice(0, 4)}…`;
 }
 
-/** Every credential in one line; none when the line carries the allow comment. */
-export function findSecrets(line: string): SecretMatch[] {
+/**
+ * Every credential in one line; none when the line carries the allow comment. `entropy: false`
+ * leaves out the entropy rule (secret-entropy.ts), for files where random values are expected
+ * (lockfiles). A value a prefix rule found is not reported again by the entropy rule.
+ */
+export function findSecrets(line: string, options: { entropy: boolean } = { entropy: true }): SecretMatch[] {
   if (line.includes(ALLOW_SECRET)) return [];
   const found: SecretMatch[] = [];
+  const spans: Array<[number, number]> = [];
   for (const rule of SECRET_RULES) {
     const global = new RegExp(rule.pattern.source, `${rule.pattern.flags}g`);
-    for (const match of line.matchAll(global))
+    for (const match of line.matchAll(global)) {
       found.push({ rule, column: match.index + 1, masked: maskSecret(match[0]) });
+      spans.push([match.index + 1, match.index + match[0].length]);
+    }
+  }
+  if (!options.entropy) return found;
+  for (const hit of findEntropySecrets(line)) {
+    const end = hit.column + hit.length - 1;
+    if (spans.some(([from, to]) => hit.column <= to && end >= from)) continue;
+    found.push({
+      rule: {
+        id: ENTROPY_RULE_ID,
+        description: `random-looking value of ${hit.length} characters assigned to ${hit.name}`,
+      },
+      column: hit.column,
+      // Nothing of it: without a vendor prefix, every character is part of the secret.
+      masked: '…',
+    });
   }
   return found;
 }

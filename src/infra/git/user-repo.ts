@@ -162,6 +162,26 @@ export async function resolveCommit(cwd: string, rev: string, env: Env): Promise
   return commit === '' ? undefined : commit;
 }
 
+/** git's id of the empty tree: the base of a history that starts with the pushed commits. */
+const EMPTY_TREE_ID = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
+/**
+ * Where a pushed range starts for a ref the remote does not have yet: the parent of the oldest
+ * commit of `local` that none of the remote's branches (as last fetched) holds, so a new branch
+ * is reviewed from where it left them. The empty tree when that commit is a root; null when the
+ * remote already has every commit (nothing new to review). `local` must not start with '-'.
+ */
+export async function pushBase(cwd: string, local: string, remote: string, env: Env): Promise<string | null> {
+  const output = await query(
+    cwd,
+    ['rev-list', '--topo-order', '--reverse', local, '--not', `--remotes=${remote}`],
+    env,
+  );
+  const oldest = output?.split('\n')[0]?.trim();
+  if (oldest === undefined || oldest === '') return null;
+  return (await resolveCommit(cwd, `${oldest}^`, env)) ?? EMPTY_TREE_ID;
+}
+
 /** A path-valued config setting (`git config --path --get`, `~` expanded), or undefined when unset. */
 export async function configPath(cwd: string, key: string, env: Env): Promise<string | undefined> {
   const value = (await query(cwd, ['config', '--path', '--get', key], env))?.trim();

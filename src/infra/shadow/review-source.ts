@@ -79,6 +79,15 @@ export function addedLines(patch: string): Map<string, AddedLine[]> {
 export class ShadowReviewSource implements ReviewSource {
   constructor(private readonly git: ShadowGit) {}
 
+  async fileAt(tree: string, path: string): Promise<Uint8Array | null> {
+    // 128: no such path in the tree (git's "fatal: path … does not exist").
+    const result = await this.git.run(['cat-file', 'blob', `${tree}:${path}`], {
+      ...objectsOnly(this.git),
+      okCodes: [128],
+    });
+    return result.code === 0 ? result.stdout : null;
+  }
+
   async files(from: string, to: string): Promise<ReviewedFile[]> {
     const options = objectsOnly(this.git);
     const changes = await diffTrees(this.git, from, to, options);

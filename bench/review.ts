@@ -1,0 +1,112 @@
+/**
+ * `aide review` benchmark: a static-only review (`AIDE_SKIP=verify,model`) of a 10-file staged
+ * change, as a ratio to what a hook costs at the least — `git diff --cached --stat` plus a bare
+ * `node -e 0` — both measured in the same run, on the same repository.
+ *
+ * Goal (from the issue): at most 2× that sum.
+ *
+ * Wall clock, not CPU time: the review's work is mostly git processes (the staged tree written in
+ * the shadow, the diff, the blobs), which a process's own resourceUsage() does not count. The
+ * cases are interleaved (node, git diff, review, node, …) so a change of load falls on each alike;
+ * the load average is printed with the figures.
+ *
+ * Run: npm run bench:review [-- --runs 15] [--keep]
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const BIN = fileURLToPath(new URL('../src/bin.js', import.meta.url));
+const GOAL = 2;
+
+function parseOptions(argv: readonly string[]): { runs: number; keep: boolean } {
+  const at = argv.indexOf('--runs');
+  const text = at === -1 ? process.env['BENCH_RUNS'] : argv[at + 1];
+  const runs = text === undefined ? 15 : Number(text);
+  if (!Number.isInteger(runs) || runs <= 0)
+    throw new Error(`--runs needs a positive whole number, got ${text}`);
+  return { runs, keep: argv.includes('--keep') };
+}
+
+function run(command: string, args: readonly string[], cwd: string): void {
+  const result = spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', AIDE_SKIP: 'verify,model' },
+  });
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+}
+
+/** A repository of 200 small files with 10 of them changed and staged (a typical commit). */
+function makeRepo(root: string): string {
+  const repo = join(root, 'repo');
+  mkdirSync(join(repo, 'src'), { recursive: true });
+  run('git', ['init', '-q'], repo);
+  const source = (i: number, version: number) =>
+    Array.from({ length: 60 }, (_, line) => `export const v${i}_${line} = ${version * 1000 + line};`).join(
+      '\n',
+    );
+  for (let i = 0; i < 200; i++) writeFileSync(join(repo, 'src', `m${i}.ts`), `${source(i, 1)}\n`);
+  run('git', ['add', '.'], repo);
+  run('git', ['-c', 'user.name=b', '-c', 'user.email=b@b', 'commit', '-q', '-m', 'base'], repo);
+  run(process.execPath, [BIN, 'init'], repo);
+  for (let i = 0; i < 10; i++) writeFileSync(join(repo, 'src', `m${i * 20}.ts`), `${source(i * 20, 2)}\n`);
+  run('git', ['add', 'src'], repo);
+  return repo;
+}
+
+function timeMs(command: string, args: readonly string[], cwd: string): number {
+  const started = performance.now();
+  run(command, args, cwd);
+  return performance.now() - started;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+function main(): void {
+  const { runs, keep } = parseOptions(process.argv.slice(2));
+  const root = mkdtempSync(join(tmpdir(), 'aide-bench-review-'));
+  try {
+    const repo = makeRepo(root);
+    const cases: Array<{ name: string; command: string; args: string[] }> = [
+      { name: 'node -e 0', command: process.execPath, args: ['-e', '0'] },
+      { name: 'git diff --cached --stat', command: 'git', args: ['diff', '--cached', '--stat'] },
+      { name: 'aide review --staged', command: process.execPath, args: [BIN, 'review', '--staged'] },
+    ];
+    const times = cases.map(() => [] as number[]);
+    // One untimed round: the page cache, the shadow repository and git's files warm up.
+    for (const c of cases) timeMs(c.command, c.args, repo);
+    for (let round = 0; round < runs; round++)
+      cases.forEach((c, i) => times[i]?.push(timeMs(c.command, c.args, repo)));
+    const medians = times.map(median);
+    const base = (medians[0] ?? Number.NaN) + (medians[1] ?? Number.NaN);
+    const [load1] = loadavg();
+    console.log(
+      `\naide review, static checks only, 10 staged files of 200; wall clock, median of ${runs} runs ` +
+        `(load ${load1?.toFixed(2)} on ${availableParallelism()} cores)\n`,
+    );
+    console.log(`${'case'.padEnd(26)} ${'median'.padStart(9)} ${'min–max'.padStart(15)}`);
+    cases.forEach((c, i) => {
+      const values = times[i] ?? [];
+      const range = `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
+      console.log(
+        `${c.name.padEnd(26)} ${`${(medians[i] ?? 0).toFixed(1)} ms`.padStart(9)} ${`${range} ms`.padStart(15)}`,
+      );
+    });
+    const ratio = (medians[2] ?? Number.NaN) / base;
+    console.log(
+      `\nreview / (git diff --cached --stat + node -e 0) = ${ratio.toFixed(2)}×  goal ≤ ${GOAL}× ${ratio <= GOAL ? 'met' : 'NOT met'}`,
+    );
+  } finally {
+    if (keep) console.log(`\nkept ${root}`);
+    else rmSync(root, { recursive: true, force: true });
+  }
+}
+
+main();
