@@ -18,7 +18,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const BIN = fileURLToPath(new URL('../src/bin.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../bundle/aide.js', import.meta.url));
 const GOAL = 2;
 
 function parseOptions(argv: readonly string[]): { runs: number; keep: boolean } {
