@@ -17,18 +17,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median, runsAndKeep } from './stats.js';
 
 const BIN = fileURLToPath(new URL('../bundle/aide.js', import.meta.url));
 const GOAL = 2;
-
-function parseOptions(argv: readonly string[]): { runs: number; keep: boolean } {
-  const at = argv.indexOf('--runs');
-  const text = at === -1 ? process.env['BENCH_RUNS'] : argv[at + 1];
-  const runs = text === undefined ? 15 : Number(text);
-  if (!Number.isInteger(runs) || runs <= 0)
-    throw new Error(`--runs needs a positive whole number, got ${text}`);
-  return { runs, keep: argv.includes('--keep') };
-}
 
 function run(command: string, args: readonly string[], cwd: string): void {
   const result = spawnSync(command, args, {
@@ -64,13 +56,8 @@ function timeMs(command: string, args: readonly string[], cwd: string): number {
   return performance.now() - started;
 }
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
-
 function main(): void {
-  const { runs, keep } = parseOptions(process.argv.slice(2));
+  const { runs, keep } = runsAndKeep(process.argv.slice(2));
   const root = mkdtempSync(join(tmpdir(), 'aide-bench-review-'));
   try {
     const repo = makeRepo(root);

@@ -18,6 +18,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median, runsAndKeep } from './stats.js';
 
 const BIN = fileURLToPath(new URL('../bundle/aide.js', import.meta.url));
 
@@ -27,15 +28,6 @@ interface Case {
   cwd: string;
   /** The ratio to `node -e 0` this case should stay under; undefined: the baseline. */
   goal?: number;
-}
-
-function parseOptions(argv: readonly string[]): { runs: number; keep: boolean } {
-  const at = argv.indexOf('--runs');
-  const text = at === -1 ? process.env['BENCH_RUNS'] : argv[at + 1];
-  const runs = text === undefined ? 15 : Number(text);
-  if (!Number.isInteger(runs) || runs <= 0)
-    throw new Error(`--runs needs a positive whole number, got ${text}`);
-  return { runs, keep: argv.includes('--keep') };
 }
 
 /** A git repository where `aide init` ran, so `aide status` finds a workspace. */
@@ -68,13 +60,8 @@ function cpuMs(run: Case, preload: string, report: string): number {
   return micros / 1000;
 }
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
-
 function main(): void {
-  const { runs, keep } = parseOptions(process.argv.slice(2));
+  const { runs, keep } = runsAndKeep(process.argv.slice(2));
   const root = mkdtempSync(join(tmpdir(), 'aide-bench-startup-'));
   try {
     const preload = join(root, 'cpu.mjs');

@@ -36,6 +36,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ProcessCommandRunner, type Isolation } from '../src/infra/process/command-runner.js';
 import { prepareIsolation } from '../src/infra/process/isolation.js';
+import { median } from './stats.js';
 
 interface Options {
   runs: number;
@@ -180,11 +181,6 @@ async function runAide(repo: string, env: Env, command: string, variant: Variant
     logPath: first.logPath,
     tests,
   };
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
 interface Measured {
