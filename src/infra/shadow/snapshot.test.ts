@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import { git, gitRepo, tempDir, testEnv, type Cleanup } from '../../../test/helpers/sandbox.js';
 import { describeWorkspace } from './shadow-repo.js';
 import { ShadowStore } from './shadow-store.js';
-import { seedableIndex } from './snapshot.js';
+import { seedableIndex } from './snapshot-seed.js';
 
 test('a file over the size limit whose name is not UTF-8 is left out by its own name, not a mangled one', async (t) => {
   const root = gitRepo(t, { 'a.txt': 'a\n' });
