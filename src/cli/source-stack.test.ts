@@ -43,13 +43,15 @@ test("a bundle's frames name the TypeScript file, line and column; other frames 
     stack = (error as Error).stack ?? '';
   }
   assert.match(stack, /out\/entry\.js:\d+:\d+/, 'the raw stack names the bundle');
-  const mapped = mapStack(stack);
+  const mapped = mapStack(stack, dir);
   assert.ok(mapped.includes(`${pathToFileURL(join(dir, 'helper.ts')).href}:2:9`), mapped);
   assert.ok(mapped.includes(`${pathToFileURL(join(dir, 'entry.ts')).href}:5:14`), mapped);
   assert.doesNotMatch(mapped, /out\/entry\.js/);
   // A frame of a file with no map beside it (this test's own compiled file has one from tsc, Node's
   // internals have none) keeps its place.
   assert.match(mapped, /node:internal/);
+  // Outside the folder it is told to trust (aide's package by default), no map is read.
+  assert.equal(mapStack(stack, join(dir, 'elsewhere')), stack);
 });
 
 test('a place with no map beside it is kept, and an expected error is left alone', () => {

@@ -7,9 +7,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
-import { dirname, resolve } from 'node:path';
+import { dirname, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { AideError } from '../shared/errors.js';
+import { packageRoot } from './package-files.js';
 
 /** `file:///…/x.js:12:34` or `/…/x.js:12:34`, as V8 writes a frame's place. */
 const PLACE = /((?:file:\/\/)?\/[^\s():]+\.js):(\d+):(\d+)/g;
@@ -28,11 +29,17 @@ function loadMap(file: string, maps: Map<string, SourceMap | null>): SourceMap |
   return map;
 }
 
-/** The stack with every place that has a source map replaced by its source file, line and column. */
-export function mapStack(stack: string): string {
+/**
+ * The stack with every place that has a source map replaced by its source file, line and column.
+ * Only files inside `within` (aide's own package) are looked up: a message can quote a path of
+ * the user's repository, whose `.map` beside it is not aide's to read.
+ */
+export function mapStack(stack: string, within: string = packageRoot()): string {
   const maps = new Map<string, SourceMap | null>();
+  const inside = within.endsWith(sep) ? within : `${within}${sep}`;
   return stack.replace(PLACE, (place: string, where: string, line: string, column: string) => {
     const file = where.startsWith('file://') ? fileURLToPath(where) : where;
+    if (!file.startsWith(inside)) return place;
     const map = loadMap(file, maps);
     if (map === null) return place;
     const entry = map.findEntry(Number(line) - 1, Number(column) - 1) as {
