@@ -15,17 +15,17 @@
  * a step ≤ 50 ms at 3k and at 30k files. Ratios are against `node -e 0` and `git status` on the
  * same repository, measured in the same run; the machine's load is printed before and after.
  *
- * `--bin <path to bin.js>` runs another build of aide (e.g. the one before a change) on the same
+ * `--bin <path to an aide entry point>` runs another build of aide (e.g. the one before a change) on the same
  * repositories, for before/after figures from one run.
  *
- * Run: npm run bench:act [-- --files 3000,30000] [--kb 1] [--runs 3] [--bin other/dist/src/bin.js] [--keep]
+ * Run: npm run bench:act [-- --files 3000,30000] [--kb 1] [--runs 3] [--bin other/dist/bundle/aide.js] [--keep]
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median } from './stats.js';
+import { benchEnv, median } from './stats.js';
 
 interface Options {
   files: number[];
@@ -36,7 +36,7 @@ interface Options {
   keep: boolean;
 }
 
-const OWN_BIN = fileURLToPath(new URL('../src/bin.js', import.meta.url));
+const OWN_BIN = fileURLToPath(new URL('../bundle/aide.js', import.meta.url));
 
 function parseOptions(argv: readonly string[]): Options {
   const raw = (name: string) => {
@@ -56,21 +56,6 @@ function parseOptions(argv: readonly string[]): Options {
 }
 
 type Env = Record<string, string>;
-
-function baseEnv(home: string, temp: string): Env {
-  return {
-    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-    HOME: home,
-    TMPDIR: temp,
-    LANG: 'C',
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_CONFIG_GLOBAL: '/dev/null',
-    GIT_AUTHOR_NAME: 'bench',
-    GIT_AUTHOR_EMAIL: 'bench@example.invalid',
-    GIT_COMMITTER_NAME: 'bench',
-    GIT_COMMITTER_EMAIL: 'bench@example.invalid',
-  };
-}
 
 function git(cwd: string, env: Env, args: string[]): void {
   const result = spawnSync('git', ['-c', 'gc.auto=0', ...args], { cwd, env, encoding: 'utf8' });
@@ -201,7 +186,7 @@ async function main(): Promise<void> {
       const home = join(root, `home-${count}`);
       const temp = join(root, `tmp-${count}`);
       for (const dir of [repo, home, temp]) mkdirSync(dir, { recursive: true });
-      const env = baseEnv(home, temp);
+      const env = benchEnv(home, temp);
       const setup = timed(() => {
         generate(repo, env, count, options.kb);
       });

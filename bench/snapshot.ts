@@ -21,6 +21,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ShadowScratches } from '../src/infra/shadow/scratch/worktree-scratch.js';
 import { ShadowStore } from '../src/infra/shadow/shadow-store.js';
+import { benchEnv } from './stats.js';
 
 interface Options {
   files: number;
@@ -109,20 +110,6 @@ function generate(repo: string, options: Options): number {
 
 type Env = Record<string, string>;
 
-function gitEnv(home: string): Env {
-  return {
-    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-    HOME: home,
-    LANG: 'C',
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_CONFIG_GLOBAL: '/dev/null',
-    GIT_AUTHOR_NAME: 'bench',
-    GIT_AUTHOR_EMAIL: 'bench@example.invalid',
-    GIT_COMMITTER_NAME: 'bench',
-    GIT_COMMITTER_EMAIL: 'bench@example.invalid',
-  };
-}
-
 function git(cwd: string, env: Env, args: string[]): string {
   const result = spawnSync('git', ['-c', 'gc.auto=0', ...args], {
     cwd,
@@ -205,7 +192,7 @@ async function main(): Promise<void> {
   const home = join(root, 'home');
   const tempRoot = join(root, 'tmp');
   for (const dir of [repo, home, tempRoot]) mkdirSync(dir);
-  const env = gitEnv(home);
+  const env = benchEnv(home);
   try {
     console.log(
       `aide snapshot benchmark: ${options.files} files of ~${options.kb} KB, node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()

@@ -14,3 +14,22 @@ export function runsAndKeep(argv: readonly string[]): { runs: number; keep: bool
     throw new Error(`--runs needs a positive whole number, got ${text}`);
   return { runs, keep: argv.includes('--keep') };
 }
+
+/**
+ * The environment a bench runs git and aide in: its own HOME (and TMPDIR when given), no system
+ * or user git config, a fixed identity, so the user's settings never change a figure.
+ */
+export function benchEnv(home: string, temp?: string): Record<string, string> {
+  return {
+    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+    HOME: home,
+    ...(temp === undefined ? {} : { TMPDIR: temp }),
+    LANG: 'C',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_AUTHOR_NAME: 'bench',
+    GIT_AUTHOR_EMAIL: 'bench@example.invalid',
+    GIT_COMMITTER_NAME: 'bench',
+    GIT_COMMITTER_EMAIL: 'bench@example.invalid',
+  };
+}
