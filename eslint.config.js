@@ -2,9 +2,8 @@
 // with no-restricted-imports per folder.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import { builtinModules } from 'node:module';
-import { noTypeCycle } from './scripts/eslint-no-type-cycle.mjs';
+import { noCycle } from './scripts/eslint-no-cycle.mjs';
 
 // Node builtins core may import: pure computation (paths as strings, hashing), no effect on the
 // disk, processes, network, terminal or environment. Every other builtin is refused in core and
@@ -75,16 +74,7 @@ export default tseslint.config(
         tsconfigRootDir: import.meta.dirname,
       },
     },
-    plugins: { 'import-x': importX, aide: { rules: { 'no-type-cycle': noTypeCycle } } },
-    // import-x/no-cycle needs to find `./x.ts` behind a `./x.js` specifier: without these it resolved
-    // nothing of ours and passed every cycle, while walking node_modules (37% of lint's rule time).
-    // ignoreExternal: a package cannot import our files back, so no cycle runs through one.
-    settings: {
-      'import-x/extensions': ['.ts', '.js', '.mjs'],
-      'import-x/resolver-next': [
-        createNodeResolver({ extensions: ['.ts', '.js', '.mjs'], extensionAlias: { '.js': ['.ts', '.js'] } }),
-      ],
-    },
+    plugins: { aide: { rules: { 'no-cycle': noCycle } } },
     rules: {
       // Outside cli/ a `default:` may stand for the rest of a union (cli/ below lists every case).
       '@typescript-eslint/switch-exhaustiveness-check': [
@@ -99,9 +89,8 @@ export default tseslint.config(
       ],
       '@typescript-eslint/no-unnecessary-condition': 'off',
       '@typescript-eslint/no-non-null-assertion': 'error',
-      'import-x/no-cycle': ['error', { ignoreExternal: true }],
-      // import-x/no-cycle does not follow type-only imports; this rule does (scripts/eslint-no-type-cycle.mjs).
-      'aide/no-type-cycle': ['error', { root: 'src' }],
+      // Every import cycle under src/, type-only and dynamic imports included (scripts/eslint-no-cycle.mjs).
+      'aide/no-cycle': ['error', { root: 'src' }],
       'no-console': 'error',
     },
   },

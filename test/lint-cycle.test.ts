@@ -1,6 +1,5 @@
-// The lint rules that see import cycles, run by ESLint itself on small trees of files: the one for
-// type-only cycles (scripts/eslint-no-type-cycle.mjs), which import-x/no-cycle passes, and
-// import-x/no-cycle with the repository's resolver settings, for ordinary ones.
+// The lint rule that sees import cycles (scripts/eslint-no-cycle.mjs), run by ESLint itself on small
+// trees of files: type-only, ordinary and dynamic imports all count.
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -8,12 +7,12 @@ import { ESLint, type Rule } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { tempDir, writeTree } from './helpers/sandbox.js';
 
-/** dist/test/lint-type-cycle.test.js → the repository root. */
+/** dist/test/lint-cycle.test.js → the repository root. */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 async function lint(t: TestContext, files: Record<string, string>): Promise<Map<string, string[]>> {
-  const rulePath = pathToFileURL(`${ROOT}scripts/eslint-no-type-cycle.mjs`).href;
-  const { noTypeCycle } = (await import(rulePath)) as { noTypeCycle: Rule.RuleModule };
+  const rulePath = pathToFileURL(`${ROOT}scripts/eslint-no-cycle.mjs`).href;
+  const { noCycle } = (await import(rulePath)) as { noCycle: Rule.RuleModule };
   const cwd = tempDir(t);
   writeTree(cwd, files);
   const eslint = new ESLint({
@@ -23,8 +22,8 @@ async function lint(t: TestContext, files: Record<string, string>): Promise<Map<
       {
         files: ['**/*.ts'],
         languageOptions: { parser: tseslint.parser },
-        plugins: { aide: { rules: { 'no-type-cycle': noTypeCycle } } },
-        rules: { 'aide/no-type-cycle': ['error', { root: 'src' }] },
+        plugins: { aide: { rules: { 'no-cycle': noCycle } } },
+        rules: { 'aide/no-cycle': ['error', { root: 'src' }] },
       },
     ],
   });
@@ -42,11 +41,9 @@ test('a circle of type-only imports is reported on each import in it, with the w
       "import type { Event } from '../events.js';\nexport type Report = { events: Event[] };\n",
     'src/leaf.ts': "import type { Event } from './events.js';\nexport type Log = Event[];\n",
   });
-  assert.deepEqual(messages.get('src/events.ts'), [
-    'Import cycle (type-only imports count): events.ts → flows/act.ts → events.ts',
-  ]);
+  assert.deepEqual(messages.get('src/events.ts'), ['Import cycle: events.ts → flows/act.ts → events.ts']);
   assert.deepEqual(messages.get('src/flows/act.ts'), [
-    'Import cycle (type-only imports count): flows/act.ts → events.ts → flows/act.ts',
+    'Import cycle: flows/act.ts → events.ts → flows/act.ts',
   ]);
   assert.deepEqual(messages.get('src/leaf.ts'), [], 'importing into a circle is not being in it');
 });
@@ -65,39 +62,34 @@ test('export type … from and import() types count too; a tree without a circle
   assert.deepEqual([...clean.values()], [[], []]);
 });
 
-test("the repository's import-x settings let import-x/no-cycle see a cycle of `./x.js` imports", async (t) => {
-  const configUrl = pathToFileURL(`${ROOT}eslint.config.js`).href;
-  const { default: config } = (await import(configUrl)) as { default: Array<Record<string, unknown>> };
-  const withResolver = config.find((entry) => {
-    const settings = entry['settings'] as Record<string, unknown> | undefined;
-    return settings?.['import-x/resolver-next'] !== undefined;
-  });
-  assert.ok(withResolver !== undefined, 'eslint.config.js configures a resolver for import-x');
-  const cycleRule = (withResolver['rules'] as Record<string, unknown>)['import-x/no-cycle'];
-  const cwd = tempDir(t);
-  writeTree(cwd, {
+test('a cycle of ordinary `./x.js` imports is reported; a dynamic import() counts too', async (t) => {
+  const messages = await lint(t, {
     'src/a.ts': "import { b } from './b.js';\nexport const a = (): number => b + 1;\n",
     'src/b.ts': "import { a } from './a.js';\nexport const b = 1;\nexport const c = (): number => a();\n",
     'src/leaf.ts': "import { a } from './a.js';\nexport const d = a;\n",
+    'src/lazy/x.ts': "export const load = () => import('./y.js');\n",
+    'src/lazy/y.ts': "import { load } from './x.js';\nexport const again = load;\n",
   });
-  const eslint = new ESLint({
-    cwd,
-    overrideConfigFile: true,
-    overrideConfig: [
-      {
-        files: ['**/*.ts'],
-        languageOptions: { parser: tseslint.parser },
-        plugins: withResolver['plugins'] as NonNullable<ESLint.Options['plugins']>,
-        settings: withResolver['settings'] as Record<string, unknown>,
-        rules: { 'import-x/no-cycle': cycleRule as 'error' },
-      },
-    ],
-  });
-  const results = await eslint.lintFiles(['src/**/*.ts']);
-  const messages = new Map(
-    results.map((r) => [r.filePath.slice(cwd.length + 1), r.messages.map((m) => m.message)] as const),
-  );
-  assert.deepEqual(messages.get('src/a.ts'), ['Dependency cycle detected']);
-  assert.deepEqual(messages.get('src/b.ts'), ['Dependency cycle detected']);
+  assert.deepEqual(messages.get('src/a.ts'), ['Import cycle: a.ts → b.ts → a.ts']);
+  assert.deepEqual(messages.get('src/b.ts'), ['Import cycle: b.ts → a.ts → b.ts']);
   assert.deepEqual(messages.get('src/leaf.ts'), []);
+  assert.deepEqual(messages.get('src/lazy/x.ts'), ['Import cycle: lazy/x.ts → lazy/y.ts → lazy/x.ts']);
+});
+
+test("the repository's lint config runs the cycle rule on src/", async () => {
+  const configUrl = pathToFileURL(`${ROOT}eslint.config.js`).href;
+  const { default: config } = (await import(configUrl)) as { default: Array<Record<string, unknown>> };
+  const withRule = config.find(
+    (entry) => (entry['rules'] as Record<string, unknown> | undefined)?.['aide/no-cycle'] !== undefined,
+  );
+  assert.ok(withRule !== undefined, 'eslint.config.js enables aide/no-cycle');
+  assert.deepEqual((withRule['rules'] as Record<string, unknown>)['aide/no-cycle'], [
+    'error',
+    { root: 'src' },
+  ]);
+  const plugins = withRule['plugins'] as { aide: { rules: Record<string, unknown> } };
+  const { noCycle } = (await import(pathToFileURL(`${ROOT}scripts/eslint-no-cycle.mjs`).href)) as {
+    noCycle: unknown;
+  };
+  assert.equal(plugins.aide.rules['no-cycle'], noCycle);
 });

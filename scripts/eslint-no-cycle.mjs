@@ -1,8 +1,9 @@
-// An ESLint rule that sees type-only import cycles. import-x/no-cycle skips `import type` and
-// `export type … from` (its ModuleInfo filters them out, and 4.18 has no option to keep them),
-// so a circle of type imports (events → flows → events) passed lint unseen. This rule builds the
-// graph of relative imports under src/ itself, every kind of import counted, and reports each
-// import whose target leads back to the importing file, with the way back.
+// The one ESLint rule for import cycles under src/. It builds the graph of relative imports itself,
+// every kind counted (values, `import type`, `export type … from`, import() and `import('…')`
+// types), and reports each import whose target leads back to the importing file, with the way
+// back. It replaced import-x/no-cycle, which skips type-only imports (a circle of type imports,
+// events → flows → events, passed it unseen) and cost 12% of lint's time resolving every import
+// through its own resolver; this rule reads each file once with TypeScript's preProcessFile.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
@@ -120,7 +121,7 @@ function analysis(root) {
 }
 
 /** @type {import('eslint').Rule.RuleModule} */
-export const noTypeCycle = {
+export const noCycle = {
   meta: {
     type: 'problem',
     docs: { description: 'Forbid import cycles under a source folder, type-only imports included.' },
@@ -132,7 +133,7 @@ export const noTypeCycle = {
         additionalProperties: false,
       },
     ],
-    messages: { cycle: 'Import cycle (type-only imports count): {{way}}' },
+    messages: { cycle: 'Import cycle: {{way}}' },
   },
   create(context) {
     const root = resolve(context.cwd, context.options[0].root);
