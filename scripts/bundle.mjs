@@ -8,7 +8,8 @@
 // Left outside the bundle: typescript (9 MB, loaded with require() only when the syntax guard
 // runs), web-tree-sitter and its grammars (they find their .wasm files next to their own modules).
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 /**
  * string-width (yargs' help layout; listr2's task tree) builds an Intl.Segmenter and compiles
@@ -43,6 +44,32 @@ const lazyStringWidth = {
   },
 };
 
+/**
+ * zod's namespaces re-export every one of its 48 message locales (`export * as locales`), which
+ * the bundle cannot drop: 368 KB of the 755 KB zod chunk, compiled at every start of a command
+ * that validates anything. aide's messages are its own and English (zod's default, `en`, is
+ * installed by zod's classic schemas themselves), so the locales namespace keeps `en` only. A zod
+ * whose files move fails the build; aide's code naming `locales` fails lint's type check first
+ * (the namespace still has every locale's type) and then the test below. Nothing else changes.
+ */
+const englishOnlyZod = {
+  name: 'english-only-zod',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
+      if (!/[\\/]zod[\\/]v4[\\/](classic[\\/]external|core[\\/]index)\.js$/.test(args.importer))
+        return undefined;
+      const en = join(dirname(args.importer), '..', 'locales', 'en.js');
+      if (!existsSync(en)) throw new Error(`${en} not found (update scripts/bundle.mjs)`);
+      return { path: en, namespace: 'zod-locales' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};\n`,
+      loader: 'js',
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
 const outdir = 'dist/bundle';
 rmSync(outdir, { recursive: true, force: true });
 await build({
@@ -67,6 +94,6 @@ await build({
   banner: {
     js: "import { createRequire as aideCreateRequire } from 'node:module';\nconst require = aideCreateRequire(import.meta.url);",
   },
-  plugins: [lazyStringWidth],
+  plugins: [lazyStringWidth, englishOnlyZod],
   logLevel: 'warning',
 });

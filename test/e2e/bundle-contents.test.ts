@@ -1,0 +1,31 @@
+/**
+ * What the shipped bundle (scripts/bundle.mjs) carries of its dependencies: zod with its English
+ * messages only (the other 47 locales were half of zod's chunk, compiled at every start), the
+ * messages themselves still there.
+ */
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { test } from 'node:test';
+import { BIN } from '../helpers/cli.js';
+
+function bundleText(): string {
+  const chunks = join(dirname(BIN), 'chunks');
+  return [
+    BIN,
+    ...readdirSync(chunks)
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => join(chunks, f)),
+  ]
+    .map((file) => readFileSync(file, 'utf8'))
+    .join('\n');
+}
+
+test("the bundle holds zod's English locale and no other", () => {
+  const text = bundleText();
+  const locales = [...new Set(text.match(/\/\/ node_modules\/zod\/v4\/locales\/[\w-]+\.js/g) ?? [])];
+  assert.deepEqual(locales, ['// node_modules/zod/v4/locales/en.js']);
+  // English messages (zod's default, installed by its classic schemas) are in; French ones are not.
+  assert.match(text, /Invalid input: expected/);
+  assert.doesNotMatch(text, /Entrée invalide/);
+});
