@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { parseSandboxFile } from '../src/config/load.js';
 import { formatProblem } from '../src/config/problems.js';
 import { commandText } from '../src/core/flows/act.js';
-import { formatPlanProblem, parsePlan } from '../src/core/plan/parse.js';
+import { parsePlan } from '../src/core/plan/parse.js';
+import { formatPlanProblem } from '../src/core/plan/problem.js';
 import {
   EXAMPLE_PLAN_FILE,
   EXAMPLE_SANDBOX_FILE,

@@ -5,7 +5,7 @@
  */
 import { SANDBOX_FILE } from '../config/files.js';
 import type { SandboxConfig } from '../config/sandbox-schema.js';
-import type { PlanLines } from '../core/plan/parse.js';
+import type { PlanLines } from '../core/plan/problem.js';
 import type { Plan, PlanStep } from '../core/plan/schema.js';
 import { checkPlanCommands, type CommandSelection } from '../core/verify/select-commands.js';
 import { AideError } from '../shared/errors.js';

@@ -7,7 +7,8 @@
  * that does not parse goes back to the model with each problem on the line of its own text.
  */
 import { parse as parseYaml } from 'yaml';
-import { formatPlanProblem, parsePlan, type PlanLines } from './parse.js';
+import { parsePlan } from './parse.js';
+import { formatPlanProblem, type PlanLines } from './problem.js';
 import { renderFrontMatter } from './front-matter.js';
 import { PLAN_FORMAT_VERSION, type Plan } from './schema.js';
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { EXAMPLE_PLAN } from './example.js';
-import { formatPlanProblem, parsePlan, type PlanProblem } from './parse.js';
+import { parsePlan } from './parse.js';
+import { formatPlanProblem, type PlanProblem } from './problem.js';
 import type { Plan } from './schema.js';
 
 /** Front matter of 5 lines; the body line at index i of `body` is on line 7 + i (line 6 is blank). */

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { EXAMPLE_PLAN } from './example.js';
-import { formatPlanProblem, parsePlan } from './parse.js';
+import { parsePlan } from './parse.js';
+import { formatPlanProblem } from './problem.js';
 import { renderPlan } from './render.js';
 import {
   planSchema,

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { EXAMPLE_PLAN } from './example.js';
-import { formatPlanProblem, parsePlan } from './parse.js';
+import { parsePlan } from './parse.js';
+import { formatPlanProblem } from './problem.js';
 import { renderPlan } from './render.js';
 import type { Plan } from './schema.js';
 

@@ -10,7 +10,7 @@
 import { AideError } from '../../shared/errors.js';
 import { didYouMean } from '../../shared/text.js';
 import type { VerifyCommand } from '../flows/verify.js';
-import { formatPlanProblem, type PlanLines, type PlanProblem } from '../plan/parse.js';
+import { formatPlanProblem, type PlanLines, type PlanProblem } from '../plan/problem.js';
 
 export interface CommandSelection {
   commands: VerifyCommand[];
