@@ -2,7 +2,7 @@
  * The `model` check of `aide review` against the fake servers over real HTTP: findings parsed
  * and shown (text, --json, --junit), review.model_blocks_on failing the check, a malformed
  * review reported, not crashed; no model configured, a closed port and a hung server Skipped
- * quickly; and a real `git commit` refused through the installed hook by a blocking finding.
+ * quickly; a real `git commit` refused through the installed hook by a blocking finding; Ctrl-C.
  * verify is skipped throughout (AIDE_SKIP=verify): it is not what these tests are about.
  */
 import assert from 'node:assert/strict';
@@ -10,8 +10,8 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { runAide } from '../helpers/cli.js';
-import { freePort, startFakeHttpServer } from '../helpers/fake-http-server.js';
+import { BIN, runAide } from '../helpers/cli.js';
+import { delay, freePort, startFakeHttpServer } from '../helpers/fake-http-server.js';
 import { startFakeOllama } from '../helpers/fake-ollama-server.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../helpers/fake-openai-server.js';
 import { runAideInProcess } from '../helpers/in-process.js';
@@ -40,6 +40,24 @@ const modelConfig = (server: { url: string }, blocksOn?: string) => ({
   model: { endpoint: `${server.url}/v1`, name: MODEL },
   ...(blocksOn === undefined ? {} : { review: { model_blocks_on: blocksOn } }),
 });
+
+/** A child process run asynchronously (the fakes answer from this process): its end and all it printed. */
+function started(command: string, args: string[], cwd: string) {
+  const child = spawn(command, args, {
+    cwd,
+    env: testEnv(testHome(), SKIP_VERIFY),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (output += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (output += d));
+  const done = new Promise<{ status: number | null; output: string }>((resolve) => {
+    child.on('close', (status) => {
+      resolve({ status, output });
+    });
+  });
+  return { child, done };
+}
 
 function lineOf(stdout: string, check: string): string {
   return stdout.split('\n').find((l) => l.startsWith(`${check}.`)) ?? `(no ${check} line)\n${stdout}`;
@@ -199,24 +217,29 @@ test(
     assert.equal(install.code, 0, install.stderr);
     const before = git(root, ['rev-parse', 'HEAD']);
     // Not spawnSync: the fake server answers from this process, which must keep running meanwhile.
-    const commit = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn('git', ['commit', '-q', '-m', 'change'], {
-        cwd: root,
-        env: testEnv(testHome(), SKIP_VERIFY),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-      child.on('close', (status) => {
-        resolve({ status, stdout, stderr });
-      });
-    });
-    const output = `${commit.stdout}${commit.stderr}`;
+    const commit = await started('git', ['commit', '-q', '-m', 'change'], root).done;
+    const output = commit.output;
     assert.notEqual(commit.status, 0, output);
     assert.match(output, /^model\.+Failed$/m);
     assert.match(output, /a\.js:3: error: sum is undefined/);
     assert.equal(git(root, ['rev-parse', 'HEAD']), before, 'no commit was made');
   },
 );
+
+test('Ctrl-C while the model is answering: the request is cancelled, exit 130, at once', T, async (t) => {
+  const server = await startFakeOpenAi({
+    kind: 'generic',
+    models: [MODEL],
+    replies: [{ chunks: ['error a.js:3: '], hang: true }],
+  });
+  t.after(() => server.close());
+  const root = stagedRepo(t, modelConfig(server));
+  const run = started(process.execPath, [BIN, 'review', '--staged'], root);
+  while (server.chats.length === 0) await delay(20);
+  const interrupted = Date.now();
+  run.child.kill('SIGINT');
+  const { status, output } = await run.done;
+  assert.equal(status, 130, output);
+  assert.match(output, /interrupted/);
+  assert.ok(Date.now() - interrupted < 5000, `exit took ${Date.now() - interrupted} ms after Ctrl-C`);
+});
