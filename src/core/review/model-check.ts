@@ -29,6 +29,8 @@ export const REVIEW_REPLY_TOKENS = 2048;
 const MIN_CHANGE_TOKENS = 256;
 /** The framing around the change (fence lines, the "cut" sentence), by a generous estimate. */
 const FRAME_TOKENS = 96;
+/** The context a review takes besides the change: the prompt, its framing and the reply. */
+export const REVIEW_FRAME_TOKENS = estimateTokens(REVIEW_SYSTEM_PROMPT) + FRAME_TOKENS + REVIEW_REPLY_TOKENS;
 /** Dropped lines shown under the check; --json has them all too (details). */
 const MAX_DROPPED_SHOWN = 5;
 
@@ -138,7 +140,7 @@ export function modelCheckResult(
 /** Runs the model check with a client (prepared here, once). */
 export async function runModelCheck(client: ModelClient, input: ModelCheckInput): Promise<ModelCheckOutcome> {
   if (input.patches.length === 0) return { ok: true, result: skipped('nothing in the change to review') };
-  const frame = estimateTokens(REVIEW_SYSTEM_PROMPT) + FRAME_TOKENS + REVIEW_REPLY_TOKENS;
+  const frame = REVIEW_FRAME_TOKENS;
   const prepared = await client.prepare({
     neededContextTokens: frame + MIN_CHANGE_TOKENS,
     ...(input.signal === undefined ? {} : { signal: input.signal }),

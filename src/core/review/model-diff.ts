@@ -78,34 +78,34 @@ function renderFile(patch: FilePatch): RenderedFile {
 
 /**
  * The patches numbered and cut to `budgetChars`: whole files while they fit, then as many whole
- * hunks of the next file as fit, and nothing after it (a reader who is told "cut" expects the
- * rest to be missing, not holes).
+ * hunks of the next file as fit (none: the file is left out), and nothing after it (a reader who
+ * is told "cut" expects the rest to be missing, not holes).
  */
 export function renderModelDiff(patches: readonly FilePatch[], budgetChars: number): ModelDiff {
   const parts: string[] = [];
   const shown = new Map<string, Set<number>>();
   let used = 0;
   let cut = false;
+  const cost = (text: string) => text.length + 1;
   for (const file of patches.map(renderFile)) {
-    const cost = (text: string) => text.length + 1;
-    if (used + cost(file.head) > budgetChars) {
+    let fileCost = cost(file.head);
+    const hunks: RenderedFile['hunks'] = [];
+    for (const hunk of file.hunks) {
+      if (used + fileCost + cost(hunk.text) > budgetChars) break;
+      hunks.push(hunk);
+      fileCost += cost(hunk.text);
+    }
+    // A heading with none of its hunks would tell the model of a change it cannot see.
+    const fits = used + fileCost <= budgetChars && (hunks.length > 0 || file.hunks.length === 0);
+    if (fits) {
+      parts.push(file.head, ...hunks.map((h) => h.text));
+      used += fileCost;
+      shown.set(file.path, new Set(hunks.flatMap((h) => h.lines)));
+    }
+    if (!fits || hunks.length < file.hunks.length) {
       cut = true;
       break;
     }
-    parts.push(file.head);
-    used += cost(file.head);
-    const lines = new Set<number>();
-    shown.set(file.path, lines);
-    for (const hunk of file.hunks) {
-      if (used + cost(hunk.text) > budgetChars) {
-        cut = true;
-        break;
-      }
-      parts.push(hunk.text);
-      used += cost(hunk.text);
-      for (const n of hunk.lines) lines.add(n);
-    }
-    if (cut) break;
   }
   return {
     text: parts.length === 0 ? '' : `${parts.join('\n')}\n`,

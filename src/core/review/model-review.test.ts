@@ -67,6 +67,19 @@ test('a change over the budget is cut at a file boundary, and the prompt says so
   assert.match(user?.content ?? '', /1 of its 2 files are shown/);
 });
 
+test('a file too large for what is left is cut at a hunk boundary; one with no hunk that fits is left out', () => {
+  const twoHunks: FilePatch = {
+    path: 'c.txt',
+    text: '--- a/c.txt\n+++ b/c.txt\n@@ -1 +1 @@\n-a\n+b\n@@ -9 +9 @@\n-y\n+z\n',
+  };
+  const whole = renderModelDiff([twoHunks], 100_000).text;
+  const diff = renderModelDiff([twoHunks], whole.length - 5);
+  assert.equal(diff.cut, true);
+  assert.deepEqual([...(diff.shown.get('c.txt') ?? [])], [1]);
+  const none = renderModelDiff([twoHunks], '### c.txt'.length + 3);
+  assert.deepEqual([none.cut, none.filesShown, none.text], [true, 0, '']);
+});
+
 test('the change is fenced as data: a fence inside the diff is lengthened, so it cannot close early', () => {
   const hostile: FilePatch = {
     path: 'x.md',
