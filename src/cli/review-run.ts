@@ -88,7 +88,6 @@ export async function runReview(options: ReviewOptions, globals: GlobalOptions, 
   const interrupt = listenForInterrupt(() =>
     io.stderr.write('\naide: interrupted; stopping the commands and removing the scratch copy…\n'),
   );
-  const model = skip.has('model') ? null : startModelProbe(config, io.env, interrupt.signal);
   let prepared: PreparedReview<CheckResult[]> | undefined;
   const runner = runsVerify
     ? await openVerifyRunner({
@@ -99,6 +98,8 @@ export async function runReview(options: ReviewOptions, globals: GlobalOptions, 
         homeBinds: sandbox.home_binds,
       })
     : null;
+  // Started before the change is read, so the server's answer comes while the other checks run.
+  const model = skip.has('model') ? null : startModelProbe(config, io.env, interrupt.signal);
   try {
     prepared = await prepareReview(
       root,
