@@ -1,8 +1,9 @@
 /**
  * `aide review`, wired: the change read once (wiring/review.ts), the static checks on it, then
  * the verify commands on a scratch copy of exactly the reviewed tree (the verify flow, isolated,
- * network as sandbox.json says), and the report. The `model` check is not built yet: it is
- * always reported as Skipped.
+ * network as sandbox.json says), then the model check (wiring/review-model.ts: only with a model
+ * configured and answering its probe, which runs meanwhile; else Skipped with the reason), and
+ * the report.
  */
 import { join, resolve } from 'node:path';
 import { CONFIG_FILE, SANDBOX_FILE } from '../config/files.js';
@@ -22,6 +23,7 @@ import { renderReviewJunit } from './render/review-junit.js';
 import { chooseCommands, verifyPolicy, writeReportFile } from './verify-run.js';
 import { openVerifyRunner } from './wiring/runner.js';
 import { prepareReview, type PreparedReview } from './wiring/review.js';
+import { modelCheck, startModelProbe } from './wiring/review-model.js';
 import { findWorkspaceRoot } from './wiring/workspace.js';
 
 const TAIL_LINES = 15;
@@ -75,7 +77,10 @@ export async function runReview(options: ReviewOptions, globals: GlobalOptions, 
   const startedAt = Date.now();
   const skip = new Set(options.skip);
   const root = await findWorkspaceRoot(globals.cwd, io.env);
-  const { config, sandbox: loaded } = await loadWorkspaceConfig(root, io.env);
+  const { config, sandbox: loaded } = await loadWorkspaceConfig(root, io.env, {
+    model: options.model,
+    endpoint: options.endpoint,
+  });
   const sandbox = loaded.value;
   const settings = config.value.review;
   const selection = skip.has('verify') ? null : await verifySelection(root, sandbox, settings.commands);
@@ -93,6 +98,8 @@ export async function runReview(options: ReviewOptions, globals: GlobalOptions, 
         homeBinds: sandbox.home_binds,
       })
     : null;
+  // Started before the change is read, so the server's answer comes while the other checks run.
+  const model = skip.has('model') ? null : startModelProbe(config, io.env, interrupt.signal);
   try {
     prepared = await prepareReview(
       root,
@@ -112,6 +119,7 @@ export async function runReview(options: ReviewOptions, globals: GlobalOptions, 
           },
           skip,
         ),
+      model?.state === 'probing',
     );
     const results = [...prepared.inspected];
     if (selection === null) results.push(skipped('verify', '--skip or AIDE_SKIP'));
@@ -133,7 +141,18 @@ export async function runReview(options: ReviewOptions, globals: GlobalOptions, 
         return interruptExitCode(interrupt.received() ?? 'SIGINT');
       results.push(verifyResult(report));
     }
-    results.push(skipped('model', skip.has('model') ? '--skip or AIDE_SKIP' : 'no model review yet'));
+    const modelResult =
+      model === null
+        ? skipped('model', '--skip or AIDE_SKIP')
+        : await modelCheck(model, {
+            root,
+            env: io.env,
+            config: config.value,
+            patches: prepared.patches,
+            signal: interrupt.signal,
+          });
+    if (modelResult === null) return interruptExitCode(interrupt.received() ?? 'SIGINT');
+    results.push(modelResult);
     const ordered = CHECK_NAMES.map((name) => results.find((r) => r.name === name)).filter(
       (r): r is CheckResult => r !== undefined,
     );
@@ -151,6 +170,7 @@ export async function runReview(options: ReviewOptions, globals: GlobalOptions, 
     if (interrupt.received() !== null) return interruptExitCode(interrupt.received() ?? 'SIGINT');
     return ordered.some((r) => r.status === 'failed') ? ExitCode.failed : ExitCode.ok;
   } finally {
+    if (model?.state === 'probing') model.stop();
     await prepared?.scratch?.dispose();
     runner?.dispose();
     interrupt.dispose();

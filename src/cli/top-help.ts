@@ -23,7 +23,7 @@ export const TOP_HELP = [
   '                         working tree, the staged changes or a commit',
   '  aide review            Check a change before it lands (what a git hook or CI runs): secrets,',
   '                         invisible Unicode, conflict markers, protected paths, large files, then the',
-  '                         verify commands on a scratch copy',
+  '                         verify commands on a scratch copy and a model review',
   '  aide checkpoints       List checkpoints (newest first); show, diff, save and prune them',
   "  aide restore <id>      Put the workspace's files back as a checkpoint had them (undoable)",
   '  aide status [session]  Show the recent `aide act` sessions and one in full: its plan, what each',

@@ -38,7 +38,7 @@ function stage(root: string, files: Record<string, string>): void {
   git(root, ['add', ...Object.keys(files)]);
 }
 
-test('a clean staged change passes every check, one 80-column line each; model is Skipped', async (t) => {
+test('a clean staged change passes every check, one 80-column line each; model is Skipped (none configured)', async (t) => {
   const root = repo(t);
   stage(root, { 'a.js': 'export const a = 2;\n' });
   const result = await review(root, ['--staged']);
@@ -55,7 +55,7 @@ test('a clean staged change passes every check, one 80-column line each; model i
     assert.match(line, /\.Passed$/);
     assert.equal(line.length, 80);
   }
-  assert.match(lineOf(result.stdout, 'model'), /\.Skipped \(no model review yet\)$/);
+  assert.match(lineOf(result.stdout, 'model'), /\.Skipped \(no model configured\)$/);
 });
 
 test('a staged secret fails, and the token is masked in stdout, stderr and --json', async (t) => {

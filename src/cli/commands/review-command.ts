@@ -1,11 +1,12 @@
+import { withModelOptions } from './model-options.js';
 import type { CommandSpec } from './spec.js';
 
 export const reviewCommand: CommandSpec = {
   command: 'review',
   describe:
-    'Check a change before it lands (what a git hook or CI runs): secrets, invisible Unicode, conflict markers, protected paths, large files, then the verify commands on a scratch copy',
+    'Check a change before it lands (what a git hook or CI runs): secrets, invisible Unicode, conflict markers, protected paths, large files, then the verify commands on a scratch copy and a model review',
   builder: (yargs) =>
-    yargs
+    withModelOptions(yargs)
       .option('staged', {
         type: 'boolean',
         default: false,
@@ -58,7 +59,10 @@ export const reviewCommand: CommandSpec = {
           '.aide/review-ignore as path:rule[:line]), protected-paths (a warning, or a failure with\n' +
           'review.protected "block"), large-files (over review.max_file_kb, 500 KiB; Git LFS pointers excluded),\n' +
           'verify (the .aide/sandbox.json commands, or review.commands, on a scratch copy of exactly the\n' +
-          'reviewed tree), model (not yet: always Skipped). Settings: "review" in .aide/config.json.\n' +
+          'reviewed tree), model (the change reviewed by the configured model, when one is configured\n' +
+          '(model.name or model.endpoint, AIDE_MODEL, --model) and its server answers within 2 s, else\n' +
+          'Skipped; advice unless review.model_blocks_on names a severity: "error", "warning", "info").\n' +
+          'Settings: "review" in .aide/config.json.\n' +
           'Your working tree, index and .git are never written. AIDE_SKIP=1 skips every check,\n' +
           'AIDE_SKIP=verify,secrets the ones named.\n' +
           'Exit codes: 0 every check passed or was skipped, 1 a check failed, 2 configuration or usage\n' +

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { CHECK_NAMES } from '../../core/review/checks.js';
 import { AideError } from '../../shared/errors.js';
+import { modelFlagsShape } from './model-flags.js';
 import type { RawArgv } from './spec.js';
 
 const names = (values: readonly string[]): string[] =>
@@ -37,6 +38,8 @@ export const reviewOptionsSchema = z
     isolation: z.boolean().default(true),
     /** Also write a JUnit XML report here. */
     junit: z.string().min(1, { error: '--junit needs a file name, e.g. --junit review.xml' }).optional(),
+    /** `--model`/`--endpoint`: the model check's model for this run (config overrides). */
+    ...modelFlagsShape,
   })
   .refine((o) => !(o.staged && (o.fromRef !== undefined || o.toRef !== undefined)), {
     error: '--staged and --from-ref/--to-ref name different changes to review; give one of them',
@@ -73,6 +76,8 @@ export function reviewOptions(
     skip: [...names(flagged), ...envSkip(env['AIDE_SKIP'])],
     isolation: argv['isolation'],
     junit: argv['junit'],
+    model: argv['model'],
+    endpoint: argv['endpoint'],
   });
   if (!parsed.success) {
     throw new AideError('usage', parsed.error.issues[0]?.message ?? 'invalid options', {

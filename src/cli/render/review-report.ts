@@ -3,7 +3,7 @@
  * dots to 80 columns and its status, the findings under it (file:line, what, what to do). The
  * findings never carry a secret's value (core/review masks it), so neither does anything here.
  */
-import type { CheckResult } from '../../core/review/checks.js';
+import type { CheckResult, Finding } from '../../core/review/checks.js';
 import type { ReviewSubject } from '../wiring/review.js';
 import type { Style } from './style.js';
 
@@ -39,12 +39,23 @@ export function checkLine(result: CheckResult, style: Style): string {
   return `${result.name}${dots}${paint(result, status, style)}`;
 }
 
+function severityLabel(severity: Finding['severity'], style: Style): string {
+  switch (severity) {
+    case 'error':
+      return style.red('error');
+    case 'warning':
+      return style.yellow('warning');
+    case 'info':
+      return style.cyan('info');
+  }
+}
+
 /** The lines under a check: its findings (warnings too), then any output tail. */
 function details(result: CheckResult, style: Style): string[] {
   const lines: string[] = [];
   for (const f of result.findings.slice(0, MAX_DETAILS)) {
     const where = f.line === null ? f.file : `${f.file}:${f.line}`;
-    const label = f.severity === 'warning' ? style.yellow('warning') : style.red('error');
+    const label = severityLabel(f.severity, style);
     lines.push(`- ${where}: ${label}: ${f.message}`, `  fix: ${f.fix}`);
   }
   if (result.findings.length > MAX_DETAILS)

@@ -1,12 +1,13 @@
 /**
  * What `aide review` reads, wired: the two trees of the change in the shadow (the staged tree
  * written once from a copy of the index git names, or two commits' trees), the change between
- * them file by file, and, when verify runs, a scratch copy of the reviewed tree. The workspace
- * lock is held only while these are made; nothing here writes the work tree or the user's .git.
+ * them file by file (and as a patch for the model check), and, when verify runs, a scratch copy
+ * of the reviewed tree. The workspace lock is held only while these are made; nothing here
+ * writes the work tree or the user's .git.
  */
 import { randomBytes } from 'node:crypto';
 import type { SandboxConfig } from '../../config/sandbox-schema.js';
-import type { ReviewedFile } from '../../core/ports/review.js';
+import type { FilePatch, ReviewedFile } from '../../core/ports/review.js';
 import { parseReviewIgnore, REVIEW_IGNORE_FILE, type IgnoreEntry } from '../../core/review/review-ignore.js';
 import type { Scratch } from '../../core/ports/scratch.js';
 import { newSessionId } from '../../infra/shadow/checkpoints.js';
@@ -35,7 +36,12 @@ export interface PreparedReview<T> {
   subject: ReviewSubject;
   inspected: T;
   scratch: Scratch | null;
+  /** The change as a patch, for the model check; null when it was not asked for. */
+  patches: FilePatch[] | null;
 }
+
+/** Lines of context around each hunk the model sees: git's default, enough to read a change by. */
+const PATCH_CONTEXT_LINES = 3;
 
 async function subjectOf(store: ShadowStore, options: ReviewOptions): Promise<ReviewSubject> {
   if (options.staged) {
@@ -64,8 +70,8 @@ async function subjectOf(store: ShadowStore, options: ReviewOptions): Promise<Re
 
 /**
  * The change given to `inspect` (the static checks) while the shadow is held, so the staged
- * tree's objects cannot be collected under it, and a scratch of the reviewed tree when
- * `withScratch`.
+ * tree's objects cannot be collected under it, a scratch of the reviewed tree when
+ * `withScratch`, and the patch when `withPatches` (the model check runs).
  */
 export async function prepareReview<T>(
   root: string,
@@ -75,6 +81,7 @@ export async function prepareReview<T>(
   maxFileBytes: number,
   withScratch: boolean,
   inspect: (files: ReviewedFile[], ignore: IgnoreEntry[]) => Promise<T>,
+  withPatches = false,
 ): Promise<PreparedReview<T>> {
   const store = await ShadowStore.open(root, env, { maxFileBytes, command: 'review' });
   try {
@@ -84,6 +91,9 @@ export async function prepareReview<T>(
     const ignoreFile = await source.fileAt(subject.toTree, REVIEW_IGNORE_FILE);
     const ignore = ignoreFile === null ? [] : parseReviewIgnore(Buffer.from(ignoreFile).toString('utf8'));
     const inspected = await inspect(files, ignore);
+    const patches = withPatches
+      ? await source.patches(subject.fromTree, subject.toTree, PATCH_CONTEXT_LINES)
+      : null;
     const session = newSessionId('review', new Date(), randomBytes(2).toString('hex'));
     const scratch = withScratch
       ? await store.scratches({ tempRoot: tempRoot(env), links: sandbox.link }).open(session, subject.toTree)
@@ -94,6 +104,7 @@ export async function prepareReview<T>(
       subject,
       inspected,
       scratch,
+      patches,
     };
   } finally {
     await store.close();

@@ -1,7 +1,7 @@
 /**
  * What `aide review` reads of a change between two trees: for each changed file, the lines it
  * adds (with their line numbers in the new version), its size after, and its bytes on either
- * side on demand. The checks in core/review work on this alone; infra builds it from the shadow.
+ * side on demand; and the patch itself, for the model check. The checks in core/review work on this alone; infra builds it from the shadow.
  */
 import type { ChangeAction } from './changes.js';
 
@@ -31,9 +31,19 @@ export interface ReviewedFile {
   after: () => Promise<Uint8Array | null>;
 }
 
+/** One changed file's section of the change as `git diff` prints it, for a reader (the model check). */
+export interface FilePatch {
+  /** Workspace-relative, '/'-separated: the new path, or the old one for a deletion. */
+  path: string;
+  /** The section from its `diff --git` line on: headers, then hunks with their context lines. */
+  text: string;
+}
+
 /** The change between two trees, file by file. */
 export interface ReviewSource {
   files(from: string, to: string): Promise<ReviewedFile[]>;
+  /** The change as a patch with `context` lines around each hunk, one section per file, in git's order. */
+  patches(from: string, to: string, context: number): Promise<FilePatch[]>;
   /** One file's bytes in a tree (e.g. `.aide/review-ignore` as the change has it), null when absent. */
   fileAt(tree: string, path: string): Promise<Uint8Array | null>;
 }

@@ -34,8 +34,11 @@ export interface Finding {
   fix: string;
   /** The rule behind it, where a check has several (a secret's format): what `.aide/review-ignore` names. */
   rule?: string;
-  /** A warning is shown but does not fail the check. */
-  severity: 'error' | 'warning';
+  /**
+   * A warning is shown but does not fail the check; `info` comes from the model check only
+   * (whose findings fail it as review.model_blocks_on says, whatever their severity).
+   */
+  severity: 'error' | 'warning' | 'info';
 }
 
 /** How one check ended. */

@@ -3,7 +3,7 @@
  * there (the staged tree written from a copy of the index, or the commits' trees borrowed from
  * the user's store), so nothing here reads the work tree or writes the user's repository.
  */
-import type { AddedLine, ReviewedFile, ReviewSource } from '../../core/ports/review.js';
+import type { AddedLine, FilePatch, ReviewedFile, ReviewSource } from '../../core/ports/review.js';
 import type { ShadowGit } from './git.js';
 import { diffTrees, readBlobs } from './raw-objects.js';
 import { objectsOnly } from './scratch/object-reader.js';
@@ -75,6 +75,44 @@ export function addedLines(patch: string): Map<string, AddedLine[]> {
   return files;
 }
 
+/**
+ * The path a `diff --git` section is about, from the headers before its first hunk: `+++ b/P`,
+ * or `--- a/P` for a deletion; a section without them (a binary file, a mode change) has only
+ * `diff --git a/P b/P`, whose halves are the same path (renames are off), so its first half is it.
+ */
+function sectionPath(header: readonly string[]): string | null {
+  const named = (prefix: string, side: string) => {
+    const line = header.find((l) => l.startsWith(prefix));
+    if (line === undefined || line.slice(prefix.length) === '/dev/null') return null;
+    return unquote(line.slice(prefix.length)).replace(new RegExp(`^${side}/`), '');
+  };
+  const fromHeaders = named('+++ ', 'b') ?? named('--- ', 'a');
+  if (fromHeaders !== null) return fromHeaders;
+  const both = header[0]?.slice('diff --git '.length) ?? '';
+  if (both.length % 2 === 0) return null;
+  return unquote(both.slice(0, (both.length - 1) / 2)).replace(/^a\//, '');
+}
+
+/**
+ * A whole patch cut into one section per file. A section starts at a `diff --git ` line: inside
+ * a hunk every line starts with ' ', '+', '-' or '\\', so no content line can look like one.
+ */
+export function splitPatch(patch: string): FilePatch[] {
+  const sections: string[][] = [];
+  for (const line of patch.split('\n')) {
+    if (line.startsWith('diff --git ')) sections.push([line]);
+    else sections.at(-1)?.push(line);
+  }
+  const patches: FilePatch[] = [];
+  for (const lines of sections) {
+    const firstHunk = lines.findIndex((l) => l.startsWith('@@ '));
+    const path = sectionPath(firstHunk < 0 ? lines : lines.slice(0, firstHunk));
+    while (lines.at(-1) === '') lines.pop();
+    if (path !== null) patches.push({ path, text: `${lines.join('\n')}\n` });
+  }
+  return patches;
+}
+
 /** The change between two trees of the shadow, as the review checks read it. */
 export class ShadowReviewSource implements ReviewSource {
   constructor(private readonly git: ShadowGit) {}
@@ -86,6 +124,25 @@ export class ShadowReviewSource implements ReviewSource {
       okCodes: [128],
     });
     return result.code === 0 ? result.stdout : null;
+  }
+
+  async patches(from: string, to: string, context: number): Promise<FilePatch[]> {
+    const patch = await this.git.run(
+      [
+        'diff',
+        `-U${context}`,
+        '--no-color',
+        '--no-ext-diff',
+        '--no-renames',
+        '--no-textconv',
+        '--src-prefix=a/',
+        '--dst-prefix=b/',
+        from,
+        to,
+      ],
+      objectsOnly(this.git),
+    );
+    return splitPatch(patch.stdout.toString('utf8'));
   }
 
   async files(from: string, to: string): Promise<ReviewedFile[]> {
