@@ -63,3 +63,37 @@ test('a failure of the model is returned for the caller to word; nothing to revi
   assert.equal(empty.result.status, 'skipped');
   assert.equal(idle.requests.length, 0);
 });
+
+test('each finding says what to do: a blocking one how to get past it, an advisory one why it does not block', async () => {
+  const reply = 'error a.ts:1: a bug\nwarning a.ts:2: a smell';
+  const strict = await runModelCheck(
+    new FakeModel([reply]),
+    input([added('a.ts', 3)], { blocksOn: 'error' }),
+  );
+  assert.ok(strict.ok);
+  assert.equal(strict.result.status, 'failed');
+  assert.deepEqual(
+    strict.result.findings.map((f) => [f.severity, f.fix]),
+    [
+      [
+        'error',
+        'review.model_blocks_on is "error": fix it, or commit past the hook on purpose (AIDE_SKIP=model).',
+      ],
+      [
+        'warning',
+        'Advice: check it yourself; only error findings fail this check (review.model_blocks_on is "error").',
+      ],
+    ],
+  );
+  const advisory = await runModelCheck(new FakeModel([reply]), input([added('a.ts', 3)]));
+  assert.ok(advisory.ok);
+  assert.equal(advisory.result.status, 'passed');
+  assert.deepEqual(
+    advisory.result.findings.map((f) => f.fix),
+    Array.from(
+      { length: 2 },
+      () =>
+        'Advice: check it yourself; model findings never fail this check (review.model_blocks_on is "none").',
+    ),
+  );
+});

@@ -98,6 +98,15 @@ function notes(review: ParsedReview, diff: ModelDiff, incomplete: boolean): stri
   return lines;
 }
 
+/** The severities that fail the check under `blocksOn` (not `none`), in words: "error", "warning or error". */
+function atOrAbove(blocksOn: Exclude<ModelBlocksOn, 'none'>): string {
+  return blocksOn === 'error'
+    ? 'error'
+    : blocksOn === 'warning'
+      ? 'warning or error'
+      : 'info, warning or error';
+}
+
 /** The reply, read and checked against the change, as the check's result. */
 export function modelCheckResult(
   reply: string,
@@ -123,7 +132,9 @@ export function modelCheckResult(
       severity: f.severity,
       fix: blocking
         ? `review.model_blocks_on is "${options.blocksOn}": fix it, or commit past the hook on purpose (AIDE_SKIP=model).`
-        : "The model's advice: look at it (review.model_blocks_on decides what fails this check).",
+        : options.blocksOn === 'none'
+          ? 'Advice: check it yourself; model findings never fail this check (review.model_blocks_on is "none").'
+          : `Advice: check it yourself; only ${atOrAbove(options.blocksOn)} findings fail this check (review.model_blocks_on is "${options.blocksOn}").`,
     };
   });
   const failed = review.findings.some((f) => blocks(f.severity, options.blocksOn));
