@@ -5,6 +5,12 @@
  *
  * Goal (from the issue): at most 2× that sum.
  *
+ * Then the verify part: the same review with its verify check on (`AIDE_SKIP=model`, one
+ * sandbox.json command that computes for about half a second), less the static-only review, as a
+ * ratio to that command run directly in the repository. The part holds what verify adds in a
+ * hook: the scratch copy of the staged tree, the isolation wrapper and the command. Goal: at most
+ * 1.1× the command.
+ *
  * Wall clock, not CPU time: the review's work is mostly git processes (the staged tree written in
  * the shadow, the diff, the blobs), which a process's own resourceUsage() does not count. The
  * cases are interleaved (node, git diff, review, node, …) so a change of load falls on each alike;
@@ -21,12 +27,15 @@ import { median, runsAndKeep } from './stats.js';
 
 const BIN = fileURLToPath(new URL('../bundle/aide.js', import.meta.url));
 const GOAL = 2;
+const VERIFY_GOAL = 1.1;
+/** The verify command: CPU work of about half a second, the same every run. */
+const COMMAND = 'node -e "let x = 0; for (let i = 0; i < 4e8; i++) x += i % 7; if (x < 0) process.exit(1)"';
 
-function run(command: string, args: readonly string[], cwd: string): void {
+function run(command: string, args: readonly string[], cwd: string, skip = 'verify,model'): void {
   const result = spawnSync(command, args, {
     cwd,
     encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', AIDE_SKIP: 'verify,model' },
+    env: { ...process.env, NO_COLOR: '1', AIDE_SKIP: skip },
   });
   if (result.status !== 0)
     throw new Error(`${command} ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
@@ -45,14 +54,18 @@ function makeRepo(root: string): string {
   run('git', ['add', '.'], repo);
   run('git', ['-c', 'user.name=b', '-c', 'user.email=b@b', 'commit', '-q', '-m', 'base'], repo);
   run(process.execPath, [BIN, 'init'], repo);
+  writeFileSync(
+    join(repo, '.aide', 'sandbox.json'),
+    `${JSON.stringify({ commands: [{ name: 'compute', run: COMMAND }] }, null, 2)}\n`,
+  );
   for (let i = 0; i < 10; i++) writeFileSync(join(repo, 'src', `m${i * 20}.ts`), `${source(i * 20, 2)}\n`);
   run('git', ['add', 'src'], repo);
   return repo;
 }
 
-function timeMs(command: string, args: readonly string[], cwd: string): number {
+function timeMs(command: string, args: readonly string[], cwd: string, skip?: string): number {
   const started = performance.now();
-  run(command, args, cwd);
+  run(command, args, cwd, skip);
   return performance.now() - started;
 }
 
@@ -61,21 +74,24 @@ function main(): void {
   const root = mkdtempSync(join(tmpdir(), 'aide-bench-review-'));
   try {
     const repo = makeRepo(root);
-    const cases: Array<{ name: string; command: string; args: string[] }> = [
+    const review = [BIN, 'review', '--staged'];
+    const cases: Array<{ name: string; command: string; args: string[]; skip?: string }> = [
       { name: 'node -e 0', command: process.execPath, args: ['-e', '0'] },
       { name: 'git diff --cached --stat', command: 'git', args: ['diff', '--cached', '--stat'] },
-      { name: 'aide review --staged', command: process.execPath, args: [BIN, 'review', '--staged'] },
+      { name: 'aide review --staged', command: process.execPath, args: review },
+      { name: 'the verify command', command: 'sh', args: ['-c', COMMAND] },
+      { name: 'review, verify check on', command: process.execPath, args: review, skip: 'model' },
     ];
     const times = cases.map(() => [] as number[]);
     // One untimed round: the page cache, the shadow repository and git's files warm up.
-    for (const c of cases) timeMs(c.command, c.args, repo);
+    for (const c of cases) timeMs(c.command, c.args, repo, c.skip);
     for (let round = 0; round < runs; round++)
-      cases.forEach((c, i) => times[i]?.push(timeMs(c.command, c.args, repo)));
+      cases.forEach((c, i) => times[i]?.push(timeMs(c.command, c.args, repo, c.skip)));
     const medians = times.map(median);
     const base = (medians[0] ?? Number.NaN) + (medians[1] ?? Number.NaN);
     const [load1] = loadavg();
     console.log(
-      `\naide review, static checks only, 10 staged files of 200; wall clock, median of ${runs} runs ` +
+      `\naide review of 10 staged files of 200; wall clock, median of ${runs} runs ` +
         `(load ${load1?.toFixed(2)} on ${availableParallelism()} cores)\n`,
     );
     console.log(`${'case'.padEnd(26)} ${'median'.padStart(9)} ${'min–max'.padStart(15)}`);
@@ -89,6 +105,12 @@ function main(): void {
     const ratio = (medians[2] ?? Number.NaN) / base;
     console.log(
       `\nreview / (git diff --cached --stat + node -e 0) = ${ratio.toFixed(2)}×  goal ≤ ${GOAL}× ${ratio <= GOAL ? 'met' : 'NOT met'}`,
+    );
+    const verifyPart = (medians[4] ?? Number.NaN) - (medians[2] ?? Number.NaN);
+    const verifyRatio = verifyPart / (medians[3] ?? Number.NaN);
+    console.log(
+      `verify part (review with verify − static review = ${verifyPart.toFixed(0)} ms) / the command = ` +
+        `${verifyRatio.toFixed(2)}×  goal ≤ ${VERIFY_GOAL}× ${verifyRatio <= VERIFY_GOAL ? 'met' : 'NOT met'}`,
     );
   } finally {
     if (keep) console.log(`\nkept ${root}`);

@@ -171,7 +171,8 @@ export async function runReview(options: ReviewOptions, globals: GlobalOptions, 
     return ordered.some((r) => r.status === 'failed') ? ExitCode.failed : ExitCode.ok;
   } finally {
     if (model?.state === 'probing') model.stop();
-    await prepared?.scratch?.dispose();
+    // Interrupted: the kept scratch goes too (what the commands left running may still write).
+    await prepared?.scratch?.dispose({ remove: interrupt.received() !== null });
     runner?.dispose();
     interrupt.dispose();
   }

@@ -228,3 +228,26 @@ test('usage errors exit 2: nothing to review, both sources, an unknown check', a
   assert.equal((await review(root, ['--staged'], { AIDE_SKIP: 'verfy' })).code, 2);
   assert.equal((await review(root, ['--from-ref', 'no-such-ref'])).code, 2);
 });
+
+test("verify runs in the workspace's kept scratch, swept between reviews: nothing a command left behind is seen by the next", async (t) => {
+  // Fails when a file an earlier run wrote is still there; leaves one behind, and an ignored one.
+  const leaves = {
+    name: 'leaves',
+    run: 'test ! -e left-behind.txt && test ! -e build/out.log && echo x > left-behind.txt && mkdir -p build && echo y > build/out.log',
+  };
+  const root = verifyRepo(t, [leaves], {}, { 'a.js': 'export const a = 1;\n', '.gitignore': 'build/\n' });
+  const record = join(root, '.aide', 'state', 'shadow.git', 'aide-kept-scratch.json');
+  stage(root, { 'a.js': 'export const a = 2;\n' });
+  const first = await review(root, ['--staged']);
+  assert.equal(first.code, 0, first.stdout + first.stderr);
+  assert.match(lineOf(first.stdout, 'verify'), /Passed$/);
+  const kept = JSON.parse(readFileSync(record, 'utf8')) as { name: string; home: string };
+  assert.match(kept.name, /^kept-[0-9a-f]{8}$/);
+  stage(root, { 'a.js': 'export const a = 3;\n' });
+  const second = await review(root, ['--staged']);
+  assert.equal(second.code, 0, second.stdout + second.stderr);
+  assert.match(lineOf(second.stdout, 'verify'), /Passed$/);
+  assert.equal((JSON.parse(readFileSync(record, 'utf8')) as { name: string }).name, kept.name);
+  // The kept scratch holds the last reviewed tree, not the working tree's or the first one's.
+  assert.equal(readFileSync(join(kept.home, kept.name, 'a.js'), 'utf8'), 'export const a = 3;\n');
+});

@@ -71,7 +71,9 @@ async function subjectOf(store: ShadowStore, options: ReviewOptions): Promise<Re
 /**
  * The change given to `inspect` (the static checks) while the shadow is held, so the staged
  * tree's objects cannot be collected under it, a scratch of the reviewed tree when
- * `withScratch`, and the patch when `withPatches` (the model check runs).
+ * `withScratch`, and the patch when `withPatches` (the model check runs). The scratch is the
+ * workspace's kept one, as for `aide verify` and `aide act`: swept and moved to the reviewed tree
+ * (what differs is written) instead of a full checkout on every commit.
  */
 export async function prepareReview<T>(
   root: string,
@@ -96,7 +98,9 @@ export async function prepareReview<T>(
       : null;
     const session = newSessionId('review', new Date(), randomBytes(2).toString('hex'));
     const scratch = withScratch
-      ? await store.scratches({ tempRoot: tempRoot(env), links: sandbox.link }).open(session, subject.toTree)
+      ? await store
+          .scratches({ tempRoot: tempRoot(env), links: sandbox.link, keep: true })
+          .open(session, subject.toTree)
       : null;
     return {
       stateDir: store.workspace.stateDir,
