@@ -19,7 +19,7 @@
  * may name the user's staged blobs before any checkpoint does.
  */
 import { constants } from 'node:fs';
-import { copyFile, link, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { copyFile, link, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { ShadowGit } from './git.js';
 
@@ -86,6 +86,23 @@ async function linkOrCopy(from: string, to: string, result: OwnResult): Promise<
 const names = (dir: string) => readdir(dir).catch(() => [] as string[]);
 
 /**
+ * Loose-object folders of a borrowed store known to hold nothing the shadow lacks, by the
+ * folder's inode and modification time when every object in it was linked: a folder gains an
+ * entry only by changing its mtime, so an unchanged one is skipped with one stat instead of
+ * two folder reads (a store of 30k loose objects: 100–270 ms per checkpoint here, several per
+ * step, down to the 256 stats). Only for this process, whose workspace lock keeps any other
+ * aide from pruning the shadow meanwhile; a folder changed within the last second is not
+ * remembered (a timestamp's granularity could hide an object added right after the stat).
+ */
+const settledDirs = new Map<string, string>();
+const SETTLED_AFTER_MS = 1000;
+
+/** Forgets which folders were settled: after a prune deleted loose objects from the shadow. */
+export function forgetSettledDirs(): void {
+  settledDirs.clear();
+}
+
+/**
  * A pack is linked .pack first (and its optional .rev), .idx last: git finds packs by their
  * .idx, so it never sees an index without its pack. Kept-pack markers, bitmaps and cruft
  * mtimes stay behind: they describe the user's repository, not the shadow's.
@@ -119,22 +136,30 @@ async function ownLooseDir(
   dir: string,
   result: OwnResult,
 ): Promise<void> {
-  const objects = (await names(join(store, dir))).filter((n) => LOOSE_NAME.test(n));
-  if (objects.length === 0) return;
-  const have = new Set(await names(join(shadowObjects, dir)));
+  const folder = join(store, dir);
+  const seen = Date.now();
+  const info = await stat(folder, { bigint: true }).catch(() => null);
+  if (info === null) return;
+  const key = `${shadowObjects}\0${folder}`;
+  const mark = `${info.ino}:${info.mtimeNs}`;
+  if (settledDirs.get(key) === mark) return;
+  const objects = (await names(folder)).filter((n) => LOOSE_NAME.test(n));
+  const have = new Set(objects.length === 0 ? [] : await names(join(shadowObjects, dir)));
   const missing = objects.filter((n) => !have.has(n));
-  if (missing.length === 0) return;
-  await mkdir(join(shadowObjects, dir), { recursive: true });
-  await Promise.all(
-    missing.map((name) => linkOrCopy(join(store, dir, name), join(shadowObjects, dir, name), result)),
-  );
+  if (missing.length > 0) {
+    await mkdir(join(shadowObjects, dir), { recursive: true });
+    await Promise.all(
+      missing.map((name) => linkOrCopy(join(folder, name), join(shadowObjects, dir, name), result)),
+    );
+  }
+  if (Number(info.mtimeNs / 1_000_000n) < seen - SETTLED_AFTER_MS) settledDirs.set(key, mark);
 }
 
-/** Folders in parallel, 16 at a time: the file system's latency, not the CPU, is the cost. */
+/** Folders in parallel, 64 at a time: the file system's latency, not the CPU, is the cost. */
 async function ownLoose(store: string, shadowObjects: string, result: OwnResult): Promise<void> {
   const dirs = (await names(store)).filter((d) => LOOSE_DIR.test(d));
-  for (let at = 0; at < dirs.length; at += 16) {
-    await Promise.all(dirs.slice(at, at + 16).map((dir) => ownLooseDir(store, shadowObjects, dir, result)));
+  for (let at = 0; at < dirs.length; at += 64) {
+    await Promise.all(dirs.slice(at, at + 64).map((dir) => ownLooseDir(store, shadowObjects, dir, result)));
   }
 }
 
