@@ -31,6 +31,7 @@ import { forgetKept } from './kept-scratch.js';
 import { type ObjectReader, objectsOnly } from './object-reader.js';
 import { changedFilesBetween, DIFF_ARGS } from '../changed-files.js';
 import { applyTreeChanges, updateIndexEntries } from './tree-files.js';
+import { writtenTree } from './written-tree.js';
 
 /** Private index of aide's own calls, beside the worktree's `index` that git in the scratch uses. */
 export const PRIVATE_INDEX = 'aide-index';
@@ -107,6 +108,8 @@ export class WorktreeScratch implements Scratch {
   private foreign = false;
   /** Paths aide itself wrote since the last capture (scratch-relative): all a capture reads when nothing foreign ran. */
   private written = new Set<string>();
+  /** Whether git trusts the execute bit here (core.fileMode), read once when a capture needs it. */
+  private trustsFileMode: Promise<boolean> | null = null;
 
   private readonly place: ScratchPlace;
   private readonly indexFile: string;
@@ -212,18 +215,53 @@ export class WorktreeScratch implements Scratch {
 
   async capture(): Promise<ScratchCapture> {
     this.live();
-    const tree = (await this.captureKnown()) ?? (await this.captureAll());
+    const written = await this.captureWritten();
+    const tree = written ?? (await this.captureKnown()) ?? (await this.captureAll());
     this.unknownFiles = false;
     this.foreign = false;
     this.written.clear();
     this.filesTree = tree;
-    this.indexTree = tree;
+    // The tree from the written paths leaves the index where it was: syncIndex brings it up when a scan needs it.
+    if (written === null) this.indexTree = tree;
     const changes = await this.objects.changes(this.baseTree, tree);
     return { base: this.baseTree, tree, changes };
   }
 
   /**
-   * The capture when only aide wrote since the last one: the paths it wrote, updated in the
+   * The capture when only aide wrote since the last one, from the known tree and the paths it
+   * wrote (written-tree.ts): neither the index nor any other file is read. null when a full
+   * scan is due (something foreign ran, a path touches a link) or the paths hold what that does
+   * not model (a symlink, a folder): then the index decides.
+   */
+  private async captureWritten(): Promise<string | null> {
+    if (!this.tracked || this.foreign || this.unknownFiles) return null;
+    const paths = [...this.written];
+    if (paths.length === 0) return this.filesTree;
+    if (paths.some((p) => this.linkState.some((l) => touchesLink(l, p)))) return null;
+    try {
+      return await writtenTree(this.git, this.objects, {
+        base: this.filesTree,
+        paths,
+        root: this.path,
+        fileMode: await this.fileMode(),
+        options: this.indexOptions,
+      });
+    } catch (error) {
+      if (error instanceof GitCommandError) return null;
+      throw error;
+    }
+  }
+
+  /** core.fileMode as git reads it for the scratch (unset: true). */
+  private fileMode(): Promise<boolean> {
+    this.trustsFileMode ??= this.git
+      .text(['config', '--bool', '--get', 'core.fileMode'], { ...this.indexOptions, okCodes: [1] })
+      .then((value) => value !== 'false');
+    return this.trustsFileMode;
+  }
+
+  /**
+   * The capture through the index when only aide wrote since the last one: the paths it wrote, updated in the
    * private index (ignored new files left out, as `add -A` leaves them), then write-tree. No
    * walk of the scratch: the cost does not grow with the repository. null when a full scan is
    * due (something foreign ran, a path touches a link) or git refuses a path (a symlink or a
