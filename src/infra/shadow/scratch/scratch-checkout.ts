@@ -187,6 +187,18 @@ export class WorktreeScratch implements Scratch {
   }
 
   /**
+   * Before a full scan (`add -A`, or the next session's sweep) the index needs only the paths
+   * it lacks: a modified file's entry is there already and the scan's stat check re-hashes it,
+   * as it does every file; a deleted file's entry the scan drops. So when a move or capture
+   * only modified and deleted files, a 30k-entry index is not rewritten once more (~30 ms) for
+   * them; the index is then no tree aide knows (indexTree stays) until the scan.
+   */
+  private async addMissingEntries(): Promise<void> {
+    const changes = await this.objects.changes(this.indexTree, this.filesTree);
+    if (changes.some((c) => c.action === 'created' || c.action === 'type_changed')) await this.syncIndex();
+  }
+
+  /**
    * From now on the caller tells the scratch of every write (noteWritten) and every command
    * (noteForeign) made in it (tracking.ts): captures then read the written paths only, until
    * something foreign ran.
@@ -300,7 +312,7 @@ export class WorktreeScratch implements Scratch {
   /** The full scan: every file of the scratch against the private index (`add -A`, like `git status`). */
   private async captureAll(): Promise<string> {
     const options = this.indexOptions;
-    await this.syncIndex();
+    await this.addMissingEntries();
     await this.git.run(['add', '-A', '--', ':/'], options);
     // The links (and whatever a command may have put in their place) are never captured. Dropped
     // after the add, not excluded from it: an exclusion naming an ignored link fails the add.
@@ -405,10 +417,10 @@ export class WorktreeScratch implements Scratch {
     if (this.disposed) return;
     this.disposed = true;
     if (this.place.kept && options.remove !== true) {
-      // Left for the next session, which sweeps it: the index brought up to the last move
-      // first, so that sweep compares the files with what aide last wrote.
+      // Left for the next session, which sweeps it: the index given the paths of the last move
+      // first, so that sweep keeps what aide last wrote (a tracked ignored file included).
       try {
-        await this.syncIndex();
+        await this.addMissingEntries();
       } finally {
         this.objects.close();
         await rm(ownerFile(this.place.records, this.place.name), { force: true });

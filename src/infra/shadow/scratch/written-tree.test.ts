@@ -23,6 +23,7 @@ const FILES = {
 
 interface Opened {
   scratch: WorktreeScratch;
+  store: ShadowStore;
   /** The tree from the written paths alone (null: not modelled), as the scratch's capture asks for it. */
   fromPaths: (paths: string[]) => Promise<string | null>;
   /** The tree a full scan of the scratch records (every file against the index). */
@@ -47,6 +48,7 @@ async function open(t: TestContext): Promise<Opened> {
   const options = { workTree: scratch.path, indexFile: join(scratch.adminDir, PRIVATE_INDEX) };
   return {
     scratch,
+    store,
     fromPaths: (paths) =>
       writtenTree(store.git, objects, {
         base: scratch.base,
@@ -130,4 +132,26 @@ test("the scratch's capture takes the written paths' tree, and a later full scan
   );
   // The index was left behind: the full scan brings it up first and must see no other change.
   assert.equal(await fullScan(), known.tree);
+});
+
+test('after a move that only modified and deleted files (the index not rewritten), a full scan records the files, not the stale entries', async (t) => {
+  const { scratch, store, fullScan } = await open(t);
+  const first = scratch.base;
+  writeFileSync(join(store.workspace.root, 'src/a.ts'), 'the next base\n');
+  rmSync(join(store.workspace.root, 'src/b.ts'));
+  const next = (await store.snapshot()).tree;
+  await scratch.moveTo(next);
+  assert.equal(await fullScan(), next);
+  await scratch.moveTo(first);
+  assert.equal(await fullScan(), first);
+  // A command puts the next base's content back: seen, whatever the index held.
+  await scratch.moveTo(next);
+  writeFileSync(join(scratch.path, 'src/a.ts'), 'a\n');
+  const scanned = await fullScan();
+  assert.deepEqual(
+    (await scratch.changedFiles({ base: next, tree: scanned, changes: [] })).map(
+      (f) => `${f.action} ${f.path}`,
+    ),
+    ['modified src/a.ts'],
+  );
 });
