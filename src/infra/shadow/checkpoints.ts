@@ -25,6 +25,11 @@ export interface CheckpointMeta {
   filesChanged?: number;
   /** The session is new (its branch cannot exist yet): saves a lookup. */
   newSession?: boolean;
+  /**
+   * What the caller knows of the parent it expects (the session's head), its tree and the
+   * files the new tree changes from it: used only if the branch's head is that commit.
+   */
+  parentHint?: { id: string; tree: string; filesChanged: number };
 }
 
 /** A checkpoint as the core sees it, plus what only the shadow needs. */
@@ -128,8 +133,9 @@ export async function createCheckpoint(
       hint: 'Use letters, digits, ".", "_" and "-".',
     });
   const parent = meta.newSession === true ? null : await sessionHead(git, meta.session);
+  const known = parent !== null && meta.parentHint?.id === parent ? meta.parentHint : undefined;
   if (parent !== null) {
-    const parentTree = await git.text(['rev-parse', `${parent}^{tree}`]);
+    const parentTree = known?.tree ?? (await git.text(['rev-parse', `${parent}^{tree}`]));
     if (parentTree === tree) return { checkpoint: await showCheckpoint(git, parent), created: false };
   }
   const time = new Date().toISOString();
@@ -160,7 +166,8 @@ export async function createCheckpoint(
     step: meta.step ?? null,
     verdict: meta.verdict ?? null,
     skipped: (meta.skipped ?? []).map((f) => f.path),
-    filesChanged: meta.filesChanged ?? (parent === null ? 0 : await filesBetween(git, parent, id)),
+    filesChanged:
+      meta.filesChanged ?? known?.filesChanged ?? (parent === null ? 0 : await filesBetween(git, parent, id)),
     watched,
   };
   return { checkpoint, created: true };

@@ -108,3 +108,26 @@ test('a roll-forward that finds a file changed meanwhile writes nothing and name
   assert.equal(read(root, 'b.txt'), 'b, edited by the user\n');
   assert.equal(existsSync(join(root, 'c.txt')), false, 'nothing written');
 });
+
+test("a step's checkpoint with what the act flow knows of its parent records what the lookups would: the parent, its files changed; a stale hint is ignored", async (t) => {
+  const { recorder, capture, step } = await checkpointedStep(t);
+  const from = { checkpoint: step.checkpoint, tree: capture.tree, filesChanged: 99 };
+  const plain = await recorder.checkpointTree(capture.base, { step: '2', verdict: 'v', message: 'back' });
+  assert.equal(plain.filesChanged, 3);
+  // Not the head any more (the checkpoint above moved it): looked up, not believed.
+  const stale = await recorder.checkpointTree(capture.tree, {
+    step: '3',
+    verdict: 'v',
+    message: 'again',
+    from,
+  });
+  assert.equal(stale.filesChanged, 3);
+  const hinted = await recorder.checkpointTree(capture.base, {
+    step: '4',
+    verdict: 'v',
+    message: 'hinted',
+    from: { checkpoint: stale.id, tree: capture.tree, filesChanged: 3 },
+  });
+  assert.equal(hinted.filesChanged, 3);
+  assert.equal((await recorder.changedFiles(stale.id, hinted.id)).length, 3);
+});
