@@ -4,7 +4,7 @@ import { existsSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } 
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { git, gitRepo, tempDir, testEnv, type Cleanup } from '../../../test/helpers/sandbox.js';
-import { borrowedStores, ownBorrowedObjects } from './own-objects.js';
+import { borrowedStores, forgetSettledDirs, ownBorrowedObjects, unloadSettledDirs } from './own-objects.js';
 import { ShadowStore } from './shadow-store.js';
 
 async function open(t: Cleanup, root: string): Promise<ShadowStore> {
@@ -80,6 +80,12 @@ test("a loose-object folder of the user's unchanged since every object in it was
   writeFileSync(planted, 'not read: the folder looks unchanged\n');
   utimesSync(folder, old, old);
   assert.deepEqual(await ownBorrowedObjects(store.git), { linked: 0, copied: 0 });
+  // The next process reads what this one found from the shadow.
+  unloadSettledDirs();
+  assert.deepEqual(await ownBorrowedObjects(store.git), { linked: 0, copied: 0 });
+  // After a prune nothing is taken as settled.
+  await forgetSettledDirs(store.git.location.gitDir);
+  assert.deepEqual(await ownBorrowedObjects(store.git), { linked: 1, copied: 0 });
   // An object the user's git adds changes the folder's time: linked.
   rmSync(planted);
   writeFileSync(join(folder, 'e'.repeat(38)), 'a new loose object\n');

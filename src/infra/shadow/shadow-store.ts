@@ -77,7 +77,7 @@ async function compactObjects(git: ShadowGit): Promise<string | null> {
     return `object ${missing.slice(0, 10)} is missing: the checkpoint that names it cannot be restored; removing its session lets prune collect the rest`;
   } finally {
     // Loose objects linked from the user's store may be gone from the shadow now.
-    forgetSettledDirs();
+    await forgetSettledDirs(git.location.gitDir);
     for (const keep of keeps) await rm(keep, { force: true });
   }
 }
