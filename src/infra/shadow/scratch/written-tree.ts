@@ -49,6 +49,11 @@ export interface WrittenTreeRequest {
   fileMode: boolean;
   /** The scratch's git options (its work tree and private index, for attributes and ignore rules). */
   options: GitCallOptions;
+  /**
+   * New files git ignores are taken too (a snapshot of aide's own writes keeps them, as the
+   * watched paths rule says); otherwise they are left out, as `add -A` leaves them.
+   */
+  keepIgnored?: boolean;
 }
 
 const errorCode = (error: unknown) => (error as NodeJS.ErrnoException | null)?.code;
@@ -82,6 +87,8 @@ async function findOnDisk(root: string, paths: readonly string[]): Promise<Map<s
         gone = true;
         break;
       }
+      // A nested repository on the way: git records it otherwise (snapshot.ts grafts it).
+      if ((await folderKind(join(dir, '.git'))) !== 'missing') return null;
     }
     if (gone) {
       found.set(path, { kind: 'gone' });
@@ -223,7 +230,7 @@ export async function writtenTree(
     return old === null || old.mode === TREE;
   });
   const ignored = new Set(
-    fresh.length === 0
+    fresh.length === 0 || request.keepIgnored === true
       ? []
       : await git.fields(['check-ignore', '-z', '--stdin'], {
           ...options,
