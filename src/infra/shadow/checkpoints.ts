@@ -5,7 +5,7 @@
  */
 import type { CheckpointRecord } from '../../core/ports/checkpoints.js';
 import { AideError } from '../../shared/errors.js';
-import { missingObject, type ShadowGit } from './git.js';
+import { GitCommandError, missingObject, type ShadowGit } from './git.js';
 import { ownBorrowedObjects } from './own-objects.js';
 import { EMPTY_TREE, type SkippedFile } from './snapshot.js';
 import { readWatched } from './watched-paths.js';
@@ -26,8 +26,8 @@ export interface CheckpointMeta {
   /** The session is new (its branch cannot exist yet): saves a lookup. */
   newSession?: boolean;
   /**
-   * What the caller knows of the parent it expects (the session's head), its tree and the
-   * files the new tree changes from it: used only if the branch's head is that commit.
+   * The parent the caller expects (the session's head), its tree and the files the new tree
+   * changes from it: used while the branch's head is that commit (update-ref checks).
    */
   parentHint?: { id: string; tree: string; filesChanged: number };
 }
@@ -121,7 +121,9 @@ export async function sessionHead(git: ShadowGit, session: string): Promise<stri
 
 /**
  * Records a tree as a checkpoint on the session's branch. When the tree is the branch head's
- * own, nothing new is recorded and the head is returned (`created: false`).
+ * own, nothing new is recorded and the head is returned (`created: false`). A parent the caller
+ * names (parentHint) is taken on trust without looking the branch up: update-ref refuses to move
+ * a branch that is no longer there, and then the head is looked up and the tree recorded on it.
  */
 export async function createCheckpoint(
   git: ShadowGit,
@@ -132,12 +134,32 @@ export async function createCheckpoint(
     throw new AideError('usage', `"${meta.session}" is not a valid session id`, {
       hint: 'Use letters, digits, ".", "_" and "-".',
     });
+  const hint = meta.newSession === true ? undefined : meta.parentHint;
+  if (hint !== undefined && hint.tree !== tree) {
+    const made = await commitOn(git, tree, meta, hint.id).catch((error: unknown) => {
+      if (error instanceof GitCommandError) return null;
+      throw error;
+    });
+    if (made !== null)
+      return { checkpoint: { ...made, filesChanged: meta.filesChanged ?? hint.filesChanged }, created: true };
+  }
   const parent = meta.newSession === true ? null : await sessionHead(git, meta.session);
-  const known = parent !== null && meta.parentHint?.id === parent ? meta.parentHint : undefined;
   if (parent !== null) {
-    const parentTree = known?.tree ?? (await git.text(['rev-parse', `${parent}^{tree}`]));
+    const parentTree = await git.text(['rev-parse', `${parent}^{tree}`]);
     if (parentTree === tree) return { checkpoint: await showCheckpoint(git, parent), created: false };
   }
+  const made = await commitOn(git, tree, meta, parent);
+  const filesChanged = meta.filesChanged ?? (parent === null ? 0 : await filesBetween(git, parent, made.id));
+  return { checkpoint: { ...made, filesChanged }, created: true };
+}
+
+/** A commit of `tree` on `parent`, the session's branch moved to it (only from `parent`: update-ref checks). */
+async function commitOn(
+  git: ShadowGit,
+  tree: string,
+  meta: CheckpointMeta,
+  parent: string | null,
+): Promise<Omit<Checkpoint, 'filesChanged'>> {
   const time = new Date().toISOString();
   const watched = (await readWatched(git)).paths.length;
   // Before the checkpoint exists: every object it names is then in the shadow's own store.
@@ -154,7 +176,7 @@ export async function createCheckpoint(
     id,
     parent ?? '',
   ]);
-  const checkpoint: Checkpoint = {
+  return {
     id,
     short: id.slice(0, SHORT),
     tree,
@@ -166,11 +188,8 @@ export async function createCheckpoint(
     step: meta.step ?? null,
     verdict: meta.verdict ?? null,
     skipped: (meta.skipped ?? []).map((f) => f.path),
-    filesChanged:
-      meta.filesChanged ?? known?.filesChanged ?? (parent === null ? 0 : await filesBetween(git, parent, id)),
     watched,
   };
-  return { checkpoint, created: true };
 }
 
 /** The first of these objects the shadow does not have, or null. */
