@@ -324,7 +324,7 @@ export class WorktreeScratch implements Scratch {
 
   async changedFiles(capture?: ScratchCapture): Promise<ChangedFile[]> {
     const taken = capture ?? (await this.capture());
-    return changedFilesBetween(this.git, taken.base, taken.tree);
+    return changedFilesBetween(this.git, taken.base, taken.tree, taken.changes);
   }
 
   async ignoredPaths(paths: readonly string[]): Promise<IgnoredPath[]> {

@@ -144,14 +144,13 @@ test('after a move that only modified and deleted files (the index not rewritten
   assert.equal(await fullScan(), next);
   await scratch.moveTo(first);
   assert.equal(await fullScan(), first);
-  // A command puts the next base's content back: seen, whatever the index held.
+  // A command puts the first base's content back: seen, whatever the index held.
   await scratch.moveTo(next);
   writeFileSync(join(scratch.path, 'src/a.ts'), 'a\n');
-  const scanned = await fullScan();
+  scratch.noteForeign();
+  const scanned = await scratch.capture();
   assert.deepEqual(
-    (await scratch.changedFiles({ base: next, tree: scanned, changes: [] })).map(
-      (f) => `${f.action} ${f.path}`,
-    ),
+    (await scratch.changedFiles(scanned)).map((f) => `${f.action} ${f.path}`),
     ['modified src/a.ts'],
   );
 });
