@@ -292,7 +292,7 @@ export async function snapshotPaths(
   if (sizes.some((size) => size > options.maxFileBytes)) return snapshot(git, workspace, options);
   const objects = new ObjectReader(git);
   try {
-    const fileMode = await git.text(['config', '--bool', '--get', 'core.fileMode'], { okCodes: [1] });
+    const fileMode = await trustsFileMode(git);
     // Ignored ones are aide's own and kept (the watched paths rule), as the full snapshot keeps
     // them by force. The index is left as it was: the next full snapshot's stat check re-hashes
     // these paths as it does every file.
@@ -300,7 +300,7 @@ export async function snapshotPaths(
       base,
       paths: wanted,
       root: workspace.root,
-      fileMode: fileMode !== 'false',
+      fileMode,
       options: {},
       keepIgnored: true,
     });
@@ -315,6 +315,22 @@ export async function snapshotPaths(
   } finally {
     objects.close();
   }
+}
+
+/** core.fileMode of each shadow (unset: true), read once per process: aide alone writes its config. */
+const fileModes = new Map<string, Promise<boolean>>();
+
+function trustsFileMode(git: ShadowGit): Promise<boolean> {
+  let trusted = fileModes.get(git.location.gitDir);
+  if (trusted === undefined) {
+    trusted = git
+      .text(['config', '--bool', '--get', 'core.fileMode'], { okCodes: [1] })
+      .then((value) => value !== 'false');
+    fileModes.set(git.location.gitDir, trusted);
+    // A failed read is not kept: the next call asks git again.
+    trusted.catch(() => fileModes.delete(git.location.gitDir));
+  }
+  return trusted;
 }
 
 /** Forgets the shadow's index (the next snapshot starts from the user's index again). */

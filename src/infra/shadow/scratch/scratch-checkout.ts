@@ -228,7 +228,7 @@ export class WorktreeScratch implements Scratch {
   async capture(): Promise<ScratchCapture> {
     this.live();
     const written = await this.captureWritten();
-    const tree = written ?? (await this.captureKnown()) ?? (await this.captureAll());
+    const tree = written ?? (await this.captureAll());
     this.unknownFiles = false;
     this.foreign = false;
     this.written.clear();
@@ -242,8 +242,8 @@ export class WorktreeScratch implements Scratch {
   /**
    * The capture when only aide wrote since the last one, from the known tree and the paths it
    * wrote (written-tree.ts): neither the index nor any other file is read. null when a full
-   * scan is due (something foreign ran, a path touches a link) or the paths hold what that does
-   * not model (a symlink, a folder): then the index decides.
+   * scan is due: something foreign ran, a path touches a link, or the paths hold what that does
+   * not model (a symlink, a folder, written by whatever wrote it), so the scan decides.
    */
   private async captureWritten(): Promise<string | null> {
     if (!this.tracked || this.foreign || this.unknownFiles) return null;
@@ -270,43 +270,6 @@ export class WorktreeScratch implements Scratch {
       .text(['config', '--bool', '--get', 'core.fileMode'], { ...this.indexOptions, okCodes: [1] })
       .then((value) => value !== 'false');
     return this.trustsFileMode;
-  }
-
-  /**
-   * The capture through the index when only aide wrote since the last one: the paths it wrote, updated in the
-   * private index (ignored new files left out, as `add -A` leaves them), then write-tree. No
-   * walk of the scratch: the cost does not grow with the repository. null when a full scan is
-   * due (something foreign ran, a path touches a link) or git refuses a path (a symlink or a
-   * file in its way, written by whatever wrote it): then the full scan decides.
-   */
-  private async captureKnown(): Promise<string | null> {
-    if (!this.tracked || this.foreign || this.unknownFiles) return null;
-    const paths = [...this.written];
-    if (paths.some((p) => this.linkState.some((l) => touchesLink(l, p)))) return null;
-    const options = this.indexOptions;
-    await this.syncIndex();
-    if (paths.length > 0) {
-      try {
-        // Untracked and ignored: left out. Tracked ones are never reported (a capture keeps them).
-        const ignored = new Set(
-          await this.git.fields(['check-ignore', '-z', '--stdin'], {
-            ...options,
-            input: paths.map((p) => `${p}\0`).join(''),
-            okCodes: [1],
-          }),
-        );
-        const taken = paths.filter((p) => !ignored.has(p));
-        if (taken.length > 0)
-          await this.git.run(['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], {
-            ...options,
-            input: taken.map((p) => `${p}\0`).join(''),
-          });
-      } catch (error) {
-        if (error instanceof GitCommandError) return null;
-        throw error;
-      }
-    }
-    return this.git.text(['write-tree'], options);
   }
 
   /** The full scan: every file of the scratch against the private index (`add -A`, like `git status`). */

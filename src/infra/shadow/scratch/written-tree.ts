@@ -11,8 +11,9 @@
  * full scan): a new file git ignores is left out, a tracked one kept; a deleted file leaves, and
  * a folder it empties with it; the execute bit is read as git reads it (core.fileMode). Anything
  * this does not model — a symlink or other non-file at a written path, a symlink or file on the
- * way to one, a submodule, a name git would read quoted — gives null: the caller captures
- * through the index then.
+ * way to one, a submodule or nested repository, a name git would read quoted — gives null:
+ * the caller scans every file then. The known-paths snapshot of the workspace (snapshot.ts,
+ * checkpointWritten) builds its tree the same way, keeping ignored files.
  */
 import { createHash } from 'node:crypto';
 import { lstat } from 'node:fs/promises';
@@ -37,7 +38,7 @@ interface Node {
 /** What is at a written path now. */
 type Found = { kind: 'file'; executable: boolean } | { kind: 'gone' };
 
-/** The tree an unchanged capture keeps and what the written paths hold, or null when not modelled. */
+/** What a written tree is built from. */
 export interface WrittenTreeRequest {
   /** The tree the scratch's files matched before the writes. */
   base: string;
@@ -106,11 +107,7 @@ async function findOnDisk(root: string, paths: readonly string[]): Promise<Map<s
 }
 
 /** The base tree's entry at a path (null: absent), or undefined when a non-folder is on its way. */
-async function baseEntry(
-  objects: ObjectReader,
-  base: string,
-  path: string,
-): Promise<Entry | null | undefined> {
+async function baseEntry(objects: Trees, base: string, path: string): Promise<Entry | null | undefined> {
   const segments = path.split('/');
   let tree = base;
   for (const [i, segment] of segments.entries()) {
@@ -121,6 +118,20 @@ async function baseEntry(
     tree = entry.id;
   }
   return null;
+}
+
+/** The reader's trees, each read once per call (the walk down to each path and the rebuild read the same ones). */
+type Trees = Pick<ObjectReader, 'tree'>;
+
+function cachedTrees(reader: ObjectReader): Trees {
+  const read = new Map<string, ReturnType<ObjectReader['tree']>>();
+  return {
+    tree: (id) => {
+      let entries = read.get(id);
+      if (entries === undefined) read.set(id, (entries = reader.tree(id)));
+      return entries;
+    },
+  };
 }
 
 /** git's order of tree entries: by name's bytes, a folder's as if it ended in '/'. */
@@ -150,7 +161,7 @@ function treeId(entries: ReadonlyArray<[string, Entry]>, algorithm: string): str
 
 /** The tree at `tree` (null: none) with the trie's changes; null when it ends up empty (git keeps no empty folder). */
 async function rebuild(
-  objects: ObjectReader,
+  objects: Trees,
   tree: string | null,
   node: Node,
   algorithm: string,
@@ -203,15 +214,16 @@ async function writeTrees(git: ShadowGit, trees: readonly NewTree[], options: Gi
 /** See the module comment: the captured tree, or null when the caller must capture another way. */
 export async function writtenTree(
   git: ShadowGit,
-  objects: ObjectReader,
+  reader: ObjectReader,
   request: WrittenTreeRequest,
 ): Promise<string | null> {
   const { base, root, options } = request;
+  const objects = cachedTrees(reader);
   const paths = [...new Set(request.paths)].sort();
   if (paths.length === 0) return base;
   // --stdin-paths reads lines and unquotes a leading '"'.
   if (paths.some((p) => p.includes('\n') || p.includes('\r') || p.startsWith('"'))) return null;
-  // A written path that is also a folder of another one (a file become a folder) is left to the index.
+  // A written path that is also a folder of another one (a file become a folder) is left to the scan.
   const all = new Set(paths);
   if (paths.some((p) => p.split('/').some((_, i, s) => i > 0 && all.has(s.slice(0, i).join('/')))))
     return null;
