@@ -119,6 +119,21 @@ export async function sessionHead(git: ShadowGit, session: string): Promise<stri
   return head === '' ? null : head;
 }
 
+/** The head commit of a session's branch and its tree in one git call, or null. */
+async function sessionHeadTree(
+  git: ShadowGit,
+  session: string,
+): Promise<{ id: string; tree: string } | null> {
+  const ref = `${BRANCH_PREFIX}${session}`;
+  const out = await git.text(['for-each-ref', '--format=%(refname)%00%(objectname)%00%(tree)', ref]);
+  // A ref name holds neither a NUL nor a newline; the pattern also matches refs below it (none).
+  for (const line of out.split('\n')) {
+    const [name, id = '', tree = ''] = line.split('\0');
+    if (name === ref && id !== '' && tree !== '') return { id, tree };
+  }
+  return null;
+}
+
 /**
  * Records a tree as a checkpoint on the session's branch. When the tree is the branch head's
  * own, nothing new is recorded and the head is returned (`created: false`). A parent the caller
@@ -143,11 +158,10 @@ export async function createCheckpoint(
     if (made !== null)
       return { checkpoint: { ...made, filesChanged: meta.filesChanged ?? hint.filesChanged }, created: true };
   }
-  const parent = meta.newSession === true ? null : await sessionHead(git, meta.session);
-  if (parent !== null) {
-    const parentTree = await git.text(['rev-parse', `${parent}^{tree}`]);
-    if (parentTree === tree) return { checkpoint: await showCheckpoint(git, parent), created: false };
-  }
+  const head = meta.newSession === true ? null : await sessionHeadTree(git, meta.session);
+  const parent = head?.id ?? null;
+  if (parent !== null && head?.tree === tree)
+    return { checkpoint: await showCheckpoint(git, parent), created: false };
   const made = await commitOn(git, tree, meta, parent);
   const filesChanged = meta.filesChanged ?? (parent === null ? 0 : await filesBetween(git, parent, made.id));
   return { checkpoint: { ...made, filesChanged }, created: true };
