@@ -48,6 +48,7 @@ async function* record(
     step: String(step.number),
     verdict: verify.summary,
     message: `step ${step.number}: ${step.title}`,
+    from: { checkpoint: ctx.head, tree: capture.base, filesChanged: capture.changes.length },
   });
   yield { type: 'checkpoint_created', result: { checkpoint, created: true, skipped: [] } };
   ctx.head = checkpoint.id;

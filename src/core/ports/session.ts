@@ -38,13 +38,23 @@ export interface WriteBackResult {
   conflicts: WriteBackConflict[];
 }
 
+/** What a step's checkpoint records besides its tree. */
+export interface CheckpointTreeMeta {
+  step: string;
+  verdict: string;
+  message: string;
+  /**
+   * The checkpoint the scratch started the step from, its tree, and how many files the tree
+   * changes from it (the capture's changes): used when it is still the session's head, which
+   * saves the shadow reading the tree and comparing the two again.
+   */
+  from?: { checkpoint: string; tree: string; filesChanged: number };
+}
+
 /** The shadow and workspace side of one act session. */
 export interface SessionRecorder {
   /** Records a scratch's captured tree as the session's next checkpoint (branch aide/<session>). */
-  checkpointTree(
-    tree: string,
-    meta: { step: string; verdict: string; message: string },
-  ): Promise<CheckpointRecord>;
+  checkpointTree(tree: string, meta: CheckpointTreeMeta): Promise<CheckpointRecord>;
   /**
    * Writes a step's changes into the workspace, each file atomically and only if every file is
    * still what the step started from (or already what it ends with); otherwise writes nothing

@@ -4,7 +4,13 @@
  */
 import type { AideEvent } from '../events.js';
 import type { CheckpointRecord } from '../ports/checkpoints.js';
-import type { PendingWriteBack, SessionRecorder, WriteBackResult, WriteBackStep } from '../ports/session.js';
+import type {
+  CheckpointTreeMeta,
+  PendingWriteBack,
+  SessionRecorder,
+  WriteBackResult,
+  WriteBackStep,
+} from '../ports/session.js';
 import type {
   KeptStep,
   OpenSession,
@@ -36,10 +42,7 @@ export class FakeRecorder implements SessionRecorder {
     public pending: PendingWriteBack | null = null,
   ) {}
 
-  checkpointTree(
-    tree: string,
-    meta: { step: string; verdict: string; message: string },
-  ): Promise<CheckpointRecord> {
+  checkpointTree(tree: string, meta: CheckpointTreeMeta): Promise<CheckpointRecord> {
     const id = this.shadow.checkpoint(tree);
     return Promise.resolve({
       id,

@@ -55,3 +55,21 @@ test('changed files between two trees: one per path, in one vocabulary, each wit
   assert.match(files.find((f) => f.path === 'gone.txt')?.diff ?? '', /^-g$/m);
   assert.deepEqual(await changedFilesBetween(store.git, after, after), []);
 });
+
+test('changes the caller has already (shuffled) give the same files as diff-tree: folders sort as if they ended in "/"', async (t) => {
+  // U+FF01 sorts before U+1F600 by UTF-8 bytes (git's order), after it by UTF-16 units.
+  const names = ['a/x', 'a-b', 'a0', 'a.b', 'é/x', 'z', '\uff01', '\u{1f600}'];
+  const root = gitRepo(t, Object.fromEntries(names.map((n) => [n, '1\n'])));
+  const store = await ShadowStore.open(root, testEnv(tempDir(t)), { maxFileBytes: 1 << 24, command: 'test' });
+  t.after(() => store.close());
+  const before = (await store.snapshot()).tree;
+  writeTree(root, Object.fromEntries(names.map((n) => [n, '2\n'])));
+  const after = (await store.snapshot()).tree;
+  const listed = await changedFilesBetween(store.git, before, after);
+  assert.deepEqual(
+    listed.map((f) => f.path),
+    ['a-b', 'a.b', 'a/x', 'a0', 'z', 'é/x', '\uff01', '\u{1f600}'],
+  );
+  const known = [...listed].reverse().map((f) => ({ path: f.path, action: f.action }));
+  assert.deepEqual(await changedFilesBetween(store.git, before, after, known), listed);
+});

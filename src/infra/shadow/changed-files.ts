@@ -5,7 +5,7 @@
  * changed; the diff text is only cut at its `diff --git` lines, which git writes in the order it
  * lists the changes.
  */
-import type { ChangedFile } from '../../core/ports/changes.js';
+import type { ChangedFile, FileChange } from '../../core/ports/changes.js';
 import type { ShadowGit } from './git.js';
 import { diffTrees } from './raw-objects.js';
 import { objectsOnly } from './scratch/object-reader.js';
@@ -33,11 +33,28 @@ function isAbout(section: string, path: string): boolean {
   return header === `diff --git a/${path} b/${path}` || header.startsWith('diff --git "');
 }
 
-/** The changed files from one tree (or commit) to another, in git's order. */
-export async function changedFilesBetween(git: ShadowGit, from: string, to: string): Promise<ChangedFile[]> {
+/**
+ * Changes in git's order: by the paths' bytes, as `diff-tree -r` lists them (a folder's entries
+ * sort as if its name ended in '/', which a full path's '/' does).
+ */
+function inGitOrder(changes: readonly FileChange[]): FileChange[] {
+  const key = (c: FileChange) => Buffer.from(c.path, 'utf8');
+  return [...changes].sort((a, b) => Buffer.compare(key(a), key(b)));
+}
+
+/**
+ * The changed files from one tree (or commit) to another, in git's order. `known`: the changes
+ * between them when the caller has them already (a scratch's capture), which saves a diff-tree.
+ */
+export async function changedFilesBetween(
+  git: ShadowGit,
+  from: string,
+  to: string,
+  known?: readonly FileChange[],
+): Promise<ChangedFile[]> {
   if (from === to) return [];
   const [changes, patch] = await Promise.all([
-    diffTrees(git, from, to, objectsOnly(git)),
+    known === undefined ? diffTrees(git, from, to, objectsOnly(git)) : inGitOrder(known),
     git.run([...DIFF_ARGS, from, to], objectsOnly(git)),
   ]);
   const sections = patch.stdout

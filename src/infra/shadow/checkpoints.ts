@@ -5,7 +5,7 @@
  */
 import type { CheckpointRecord } from '../../core/ports/checkpoints.js';
 import { AideError } from '../../shared/errors.js';
-import { missingObject, type ShadowGit } from './git.js';
+import { GitCommandError, missingObject, type ShadowGit } from './git.js';
 import { ownBorrowedObjects } from './own-objects.js';
 import { EMPTY_TREE, type SkippedFile } from './snapshot.js';
 import { readWatched } from './watched-paths.js';
@@ -25,6 +25,11 @@ export interface CheckpointMeta {
   filesChanged?: number;
   /** The session is new (its branch cannot exist yet): saves a lookup. */
   newSession?: boolean;
+  /**
+   * The parent the caller expects (the session's head), its tree and the files the new tree
+   * changes from it: used while the branch's head is that commit (update-ref checks).
+   */
+  parentHint?: { id: string; tree: string; filesChanged: number };
 }
 
 /** A checkpoint as the core sees it, plus what only the shadow needs. */
@@ -114,9 +119,26 @@ export async function sessionHead(git: ShadowGit, session: string): Promise<stri
   return head === '' ? null : head;
 }
 
+/** The head commit of a session's branch and its tree in one git call, or null. */
+async function sessionHeadTree(
+  git: ShadowGit,
+  session: string,
+): Promise<{ id: string; tree: string } | null> {
+  const ref = `${BRANCH_PREFIX}${session}`;
+  const out = await git.text(['for-each-ref', '--format=%(refname)%00%(objectname)%00%(tree)', ref]);
+  // A ref name holds neither a NUL nor a newline; the pattern also matches refs below it (none).
+  for (const line of out.split('\n')) {
+    const [name, id = '', tree = ''] = line.split('\0');
+    if (name === ref && id !== '' && tree !== '') return { id, tree };
+  }
+  return null;
+}
+
 /**
  * Records a tree as a checkpoint on the session's branch. When the tree is the branch head's
- * own, nothing new is recorded and the head is returned (`created: false`).
+ * own, nothing new is recorded and the head is returned (`created: false`). A parent the caller
+ * names (parentHint) is taken on trust without looking the branch up: update-ref refuses to move
+ * a branch that is no longer there, and then the head is looked up and the tree recorded on it.
  */
 export async function createCheckpoint(
   git: ShadowGit,
@@ -127,11 +149,31 @@ export async function createCheckpoint(
     throw new AideError('usage', `"${meta.session}" is not a valid session id`, {
       hint: 'Use letters, digits, ".", "_" and "-".',
     });
-  const parent = meta.newSession === true ? null : await sessionHead(git, meta.session);
-  if (parent !== null) {
-    const parentTree = await git.text(['rev-parse', `${parent}^{tree}`]);
-    if (parentTree === tree) return { checkpoint: await showCheckpoint(git, parent), created: false };
+  const hint = meta.newSession === true ? undefined : meta.parentHint;
+  if (hint !== undefined && hint.tree !== tree) {
+    const made = await commitOn(git, tree, meta, hint.id).catch((error: unknown) => {
+      if (error instanceof GitCommandError) return null;
+      throw error;
+    });
+    if (made !== null)
+      return { checkpoint: { ...made, filesChanged: meta.filesChanged ?? hint.filesChanged }, created: true };
   }
+  const head = meta.newSession === true ? null : await sessionHeadTree(git, meta.session);
+  const parent = head?.id ?? null;
+  if (parent !== null && head?.tree === tree)
+    return { checkpoint: await showCheckpoint(git, parent), created: false };
+  const made = await commitOn(git, tree, meta, parent);
+  const filesChanged = meta.filesChanged ?? (parent === null ? 0 : await filesBetween(git, parent, made.id));
+  return { checkpoint: { ...made, filesChanged }, created: true };
+}
+
+/** A commit of `tree` on `parent`, the session's branch moved to it (only from `parent`: update-ref checks). */
+async function commitOn(
+  git: ShadowGit,
+  tree: string,
+  meta: CheckpointMeta,
+  parent: string | null,
+): Promise<Omit<Checkpoint, 'filesChanged'>> {
   const time = new Date().toISOString();
   const watched = (await readWatched(git)).paths.length;
   // Before the checkpoint exists: every object it names is then in the shadow's own store.
@@ -148,7 +190,7 @@ export async function createCheckpoint(
     id,
     parent ?? '',
   ]);
-  const checkpoint: Checkpoint = {
+  return {
     id,
     short: id.slice(0, SHORT),
     tree,
@@ -160,10 +202,8 @@ export async function createCheckpoint(
     step: meta.step ?? null,
     verdict: meta.verdict ?? null,
     skipped: (meta.skipped ?? []).map((f) => f.path),
-    filesChanged: meta.filesChanged ?? (parent === null ? 0 : await filesBetween(git, parent, id)),
     watched,
   };
-  return { checkpoint, created: true };
 }
 
 /** The first of these objects the shadow does not have, or null. */

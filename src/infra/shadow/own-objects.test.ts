@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { git, gitRepo, tempDir, testEnv, type Cleanup } from '../../../test/helpers/sandbox.js';
-import { borrowedStores, ownBorrowedObjects } from './own-objects.js';
+import { borrowedStores, forgetSettledDirs, ownBorrowedObjects, unloadSettledDirs } from './own-objects.js';
 import { ShadowStore } from './shadow-store.js';
 
 async function open(t: Cleanup, root: string): Promise<ShadowStore> {
@@ -65,4 +65,30 @@ test("alternates of the user's repository are followed (a clone made with --shar
   await ownBorrowedObjects(store.git);
   rmSync(join(origin, '.git/objects'), { recursive: true, force: true });
   assert.ok(shadowHas(store, blob));
+});
+
+test("a loose-object folder of the user's unchanged since every object in it was linked is not read again; one that gained an object is", async (t) => {
+  const repo = gitRepo(t, { 'a.txt': 'a\n' });
+  const store = await open(t, repo);
+  const blob = git(repo, ['rev-parse', 'HEAD:a.txt']).trim();
+  const folder = join(repo, '.git/objects', blob.slice(0, 2));
+  const old = new Date(Date.now() - 60_000);
+  utimesSync(folder, old, old);
+  await ownBorrowedObjects(store.git);
+  // Planted with the folder's time put back: unseen, as the folder says nothing changed.
+  const planted = join(folder, 'f'.repeat(38));
+  writeFileSync(planted, 'not read: the folder looks unchanged\n');
+  utimesSync(folder, old, old);
+  assert.deepEqual(await ownBorrowedObjects(store.git), { linked: 0, copied: 0 });
+  // The next process reads what this one found from the shadow.
+  unloadSettledDirs();
+  assert.deepEqual(await ownBorrowedObjects(store.git), { linked: 0, copied: 0 });
+  // After a prune nothing is taken as settled.
+  await forgetSettledDirs(store.git.location.gitDir);
+  assert.deepEqual(await ownBorrowedObjects(store.git), { linked: 1, copied: 0 });
+  // An object the user's git adds changes the folder's time: linked.
+  rmSync(planted);
+  writeFileSync(join(folder, 'e'.repeat(38)), 'a new loose object\n');
+  assert.deepEqual(await ownBorrowedObjects(store.git), { linked: 1, copied: 0 });
+  assert.ok(existsSync(join(store.git.location.gitDir, 'objects', blob.slice(0, 2), 'e'.repeat(38))));
 });

@@ -42,7 +42,7 @@ async function checkpointedStep(t: TestContext) {
     message: 'step 1',
   });
   const step = { step: 1, checkpoint: checkpoint.id, from: capture.base, output: 'out' };
-  return { root, files, recorder, capture, step };
+  return { root, files, recorder, capture, step, store };
 }
 
 const read = (root: string, path: string) => readFileSync(join(root, path), 'utf8');
@@ -107,4 +107,29 @@ test('a roll-forward that finds a file changed meanwhile writes nothing and name
   });
   assert.equal(read(root, 'b.txt'), 'b, edited by the user\n');
   assert.equal(existsSync(join(root, 'c.txt')), false, 'nothing written');
+});
+
+test("a step's checkpoint with what the act flow knows of its parent records what the lookups would: the parent, its files changed; a stale hint is ignored", async (t) => {
+  const { recorder, capture, step, store } = await checkpointedStep(t);
+  const from = { checkpoint: step.checkpoint, tree: capture.base, filesChanged: 99 };
+  const plain = await recorder.checkpointTree(capture.base, { step: '2', verdict: 'v', message: 'back' });
+  assert.equal(plain.filesChanged, 3);
+  // Not the head any more (the checkpoint above moved it): update-ref refuses, the head is looked up.
+  const stale = await recorder.checkpointTree(capture.tree, {
+    step: '3',
+    verdict: 'v',
+    message: 'again',
+    from,
+  });
+  assert.equal(stale.filesChanged, 3);
+  assert.equal(await store.git.text(['rev-parse', `${stale.id}^`]), plain.id, 'recorded on the real head');
+  const hinted = await recorder.checkpointTree(capture.base, {
+    step: '4',
+    verdict: 'v',
+    message: 'hinted',
+    from: { checkpoint: stale.id, tree: capture.tree, filesChanged: 3 },
+  });
+  assert.equal(hinted.filesChanged, 3);
+  assert.equal((await recorder.changedFiles(stale.id, hinted.id)).length, 3);
+  assert.equal(await store.git.text(['rev-parse', `${hinted.id}^`]), stale.id);
 });

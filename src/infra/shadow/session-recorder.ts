@@ -10,6 +10,7 @@ import type { CheckpointRecord } from '../../core/ports/checkpoints.js';
 import type { FileSystem } from '../../core/ports/files.js';
 import type { ChangedFile, TreeChange } from '../../core/ports/changes.js';
 import type {
+  CheckpointTreeMeta,
   PendingWriteBack,
   SessionRecorder,
   WriteBackResult,
@@ -38,14 +39,13 @@ export class ShadowSessionRecorder implements SessionRecorder {
     private readonly fs: FileSystem,
   ) {}
 
-  async checkpointTree(
-    tree: string,
-    meta: { step: string; verdict: string; message: string },
-  ): Promise<CheckpointRecord> {
+  async checkpointTree(tree: string, meta: CheckpointTreeMeta): Promise<CheckpointRecord> {
+    const { from, ...rest } = meta;
     const { checkpoint } = await createCheckpoint(this.store.git, tree, {
       session: this.session,
       reason: 'step',
-      ...meta,
+      ...rest,
+      ...(from === undefined ? {} : { parentHint: { id: from.checkpoint, ...from } }),
     });
     return checkpoint;
   }

@@ -26,7 +26,7 @@ import {
   type Checkpoint,
 } from './checkpoints.js';
 import { missingObject, ShadowGit } from './git.js';
-import { borrowedStores, ownBorrowedObjects } from './own-objects.js';
+import { borrowedStores, forgetSettledDirs, ownBorrowedObjects } from './own-objects.js';
 import { diffTrees } from './raw-objects.js';
 import { objectsOnly } from './scratch/object-reader.js';
 import { acquireLock, type WorkspaceLock } from './lock.js';
@@ -76,6 +76,8 @@ async function compactObjects(git: ShadowGit): Promise<string | null> {
     if (missing === null) throw error;
     return `object ${missing.slice(0, 10)} is missing: the checkpoint that names it cannot be restored; removing its session lets prune collect the rest`;
   } finally {
+    // Loose objects linked from the user's store may be gone from the shadow now.
+    await forgetSettledDirs(git.location.gitDir);
     for (const keep of keeps) await rm(keep, { force: true });
   }
 }

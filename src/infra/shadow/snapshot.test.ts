@@ -116,3 +116,21 @@ test('a known-paths checkpoint through a symlinked folder falls back to a full s
     'the full snapshot saw it',
   );
 });
+
+test("a known-paths checkpoint after the user changed another file holds that file as the last full snapshot saw it, and the next full snapshot holds the user's edit", async (t) => {
+  const root = gitRepo(t, { 'a.txt': 'a\n', 'other.txt': 'before\n' });
+  const store = await ShadowStore.open(root, testEnv(tempDir(t)), { maxFileBytes: 1e6, command: 'test' });
+  t.after(() => store.close());
+  await store.checkpoint({ reason: 'apply', message: 'before' });
+  writeFileSync(join(root, 'other.txt'), 'the user, outside aide\n');
+  writeFileSync(join(root, 'a.txt'), 'aide\n');
+  const known = await store.checkpointWritten(['a.txt'], { reason: 'apply', message: 'after' });
+  const blob = async (tree: string, path: string) => store.git.text(['cat-file', 'blob', `${tree}:${path}`]);
+  assert.equal(known.checkpoint.filesChanged, 1, 'only what aide wrote is read again');
+  assert.equal(await blob(known.checkpoint.id, 'a.txt'), 'aide');
+  assert.equal(await blob(known.checkpoint.id, 'other.txt'), 'before');
+  const full = await store.snapshot();
+  assert.equal(await blob(full.tree, 'other.txt'), 'the user, outside aide');
+  assert.equal(await blob(full.tree, 'a.txt'), 'aide');
+  assert.equal(full.changed, 1, 'the full snapshot finds the edit the known-paths one did not read');
+});

@@ -15,7 +15,8 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { GitCommandError, missingObject, type ShadowGit } from './git.js';
 import { diffTrees, type RawChange } from './raw-objects.js';
-import { objectsOnly } from './scratch/object-reader.js';
+import { ObjectReader, objectsOnly } from './scratch/object-reader.js';
+import { writtenTree } from './scratch/written-tree.js';
 import type { Workspace } from './shadow-repo.js';
 import { ownBorrowedObjects } from './own-objects.js';
 import { seedIndex } from './snapshot-seed.js';
@@ -252,11 +253,13 @@ async function snapshotOnce(
 
 /**
  * A snapshot after aide's own writes to known paths (workspace-relative, '/'-separated): the
- * last snapshot's index with just those paths updated, then write-tree. No walk of the work
- * tree, so it costs the same at any size (the known-paths save of bench/snapshot). What else
+ * last snapshot's tree with just those paths hashed again and the trees on their way rebuilt
+ * (scratch/written-tree.ts). Neither the work tree nor the index is read, so it costs the same
+ * at any size (the known-paths save of bench/snapshot). What else
  * changed since the last snapshot is not seen: only for paths aide wrote itself, where a full
  * snapshot was taken just before. Falls back to a full snapshot when there is no last snapshot
- * to start from or git refuses a path (one behind a symlink, a folder now).
+ * to start from or a path is what that does not model (one behind a symlink, a folder now, in a
+ * nested repository).
  */
 export async function snapshotPaths(
   git: ShadowGit,
@@ -287,22 +290,47 @@ export async function snapshotPaths(
     ),
   );
   if (sizes.some((size) => size > options.maxFileBytes)) return snapshot(git, workspace, options);
+  const objects = new ObjectReader(git);
   try {
-    // --add --remove: new files enter, deleted ones leave; ignored ones are aide's own and kept
-    // (the watched paths rule), as the full snapshot keeps them by force.
-    await git.run(['update-index', '--add', '--remove', '-z', '--stdin'], {
-      input: wanted.map((p) => `${p}\0`).join(''),
+    const fileMode = await trustsFileMode(git);
+    // Ignored ones are aide's own and kept (the watched paths rule), as the full snapshot keeps
+    // them by force. The index is left as it was: the next full snapshot's stat check re-hashes
+    // these paths as it does every file.
+    const tree = await writtenTree(git, objects, {
+      base,
+      paths: wanted,
+      root: workspace.root,
+      fileMode,
+      options: {},
+      keepIgnored: true,
     });
+    if (tree === null) return await snapshot(git, workspace, options);
+    const changed = (await objects.changes(base, tree)).length;
+    await writeFile(`${lastFile}.tmp`, `${tree}\n`);
+    await rename(`${lastFile}.tmp`, lastFile);
+    return { tree, skipped: [], nested: [], changed };
   } catch (error) {
     if (!(error instanceof GitCommandError)) throw error;
-    return snapshot(git, workspace, options);
+    return await snapshot(git, workspace, options);
+  } finally {
+    objects.close();
   }
-  const tree = await git.text(['write-tree']);
-  const changed = (await git.fields(['diff-tree', '-r', '-z', '--name-only', '--no-renames', base, tree]))
-    .length;
-  await writeFile(`${lastFile}.tmp`, `${tree}\n`);
-  await rename(`${lastFile}.tmp`, lastFile);
-  return { tree, skipped: [], nested: [], changed };
+}
+
+/** core.fileMode of each shadow (unset: true), read once per process: aide alone writes its config. */
+const fileModes = new Map<string, Promise<boolean>>();
+
+function trustsFileMode(git: ShadowGit): Promise<boolean> {
+  let trusted = fileModes.get(git.location.gitDir);
+  if (trusted === undefined) {
+    trusted = git
+      .text(['config', '--bool', '--get', 'core.fileMode'], { okCodes: [1] })
+      .then((value) => value !== 'false');
+    fileModes.set(git.location.gitDir, trusted);
+    // A failed read is not kept: the next call asks git again.
+    trusted.catch(() => fileModes.delete(git.location.gitDir));
+  }
+  return trusted;
 }
 
 /** Forgets the shadow's index (the next snapshot starts from the user's index again). */

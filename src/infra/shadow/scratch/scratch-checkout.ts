@@ -31,6 +31,7 @@ import { forgetKept } from './kept-scratch.js';
 import { type ObjectReader, objectsOnly } from './object-reader.js';
 import { changedFilesBetween, DIFF_ARGS } from '../changed-files.js';
 import { applyTreeChanges, updateIndexEntries } from './tree-files.js';
+import { writtenTree } from './written-tree.js';
 
 /** Private index of aide's own calls, beside the worktree's `index` that git in the scratch uses. */
 export const PRIVATE_INDEX = 'aide-index';
@@ -107,6 +108,8 @@ export class WorktreeScratch implements Scratch {
   private foreign = false;
   /** Paths aide itself wrote since the last capture (scratch-relative): all a capture reads when nothing foreign ran. */
   private written = new Set<string>();
+  /** Whether git trusts the execute bit here (core.fileMode), read once when a capture needs it. */
+  private trustsFileMode: Promise<boolean> | null = null;
 
   private readonly place: ScratchPlace;
   private readonly indexFile: string;
@@ -184,6 +187,18 @@ export class WorktreeScratch implements Scratch {
   }
 
   /**
+   * Before a full scan (`add -A`, or the next session's sweep) the index needs only the paths
+   * it lacks: a modified file's entry is there already and the scan's stat check re-hashes it,
+   * as it does every file; a deleted file's entry the scan drops. So when a move or capture
+   * only modified and deleted files, a 30k-entry index is not rewritten once more (~30 ms) for
+   * them; the index is then no tree aide knows (indexTree stays) until the scan.
+   */
+  private async addMissingEntries(): Promise<void> {
+    const changes = await this.objects.changes(this.indexTree, this.filesTree);
+    if (changes.some((c) => c.action === 'created' || c.action === 'type_changed')) await this.syncIndex();
+  }
+
+  /**
    * From now on the caller tells the scratch of every write (noteWritten) and every command
    * (noteForeign) made in it (tracking.ts): captures then read the written paths only, until
    * something foreign ran.
@@ -212,57 +227,55 @@ export class WorktreeScratch implements Scratch {
 
   async capture(): Promise<ScratchCapture> {
     this.live();
-    const tree = (await this.captureKnown()) ?? (await this.captureAll());
+    const written = await this.captureWritten();
+    const tree = written ?? (await this.captureAll());
     this.unknownFiles = false;
     this.foreign = false;
     this.written.clear();
     this.filesTree = tree;
-    this.indexTree = tree;
+    // The tree from the written paths leaves the index where it was: syncIndex brings it up when a scan needs it.
+    if (written === null) this.indexTree = tree;
     const changes = await this.objects.changes(this.baseTree, tree);
     return { base: this.baseTree, tree, changes };
   }
 
   /**
-   * The capture when only aide wrote since the last one: the paths it wrote, updated in the
-   * private index (ignored new files left out, as `add -A` leaves them), then write-tree. No
-   * walk of the scratch: the cost does not grow with the repository. null when a full scan is
-   * due (something foreign ran, a path touches a link) or git refuses a path (a symlink or a
-   * file in its way, written by whatever wrote it): then the full scan decides.
+   * The capture when only aide wrote since the last one, from the known tree and the paths it
+   * wrote (written-tree.ts): neither the index nor any other file is read. null when a full
+   * scan is due: something foreign ran, a path touches a link, or the paths hold what that does
+   * not model (a symlink, a folder, written by whatever wrote it), so the scan decides.
    */
-  private async captureKnown(): Promise<string | null> {
+  private async captureWritten(): Promise<string | null> {
     if (!this.tracked || this.foreign || this.unknownFiles) return null;
     const paths = [...this.written];
+    if (paths.length === 0) return this.filesTree;
     if (paths.some((p) => this.linkState.some((l) => touchesLink(l, p)))) return null;
-    const options = this.indexOptions;
-    await this.syncIndex();
-    if (paths.length > 0) {
-      try {
-        // Untracked and ignored: left out. Tracked ones are never reported (a capture keeps them).
-        const ignored = new Set(
-          await this.git.fields(['check-ignore', '-z', '--stdin'], {
-            ...options,
-            input: paths.map((p) => `${p}\0`).join(''),
-            okCodes: [1],
-          }),
-        );
-        const taken = paths.filter((p) => !ignored.has(p));
-        if (taken.length > 0)
-          await this.git.run(['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], {
-            ...options,
-            input: taken.map((p) => `${p}\0`).join(''),
-          });
-      } catch (error) {
-        if (error instanceof GitCommandError) return null;
-        throw error;
-      }
+    try {
+      return await writtenTree(this.git, this.objects, {
+        base: this.filesTree,
+        paths,
+        root: this.path,
+        fileMode: await this.fileMode(),
+        options: this.indexOptions,
+      });
+    } catch (error) {
+      if (error instanceof GitCommandError) return null;
+      throw error;
     }
-    return this.git.text(['write-tree'], options);
+  }
+
+  /** core.fileMode as git reads it for the scratch (unset: true). */
+  private fileMode(): Promise<boolean> {
+    this.trustsFileMode ??= this.git
+      .text(['config', '--bool', '--get', 'core.fileMode'], { ...this.indexOptions, okCodes: [1] })
+      .then((value) => value !== 'false');
+    return this.trustsFileMode;
   }
 
   /** The full scan: every file of the scratch against the private index (`add -A`, like `git status`). */
   private async captureAll(): Promise<string> {
     const options = this.indexOptions;
-    await this.syncIndex();
+    await this.addMissingEntries();
     await this.git.run(['add', '-A', '--', ':/'], options);
     // The links (and whatever a command may have put in their place) are never captured. Dropped
     // after the add, not excluded from it: an exclusion naming an ignored link fails the add.
@@ -274,7 +287,7 @@ export class WorktreeScratch implements Scratch {
 
   async changedFiles(capture?: ScratchCapture): Promise<ChangedFile[]> {
     const taken = capture ?? (await this.capture());
-    return changedFilesBetween(this.git, taken.base, taken.tree);
+    return changedFilesBetween(this.git, taken.base, taken.tree, taken.changes);
   }
 
   async ignoredPaths(paths: readonly string[]): Promise<IgnoredPath[]> {
@@ -367,10 +380,10 @@ export class WorktreeScratch implements Scratch {
     if (this.disposed) return;
     this.disposed = true;
     if (this.place.kept && options.remove !== true) {
-      // Left for the next session, which sweeps it: the index brought up to the last move
-      // first, so that sweep compares the files with what aide last wrote.
+      // Left for the next session, which sweeps it: the index given the paths of the last move
+      // first, so that sweep keeps what aide last wrote (a tracked ignored file included).
       try {
-        await this.syncIndex();
+        await this.addMissingEntries();
       } finally {
         this.objects.close();
         await rm(ownerFile(this.place.records, this.place.name), { force: true });

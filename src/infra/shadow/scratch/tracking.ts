@@ -1,7 +1,7 @@
 /**
  * What a scratch is told about writes it did not make itself, so that a capture can read just
- * the paths aide wrote (worktree-scratch.ts, captureKnown) and walk every file only after
- * something aide does not control ran there. The act session's file system and command runner
+ * the paths aide wrote (written-tree.ts) and walk every file only after something aide does
+ * not control ran there. The act session's file system and command runner
  * are wrapped once, before its scratch is opened: every write the step's edits or the agent's
  * tools make goes through the one, every Run:, verify or agent command through the other.
  *
