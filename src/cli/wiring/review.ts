@@ -89,8 +89,10 @@ export async function prepareReview<T>(
   try {
     const subject = await subjectOf(store, options);
     const source = new ShadowReviewSource(store.git);
-    const files = await source.files(subject.fromTree, subject.toTree);
-    const ignoreFile = await source.fileAt(subject.toTree, REVIEW_IGNORE_FILE);
+    const [files, ignoreFile] = await Promise.all([
+      source.files(subject.fromTree, subject.toTree),
+      source.fileAt(subject.toTree, REVIEW_IGNORE_FILE),
+    ]);
     const ignore = ignoreFile === null ? [] : parseReviewIgnore(Buffer.from(ignoreFile).toString('utf8'));
     const inspected = await inspect(files, ignore);
     const patches = withPatches

@@ -147,14 +147,15 @@ export class ShadowReviewSource implements ReviewSource {
 
   async files(from: string, to: string): Promise<ReviewedFile[]> {
     const options = objectsOnly(this.git);
-    const changes = await diffTrees(this.git, from, to, options);
-    const patch = (
-      await this.git.run(
+    // Two read-only git processes on the shadow's objects, independent: side by side (a hook waits).
+    const [changes, diff] = await Promise.all([
+      diffTrees(this.git, from, to, options),
+      this.git.run(
         ['diff', '-U0', '--no-color', '--no-ext-diff', '--no-renames', '--no-textconv', from, to],
         options,
-      )
-    ).stdout.toString('utf8');
-    const lines = addedLines(patch);
+      ),
+    ]);
+    const lines = addedLines(diff.stdout.toString('utf8'));
     const blobOf = (mode: string | null, blob: string | null) =>
       mode !== null && FILE_MODES.has(mode) ? blob : null;
     const newBlobs = await readBlobs(
