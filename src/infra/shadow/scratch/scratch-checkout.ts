@@ -147,14 +147,20 @@ export class WorktreeScratch implements Scratch {
     this.unknownFiles = true;
     await this.moveTo(tree);
     await this.syncIndex();
+    await this.relink(tree);
+    await copyFile(this.indexFile, join(this.place.adminDir, 'index'));
+  }
+
+  /** The configured links made to stand for `tree`; `previous` names the ones aide made before. */
+  private async relink(tree: string, previous?: readonly ScratchLink[]): Promise<void> {
     this.linkState = await syncLinks(
       this.objects,
       this.workspace.root,
       this.path,
       tree,
       this.configuredLinks,
+      previous,
     );
-    await copyFile(this.indexFile, join(this.place.adminDir, 'index'));
   }
 
   get base(): string {
@@ -334,16 +340,8 @@ export class WorktreeScratch implements Scratch {
     this.unknownFiles = false;
     this.filesTree = tree;
     this.baseTree = tree;
-    if (changes.some((c) => this.linkState.some((l) => touchesLink(l, c.path)))) {
-      this.linkState = await syncLinks(
-        this.objects,
-        this.workspace.root,
-        this.path,
-        tree,
-        this.configuredLinks,
-        this.linkState,
-      );
-    }
+    if (changes.some((c) => this.linkState.some((l) => touchesLink(l, c.path))))
+      await this.relink(tree, this.linkState);
     return { from, to: tree, written, removed, swept };
   }
 
