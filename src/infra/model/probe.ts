@@ -27,9 +27,12 @@ export async function probeModelServer(
   if (refused !== null) return { ok: false, failure: refused };
   const apiKey = model.api_key_env === undefined ? undefined : env[model.api_key_env];
   const root = serverRoot(model.endpoint);
-  const refusal = await connectionRefused(root, deadlineMs, signal);
-  if (refusal !== null)
-    return { ok: false, failure: { kind: 'no_server', endpoint: model.endpoint, detail: refusal } };
+  const connection = await tryConnection(root, deadlineMs, signal);
+  if (connection.state === 'refused')
+    return { ok: false, failure: { kind: 'no_server', endpoint: model.endpoint, detail: connection.code } };
+  // No connection within the whole deadline (a host that drops packets): the GET would wait again.
+  if (connection.state === 'timeout')
+    return { ok: false, failure: { kind: 'timeout', which: 'total', ms: deadlineMs } };
   const timer = new RequestTimer({ totalMs: deadlineMs, idleMs: deadlineMs }, signal);
   try {
     const answer = await getJson(`${root}/v1/models`, {
@@ -46,39 +49,46 @@ export async function probeModelServer(
 /** The errors of a connection attempt that mean nothing listens there (fetch's `no_server` too). */
 const REFUSALS = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
 
+/** What a TCP connection attempt found: nothing listening, no answer at all, or anything else. */
+type Connection = { state: 'refused'; code: string } | { state: 'timeout' } | { state: 'other' };
+
 /**
- * Tries a TCP connection to the server's host and port: the error code when it is refused (or
- * the host does not resolve), null when it connects, times out, is cancelled or fails otherwise.
+ * Tries a TCP connection to the server's host and port: refused (or the host does not resolve),
+ * no connection within the deadline, or `other` (it connected, was cancelled or failed otherwise:
+ * the GET decides).
  */
-function connectionRefused(root: string, deadlineMs: number, signal?: AbortSignal): Promise<string | null> {
+function tryConnection(root: string, deadlineMs: number, signal?: AbortSignal): Promise<Connection> {
+  const other: Connection = { state: 'other' };
   let url: URL;
   try {
     url = new URL(root);
   } catch {
-    return Promise.resolve(null);
+    return Promise.resolve(other);
   }
   const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (signal?.aborted === true) return Promise.resolve(null);
+  if (signal?.aborted === true) return Promise.resolve(other);
   return new Promise((resolve) => {
     const socket = connect({ host, port, timeout: deadlineMs });
-    const done = (answer: string | null) => {
+    const done = (answer: Connection) => {
       signal?.removeEventListener('abort', onAbort);
       socket.destroy();
       resolve(answer);
     };
     const onAbort = () => {
-      done(null);
+      done(other);
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     socket.once('connect', () => {
-      done(null);
+      done(other);
     });
     socket.once('timeout', () => {
-      done(null);
+      done({ state: 'timeout' });
     });
     socket.once('error', (error: NodeJS.ErrnoException) => {
-      done(error.code !== undefined && REFUSALS.has(error.code) ? error.code : null);
+      done(
+        error.code !== undefined && REFUSALS.has(error.code) ? { state: 'refused', code: error.code } : other,
+      );
     });
   });
 }
