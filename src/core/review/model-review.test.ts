@@ -201,3 +201,13 @@ test('the check result: advice passes, a blocking severity fails, an unreadable 
   assert.equal(unread.reason, "the model's review could not be read");
   assert.ok(unread.details?.some((d) => /token limit/.test(d)));
 });
+
+test("a finding's message reaches the terminal without escape sequences or direction overrides", () => {
+  const review = parseReviewReply(
+    'error a.js:1: safe \u001b[2J\u001b]52;c;ZXZpbA==\u0007 \u202eevil\u202c\u200b done',
+  );
+  assert.deepEqual(
+    review.findings.map((f) => f.message),
+    ['safe [2J]52;c;ZXZpbA== evil done'],
+  );
+});

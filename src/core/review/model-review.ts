@@ -6,6 +6,7 @@
  * model was not shown is dropped and reported, as is a line that is not a finding. Nothing a
  * model writes makes the parser throw.
  */
+import { withoutInvisible } from '../security/invisible.js';
 import { z } from 'zod';
 import { MODEL_SEVERITIES, type MODEL_BLOCKS_ON } from '../../config/config-schema.js';
 import { wrapToolResult } from '../agent/untrusted.js';
@@ -63,7 +64,7 @@ const findingSchema = z.object({
   line: z.number().int().positive({ error: 'the line is not a positive number' }).nullable(),
   message: z
     .string()
-    .transform((m) => m.replace(CONTROL, '').trim())
+    .transform((m) => withoutInvisible(m.replace(CONTROL, '')).trim())
     .pipe(z.string().min(1, { error: 'no message' })),
 });
 

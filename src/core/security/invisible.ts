@@ -85,3 +85,11 @@ export function findInvisible(line: string): InvisibleChar[] {
   }
   return found;
 }
+
+/**
+ * `text` without its invisible and bidi-control characters: for text aide shows but did not write
+ * (a model's message), where a right-to-left override could make a line read other than it is.
+ */
+export function withoutInvisible(text: string): string {
+  return text.replace(INVISIBLE, '');
+}
