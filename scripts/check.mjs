@@ -1,11 +1,13 @@
 // `npm run check`: the format check, the build (its tsc is the typecheck), lint and the tests, all
-// of them, each as its own npm script. Prettier, tsc and ESLint each use one core: run one after
-// the other they left the second core of a 2-core CI machine idle for over a minute (issue 12's
-// 3-minute ceiling). So they run in two pairs: the format check beside the build, then lint beside
-// the tests (which need the build). Output of the side jobs is held and printed whole when they end,
-// so it never interleaves with the tests' report; the exit code is 1 if any of them failed.
+// of them. Prettier, tsc, ESLint and the tests each fill one core at most, except the tests: run
+// one after the other they left the second core of a 2-core CI machine idle for minutes (issue 12's
+// 3-minute ceiling). So the format check runs beside the build, and lint beside the tests (which
+// need the build). Build and lint share one process and one TypeScript program
+// (scripts/build-and-lint.mjs): ESLint's type-aware rules reuse tsc's type checking. Output of the
+// side jobs is held and printed whole when they end, so it never interleaves with the tests'
+// report; the exit code is 1 if any of them failed.
 import { Buffer } from 'node:buffer';
-import { spawn } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 
 /** Runs `npm run <script>`; its output is held (`held`) or goes straight to ours. */
 function npmRun(script, held) {
@@ -25,6 +27,34 @@ function npmRun(script, held) {
   });
 }
 
+/**
+ * Starts build-and-lint.mjs: `build` settles when the build is done (tests may start), `lint` when
+ * lint is. Each gives `{ script, code, output }`; a step the process never reported failed.
+ */
+function buildAndLint() {
+  const child = fork(new URL('./build-and-lint.mjs', import.meta.url), [], {
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    // Its output is held in a pipe but printed to our terminal: keep tsc's colours there.
+    env: process.stdout.isTTY ? { ...process.env, FORCE_COLOR: '1' } : process.env,
+  });
+  const stray = [];
+  child.stdout.on('data', (chunk) => stray.push(chunk));
+  child.stderr.on('data', (chunk) => stray.push(chunk));
+  const steps = {};
+  const settled = {};
+  for (const step of ['build', 'lint']) steps[step] = new Promise((resolve) => (settled[step] = resolve));
+  child.on('message', ({ step, ok, output }) =>
+    settled[step]?.({ script: step, code: ok ? 0 : 1, output: [Buffer.from(output)] }),
+  );
+  const failed = (reason) => {
+    for (const step of ['build', 'lint'])
+      settled[step]({ script: step, code: 1, output: [...stray, Buffer.from(reason)] });
+  };
+  child.on('error', (error) => failed(`${error.message}\n`));
+  child.on('close', (code, signal) => failed(`build-and-lint.mjs ended (${signal ?? `exit ${code}`})\n`));
+  return { ...steps, stop: () => child.kill() };
+}
+
 function report(result) {
   const text = Buffer.concat(result.output).toString('utf8');
   process.stdout.write(
@@ -34,11 +64,14 @@ function report(result) {
   return result.code === 0;
 }
 
-const first = await Promise.all([npmRun('format:check', true), npmRun('build', true)]);
-const firstOk = first.map(report).every(Boolean);
-if (!firstOk) process.exit(1);
+const side = buildAndLint();
+const first = await Promise.all([npmRun('format:check', true), side.build]);
+if (!first.map(report).every(Boolean)) {
+  side.stop();
+  process.exit(1);
+}
 
-const [lint, tests] = await Promise.all([npmRun('lint', true), npmRun('test:run', false)]);
+const [lint, tests] = await Promise.all([side.lint, npmRun('test:run', false)]);
 const lintOk = report(lint);
 process.stdout.write(`\n> npm run test:run: ${tests.code === 0 ? 'ok' : `failed (exit ${tests.code})`}\n`);
 process.exit(lintOk && tests.code === 0 ? 0 : 1);
