@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
@@ -170,3 +170,63 @@ test('the confined fstab: a read-only copy of /, the hidden folders covered, the
     'none /tmp/p/root/tmp/p/home/.cache/pip none remount,bind,ro,relatime 0 0',
   ]);
 });
+
+// A workspace (or a scratch) on /dev/shm, a tmpfs where people put fast checkouts: confined, the
+// sandbox hides /dev/shm, and bwrap's fresh /dev hid the workspace with it (the command saw no
+// such folder) until read-only paths under /dev were bound back like those under /tmp.
+for (const mechanism of ['unshare', 'bwrap'] as const) {
+  test(`${mechanism}, confined: a workspace under /dev/shm is in sight and read-only; the rest of /dev/shm is hidden`, async (t) => {
+    const shm = mkdtempSync('/dev/shm/aide-plan-');
+    t.after(() => {
+      rmSync(shm, { recursive: true, force: true });
+    });
+    const workspace = join(shm, 'ws');
+    mkdirSync(workspace);
+    writeFileSync(join(workspace, 'seen.txt'), 'in sight\n');
+    writeFileSync(join(shm, 'beside.txt'), 'beside\n');
+    const plan: SandboxPlan = { mechanism, network: true, filesystem: 'confined', pid: true };
+    const sandbox = new Sandbox(plan, tools, {
+      env,
+      readOnlyPaths: [workspace],
+      homeBinds: [],
+      allowNetwork: false,
+    });
+    t.after(() => {
+      sandbox.dispose();
+    });
+    const scratch = tempDir(t);
+    const script = [
+      'cat "$1/seen.txt" || echo "workspace missing"',
+      'if (: > "$1/f") 2>/dev/null; then echo writable; else echo read-only; fi',
+      'if [ -e "$2" ]; then echo "beside in sight"; else echo "beside hidden"; fi',
+    ].join('\n');
+    const runner = new ProcessCommandRunner({
+      isolation: {
+        report: {
+          mechanism,
+          network: 'off',
+          workspaceReadOnly: true,
+          writable: 'scratch',
+          sockets: 'hidden',
+          processTree: 'namespace',
+          detail: null,
+        },
+        wrap: (argv, cwd) => sandbox.wrap(argv, cwd),
+        environment: (e) => sandbox.environment(e),
+      },
+    });
+    const result = await runner.run({
+      name: 'shm',
+      run: ['/bin/sh', '-c', script, 'shm', workspace, join(shm, 'beside.txt')],
+      cwd: scratch,
+      env,
+      timeoutMs: 10_000,
+      logFile: join(scratch, 'log'),
+      maxLogBytes: 10_000,
+      tailBytes: 1000,
+    });
+    assert.equal(result.exitCode, 0, result.tail);
+    assert.deepEqual(result.tail.split('\n'), ['in sight', 'read-only', 'beside hidden']);
+    assert.equal(existsSync(join(workspace, 'f')), false);
+  });
+}

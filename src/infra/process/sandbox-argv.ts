@@ -192,11 +192,13 @@ function bwrapArgv(
   layout: SandboxLayout,
   argv: readonly string[],
 ): string[] {
-  // --dev makes a fresh /dev (its own /dev/shm, no /dev/log), so nothing under it needs hiding.
+  // --dev makes a fresh /dev (its own /dev/shm, no /dev/log), so nothing under it needs hiding;
+  // but it hides like a tmpfs does, so a read-only path under it (a workspace in /dev/shm) is
+  // bound back after it too.
   const hidden = outermost(layout.hidden).filter((dir) => !within(dir, '/dev'));
   const binds = [
     ...hidden.flatMap((dir) => ['--tmpfs', dir]),
-    ...boundBack(layout.readOnly, hidden).flatMap((path) => ['--ro-bind', path, path]),
+    ...boundBack(layout.readOnly, [...hidden, '/dev']).flatMap((path) => ['--ro-bind', path, path]),
     ...[...layout.writable, layout.cwd].flatMap((path) => ['--bind', path, path]),
     ...layout.homeBinds.flatMap((bind) => ['--ro-bind', bind.source, bind.target]),
   ];
