@@ -151,7 +151,13 @@ function zigCounts(line: string): Counts | null {
   return passed + skipped + failed === total ? { passed, failed, skipped } : null;
 }
 
+/** Every summary above has a number in it: a line without a digit skips all of them at once. */
+const DIGIT = /\d/;
+
 function nativeSummary(line: string): Found {
+  // A command's output runs past this line by line, up to gigabytes of it, and most lines are
+  // no summary.
+  if (!DIGIT.test(line)) return null;
   const cargo = CARGO.exec(line);
   if (cargo)
     return ['cargo', { passed: Number(cargo[1]), failed: Number(cargo[2]), skipped: Number(cargo[3]) }];
