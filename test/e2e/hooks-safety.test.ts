@@ -97,6 +97,24 @@ async function commitUntilVerify(root: string) {
   return { pid: child.pid ?? 0, exited };
 }
 
+/**
+ * Waits until no process of the group `pgid` is left. On Ctrl-C git dies at once, while the hook
+ * (aide) goes on cleaning up its scratch for a moment: the user's state is compared after that.
+ */
+async function groupGone(pgid: number, deadlineMs = 30_000): Promise<void> {
+  const deadline = Date.now() + deadlineMs;
+  for (;;) {
+    try {
+      process.kill(-pgid, 0);
+    } catch {
+      return;
+    }
+    if (Date.now() > deadline)
+      throw new Error(`processes of group ${pgid} still running after ${deadlineMs} ms`);
+    await sleep(50);
+  }
+}
+
 /** The user's tree as a review is stopped: partially staged, unstaged and untracked files. */
 function messyTree(root: string): void {
   writeTree(root, { 'slow.txt': 'slow\n', 'part.txt': 'ONE\ntwo\n' });
@@ -112,6 +130,7 @@ test('Ctrl-C during a hooked commit: no commit; files and index entries byte-ide
   const { pid, exited } = await commitUntilVerify(root);
   process.kill(-pid, 'SIGINT');
   assert.notEqual(await exited, 0);
+  await groupGone(pid);
   assert.deepEqual({ head: head(root), ...userState(root) }, before);
   assert.equal(existsSync(join(root, '.git', 'index.lock')), false);
 });
