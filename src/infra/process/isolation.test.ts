@@ -138,6 +138,23 @@ for (const mechanism of ['unshare', 'bwrap'] as const) {
     );
   });
 
+  test(`${mechanism}: /proc/sys cannot be written (the host's core_pattern names a helper the kernel runs as root)`, async (t) => {
+    const { scratch, workspace } = folders(t);
+    const runner = await runnerFor(t, workspace, { force: mechanism });
+    const pattern = '/proc/sys/kernel/core_pattern';
+    const before = readFileSync(pattern, 'utf8');
+    // Writes back the value it read: harmless even where the sandbox fails.
+    const result = await runner.run(
+      command(scratch, `cat ${pattern} > "$TMPDIR/p" && cat "$TMPDIR/p" > ${pattern}`),
+    );
+    assert.notEqual(result.exitCode, 0, result.tail);
+    assert.match(
+      result.tail,
+      process.getuid?.() === 0 ? /Read-only file system/ : /Read-only|Permission denied/,
+    );
+    assert.equal(readFileSync(pattern, 'utf8'), before);
+  });
+
   test(`${mechanism}: HOME and TMPDIR are private; the user's HOME, the host's /tmp and a socket listening there are out of sight`, async (t) => {
     const { scratch, workspace } = folders(t);
     const home = tempDir(t, 'aide-user-home-');
