@@ -5,9 +5,13 @@
  * - a trivial command (`true`, and `node -e 0`): a direct spawn; aide's command time (the
  *   report's `commands[0].durationMs`: the runner and the isolation wrapper); aide's total (the
  *   whole `aide verify` process: node start, config, isolation probe, snapshot, scratch, run,
- *   clean-up); and setup = total − command time. Isolated (unshare) and with --no-isolation.
- *   For `true`, also where the time goes: the runner in-process without isolation, the wrapped
- *   argv spawned directly, and the isolation probe aide runs once per process.
+ *   clean-up); and setup = total − command time. Isolated (the mechanism aide picks: bwrap where
+ *   it works, else unshare) and with --no-isolation. For `true`, also where the time goes: the
+ *   runner in-process without isolation, the wrapped argv spawned directly, and the isolation
+ *   probe aide runs once per process.
+ * - the isolation wrapper's fixed cost per command for each mechanism that works here (bwrap,
+ *   unshare), against a bare spawn of `true` in the same rounds, wall and CPU
+ *   (bench/wrapper-overhead.ts); `--wrapper-only` measures just that.
  * - this repository's own test suite (a subset by default, `--full` for all of it) in a clone of
  *   the repository, with node_modules and the built dist linked in. Isolated first; when the
  *   suite does not end as it does directly (other exit code or test counts), it is measured
@@ -20,6 +24,7 @@
  * change of load during the run falls on each of them alike.
  *
  * Run: npm run bench:verify [-- --runs 10] [--suite-runs 3] [--suite core/edit,infra/fs] [--full] [--keep]
+ *      [--wrapper-only]
  */
 import { spawn, spawnSync } from 'node:child_process';
 import {
@@ -37,6 +42,7 @@ import { fileURLToPath } from 'node:url';
 import { ProcessCommandRunner, type Isolation } from '../src/infra/process/command-runner.js';
 import { prepareIsolation } from '../src/infra/process/isolation.js';
 import { median } from './stats.js';
+import { printWrapperOverhead } from './wrapper-overhead.js';
 
 interface Options {
   runs: number;
@@ -45,6 +51,8 @@ interface Options {
   suite: string[];
   full: boolean;
   keep: boolean;
+  /** Only the wrapper's cost per command, per mechanism (no aide runs, no suite). */
+  wrapperOnly: boolean;
 }
 
 function parseOptions(argv: readonly string[]): Options {
@@ -67,6 +75,7 @@ function parseOptions(argv: readonly string[]): Options {
     suite,
     full,
     keep: argv.includes('--keep'),
+    wrapperOnly: argv.includes('--wrapper-only'),
   };
 }
 
@@ -532,7 +541,12 @@ async function main(): Promise<void> {
         .map((l) => l.toFixed(1))
         .join(' ')}`,
     );
-    await trivial(options, root, env, verdicts);
+    if (!options.wrapperOnly) await trivial(options, root, env, verdicts);
+    const repo = join(root, 'wrapper');
+    makeTrivialRepo(repo, env);
+    // A wrapped `true` takes milliseconds: more rounds than aide runs, for a steadier median.
+    await printWrapperOverhead(Math.max(30, options.runs * 3), ['true'], repo, repo, env);
+    if (options.wrapperOnly) return;
     await suite(options, root, env, verdicts);
     console.log(`\ngoal: aide's command time ≤ ${GOAL}× the direct run (scratch setup comes on top)`);
     for (const line of verdicts) console.log(`  ${line}`);

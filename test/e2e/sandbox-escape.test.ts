@@ -43,6 +43,7 @@ function connectTo(path: string): string {
 }
 
 interface World {
+  corePattern: string;
   home: string;
   homePrint: Record<string, string>;
   main: string;
@@ -56,6 +57,7 @@ interface World {
 }
 
 const HOSTILE_GITCONFIG = '[alias]\n\tst = !touch /tmp/pwned\n';
+const CORE_PATTERN = '/proc/sys/kernel/core_pattern';
 
 async function setUp(mechanism: string): Promise<World> {
   const marker = `aide-escape-${mechanism}-${process.pid}`;
@@ -93,19 +95,35 @@ async function setUp(mechanism: string): Promise<World> {
       `s=${root}/.aide/state/shadow.git; echo '${HOSTILE_GITCONFIG}' >> $s/config; echo 'touch /tmp/pwned' > $s/hooks/post-checkout; echo x > $s/objects/info/alternates`,
     ),
     attempt('sockets', sockets.map((socket) => connectTo(socket.path)).join('; ')),
+    // Writes back the value it read (harmless if it gets through): as root, core_pattern names a
+    // helper the host kernel runs as root outside every namespace.
+    attempt('sysctl', `p=${CORE_PATTERN}; cat $p > "$TMPDIR/p"; cat "$TMPDIR/p" > $p && echo WROTE-SYSCTL`),
   ];
   writeTree(main, { '.aide/sandbox.json': JSON.stringify({ commands: commands(main), flake_reruns: 0 }) });
   writeTree(linked, {
     '.aide/sandbox.json': JSON.stringify({ commands: commands(linked), flake_reruns: 0 }),
   });
   // The shadow exists before the commands run: aide makes it for the snapshot.
+  const corePattern = readFileSync(CORE_PATTERN, 'utf8');
   const homePrint = fingerprint(home);
   const mainGit = fingerprint(main);
   const linkedPrint = fingerprint(linked);
   const env = { AIDE_ISOLATION: mechanism, HOME: home };
   const mainRun = (await verifyJson(main, [], env)).report;
   const linkedRun = (await verifyJson(linked, [], env)).report;
-  return { home, homePrint, main, mainGit, linked, linkedPrint, marker, sockets, mainRun, linkedRun };
+  return {
+    corePattern,
+    home,
+    homePrint,
+    main,
+    mainGit,
+    linked,
+    linkedPrint,
+    marker,
+    sockets,
+    mainRun,
+    linkedRun,
+  };
 }
 
 function tail(report: VerifyJson, name: string): string {
@@ -161,6 +179,14 @@ for (const mechanism of ['unshare', 'bwrap']) {
         assert.equal(existsSync(join(shadow, 'hooks/post-checkout')), false);
         assert.notEqual(readFileSync(join(shadow, 'objects/info/alternates'), 'utf8'), 'x\n');
       }
+    });
+
+    test("cannot write the host's sysctls in /proc/sys", () => {
+      for (const report of [world.mainRun, world.linkedRun]) {
+        assert.doesNotMatch(tail(report, 'sysctl'), /WROTE-SYSCTL/);
+        assert.match(tail(report, 'sysctl'), /Read-only file system|Permission denied/);
+      }
+      assert.equal(readFileSync(CORE_PATTERN, 'utf8'), world.corePattern);
     });
 
     test('cannot connect to a UNIX socket listening outside the scratch (in a temp dir, in /tmp)', () => {

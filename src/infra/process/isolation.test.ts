@@ -138,6 +138,23 @@ for (const mechanism of ['unshare', 'bwrap'] as const) {
     );
   });
 
+  test(`${mechanism}: /proc/sys cannot be written (the host's core_pattern names a helper the kernel runs as root)`, async (t) => {
+    const { scratch, workspace } = folders(t);
+    const runner = await runnerFor(t, workspace, { force: mechanism });
+    const pattern = '/proc/sys/kernel/core_pattern';
+    const before = readFileSync(pattern, 'utf8');
+    // Writes back the value it read: harmless even where the sandbox fails.
+    const result = await runner.run(
+      command(scratch, `cat ${pattern} > "$TMPDIR/p" && cat "$TMPDIR/p" > ${pattern}`),
+    );
+    assert.notEqual(result.exitCode, 0, result.tail);
+    assert.match(
+      result.tail,
+      process.getuid?.() === 0 ? /Read-only file system/ : /Read-only|Permission denied/,
+    );
+    assert.equal(readFileSync(pattern, 'utf8'), before);
+  });
+
   test(`${mechanism}: HOME and TMPDIR are private; the user's HOME, the host's /tmp and a socket listening there are out of sight`, async (t) => {
     const { scratch, workspace } = folders(t);
     const home = tempDir(t, 'aide-user-home-');
@@ -220,21 +237,31 @@ for (const mechanism of ['unshare', 'bwrap'] as const) {
   });
 }
 
-test('with the network allowed, the host server is reachable and the workspace still read-only', async (t) => {
-  const { scratch, workspace, file } = folders(t);
-  const runner = await runnerFor(t, workspace, { allowNetwork: true });
-  assert.deepEqual(runner.isolation, {
-    mechanism: 'unshare',
-    network: 'allowed',
-    workspaceReadOnly: true,
-    writable: 'scratch',
-    sockets: 'hidden',
-    processTree: 'namespace',
-    detail: null,
+for (const mechanism of ['unshare', 'bwrap'] as const) {
+  test(`${mechanism}: with the network allowed, the host server is reachable and the workspace still read-only`, async (t) => {
+    const { scratch, workspace, file } = folders(t);
+    const runner = await runnerFor(t, workspace, { allowNetwork: true, force: mechanism });
+    assert.deepEqual(runner.isolation, {
+      mechanism,
+      network: 'allowed',
+      workspaceReadOnly: true,
+      writable: 'scratch',
+      sockets: 'hidden',
+      processTree: 'namespace',
+      detail: null,
+    });
+    assert.equal((await runner.run(command(scratch, fetchScript(await hostServer(t))))).tail, 'reached host');
+    assert.notEqual((await runner.run(command(scratch, `echo changed > ${file}`))).exitCode, 0);
+    assert.equal(readFileSync(file, 'utf8'), 'original\n');
   });
-  assert.equal((await runner.run(command(scratch, fetchScript(await hostServer(t))))).tail, 'reached host');
-  assert.notEqual((await runner.run(command(scratch, `echo changed > ${file}`))).exitCode, 0);
-  assert.equal(readFileSync(file, 'utf8'), 'original\n');
+}
+
+test('unforced, bwrap is chosen where it works (one program start, where unshare needs seven)', async (t) => {
+  for (const allowNetwork of [false, true]) {
+    const runner = await runnerFor(t, folders(t).workspace, { allowNetwork });
+    assert.equal(runner.isolation.mechanism, 'bwrap');
+    assert.equal(runner.isolation.detail, null);
+  }
 });
 
 test('forced off, the report says the network is unavailable and nothing is claimed', async (t) => {
@@ -317,7 +344,7 @@ test('without /proc for a PID namespace, the report keeps the rest and says what
     writable: 'scratch',
     sockets: 'hidden',
     processTree: 'process-group',
-    detail: `background processes are killed only through the process group (no PID namespace) because ${NO_PROC}; ${NO_BWRAP}`,
+    detail: `background processes are killed only through the process group (no PID namespace) because ${NO_BWRAP}; ${NO_PROC}`,
   });
   t.after(() => {
     isolation.dispose();
@@ -359,7 +386,7 @@ test('when the file system cannot be confined, only the workspace and git dirs a
   assert.equal(isolation.report.processTree, 'namespace');
   assert.equal(
     isolation.report.detail,
-    `$HOME, /tmp and the rest of the file system outside the workspace are writable and UNIX sockets on disk (/tmp, /run, $HOME) are reachable because pivot_root: failed to change root; ${NO_BWRAP}`,
+    `$HOME, /tmp and the rest of the file system outside the workspace are writable and UNIX sockets on disk (/tmp, /run, $HOME) are reachable because ${NO_BWRAP}; pivot_root: failed to change root`,
   );
 });
 
@@ -375,7 +402,7 @@ test('without setpriv the read-only mount is not trusted: a command could unmoun
   assert.equal(isolation.report.workspaceReadOnly, false);
   assert.match(
     isolation.report.detail ?? '',
-    /because setpriv is not installed \(util-linux\), so the workspace cannot be kept read-only; bwrap is not installed$/,
+    /because bwrap is not installed; setpriv is not installed \(util-linux\), so the workspace cannot be kept read-only$/,
   );
 });
 
@@ -395,7 +422,7 @@ test('when no namespace can be made, network isolation is reported unavailable w
     writable: 'anywhere',
     sockets: 'reachable',
     processTree: 'process-group',
-    detail: `network isolation: unavailable because ${NO_USERNS}; ${NO_BWRAP}`,
+    detail: `network isolation: unavailable because ${NO_BWRAP}; ${NO_USERNS}`,
   });
   assert.deepEqual(isolation.wrap(['npm', 'test'], tmpdir()), ['npm', 'test']);
   isolation.dispose();
@@ -412,8 +439,32 @@ test('with no tools installed the reason says so', async () => {
   );
   assert.equal(
     isolation.report.detail,
-    'network isolation: unavailable because unshare is not installed (util-linux); bwrap is not installed',
+    'network isolation: unavailable because bwrap is not installed; unshare is not installed (util-linux)',
   );
+});
+
+test('bwrap is tried first; where it fails, unshare takes over with every protection and no note', async () => {
+  const tried: string[] = [];
+  const isolation = await selectIsolation(networkOff, allTools, (plan) => {
+    tried.push(`${plan.mechanism} ${plan.filesystem} ${plan.pid ? 'pid' : 'no-pid'}`);
+    return Promise.resolve(plan.mechanism === 'bwrap' ? NO_BWRAP : null);
+  });
+  assert.deepEqual(tried, ['bwrap confined pid', 'unshare confined pid']);
+  assert.equal(isolation.report.mechanism, 'unshare');
+  assert.equal(isolation.report.processTree, 'namespace');
+  assert.equal(isolation.report.detail, null);
+  isolation.dispose();
+});
+
+test('forcing unshare never tries bwrap', async () => {
+  const tried: string[] = [];
+  const isolation = await selectIsolation({ ...networkOff, force: 'unshare' }, allTools, (plan) => {
+    tried.push(plan.mechanism);
+    return Promise.resolve(null);
+  });
+  assert.deepEqual(tried, ['unshare']);
+  assert.equal(isolation.report.mechanism, 'unshare');
+  isolation.dispose();
 });
 
 test('forcing bwrap never falls back to unshare', async () => {

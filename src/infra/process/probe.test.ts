@@ -13,7 +13,7 @@ test('a probe reports the exit code and output; a program that is not installed 
   assert.deepEqual([missing.ok, missing.missing], [false, true]);
 });
 
-// execa's own timeout kills only the child; a grandchild holding the output pipe would keep the
+// A timeout that killed only the child would leave a grandchild holding the output pipe and the
 // probe waiting for the whole sleep (LESSONS). The probe's group is killed whole.
 test('a probe past its timeout is killed with everything it started', async () => {
   const started = performance.now();

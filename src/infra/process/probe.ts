@@ -2,12 +2,13 @@
  * Capability probes: run a small command once and report what happened. Never rejects; a
  * command that is not installed is reported as missing. Killed outright after a few seconds.
  *
- * execa runs them (imported on the first probe: about 0.1 s that `aide --help` and most
- * commands never pay). Its own timeout kills only the direct child, and a grandchild holding
- * the output pipe would keep the promise open (LESSONS), so a probe leads its own process group
- * and the timeout kills the whole group, as aide's exit does.
+ * node's own spawn, not execa: loading execa cost 55–115 ms here, paid by every `aide verify`
+ * and `aide review` for the isolation probe alone. A timeout that killed only the direct child
+ * would leave a grandchild holding the output pipe and the promise open (LESSONS), so a probe
+ * leads its own process group and the timeout kills the whole group, as aide's exit does.
  */
-import type { execa } from 'execa';
+import { spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { signalGroup, trackGroup, untrackGroup } from './process-group.js';
 
 export interface ProbeResult {
@@ -32,43 +33,62 @@ function probeEnv(env: Readonly<Record<string, string | undefined>>): Record<str
   return { PATH: env['PATH'] ?? '/usr/bin:/bin', LANG: 'C', LC_ALL: 'C' };
 }
 
-let loadExeca: Promise<typeof execa> | undefined;
+/** More output than this fails the probe and kills it: a probe prints a line or two. */
+const MAX_BUFFER = 1 << 20;
 
-export async function probe(
-  argv: readonly [string, ...string[]],
-  options: ProbeOptions,
-): Promise<ProbeResult> {
-  loadExeca ??= import('execa').then((module) => module.execa);
-  const run = await loadExeca;
+export function probe(argv: readonly [string, ...string[]], options: ProbeOptions): Promise<ProbeResult> {
   const started = performance.now();
   const [program, ...args] = argv;
-  const subprocess = run(program, args, {
-    env: probeEnv(options.env),
-    extendEnv: false,
-    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
-    stdin: 'ignore',
-    detached: true,
-    reject: false,
-    maxBuffer: 1 << 20,
-    stripFinalNewline: false,
-  });
-  const pgid = subprocess.pid;
-  if (pgid !== undefined) trackGroup(pgid);
-  const timer = setTimeout(() => {
-    if (pgid !== undefined) signalGroup(pgid, 'SIGKILL');
-  }, options.timeoutMs ?? 5000);
-  try {
-    const result = await subprocess;
-    return {
-      ok: !result.failed,
-      missing: 'code' in result && result.code === 'ENOENT',
-      code: result.exitCode ?? null,
-      stdout: result.stdout,
-      stderr: result.stderr,
-      ms: performance.now() - started,
+  return new Promise((resolve) => {
+    const child = spawn(program, args, {
+      env: probeEnv(options.env),
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    const pgid = child.pid;
+    if (pgid !== undefined) trackGroup(pgid);
+    let overflow = false;
+    const kill = () => {
+      if (pgid !== undefined) signalGroup(pgid, 'SIGKILL');
     };
-  } finally {
-    clearTimeout(timer);
-    if (pgid !== undefined) untrackGroup(pgid);
-  }
+    const collect = (stream: Readable) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      stream.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_BUFFER) {
+          overflow = true;
+          kill();
+        } else chunks.push(chunk);
+      });
+      return () => Buffer.concat(chunks).toString('utf8');
+    };
+    const stdout = collect(child.stdout);
+    const stderr = collect(child.stderr);
+    const timer = setTimeout(kill, options.timeoutMs ?? 5000);
+    let settled = false;
+    const settle = (code: number | null, error: NodeJS.ErrnoException | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (pgid !== undefined) untrackGroup(pgid);
+      resolve({
+        ok: error === null && code === 0 && !overflow,
+        missing: error?.code === 'ENOENT',
+        code,
+        stdout: stdout(),
+        stderr: stderr(),
+        ms: performance.now() - started,
+      });
+    };
+    // A program that cannot be started has no pid; any later 'error' (a failed kill) changes nothing.
+    child.on('error', (error) => {
+      if (pgid === undefined) settle(null, error);
+    });
+    // 'close': the process has exited and every holder of its output pipes is gone too.
+    child.on('close', (code) => {
+      settle(code, null);
+    });
+  });
 }

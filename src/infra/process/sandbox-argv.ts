@@ -183,8 +183,12 @@ function boundBack(paths: readonly string[], hidden: readonly string[]): string[
  * SIGKILLed before its TERM handler runs. Without it the command handles TERM, and SIGKILL to
  * the group still reaches bwrap's init (it stays in the group), which ends the namespace.
  * `--cap-drop ALL` matters when aide runs as root: bwrap then keeps every capability and the
- * command could unmount the read-only bind (verified). Order matters: the scratch lives under
- * the temp folder that is hidden, so the binds come after the tmpfs that hides it.
+ * command could unmount the read-only bind (verified). `--remount-ro /proc` matters then too:
+ * bwrap covers only /proc/irq and /proc/bus, and a root without capabilities may still write
+ * sysctls by file permission alone, /proc/sys/kernel/core_pattern among them, whose helper the
+ * host kernel runs as root outside every namespace (verified writable here, bwrap 0.8.0); the
+ * unshare sandbox's /proc is read-only as well. Order matters: the scratch lives under the temp
+ * folder that is hidden, so the binds come after the tmpfs that hides it.
  */
 function bwrapArgv(
   plan: SandboxPlan,
@@ -210,7 +214,7 @@ function bwrapArgv(
     tools.bwrap ?? 'bwrap',
     ...root,
     ...(plan.network ? ['--unshare-net'] : []),
-    ...(plan.pid ? ['--unshare-pid', '--proc', '/proc'] : []),
+    ...(plan.pid ? ['--unshare-pid', '--proc', '/proc', '--remount-ro', '/proc'] : []),
     '--cap-drop',
     'ALL',
     '--chdir',

@@ -35,6 +35,9 @@ export function checkScript(plan: SandboxPlan): string {
       'if [ -e "$outside/socket" ]; then fail 17 "a UNIX socket outside the scratch is in sight (the temp folder is shared)"; fi',
     );
     checks.push('if [ -n "$run" ] && [ -e "/run/$run" ]; then fail 18 "the host\'s /run is in sight"; fi');
+    // As root, a writable /proc lets a command set the host's core_pattern, a helper the kernel
+    // runs as root outside every namespace; `[ -w ]` asks without writing.
+    checks.push('if [ -w /proc/sys/kernel/core_pattern ]; then fail 19 "/proc/sys is writable"; fi');
   }
   if (plan.network)
     checks.push('[ "$(grep -c : /proc/net/dev)" = 1 ] || fail 12 "network interfaces are visible"');
