@@ -16,6 +16,9 @@ import { verifyJson, withoutState, type VerifyJson } from '../helpers/verify.js'
 /** Cleanup for the whole file: folders made in `before` live until the process ends. */
 const fileScope: Cleanup = { after: (fn) => process.on('exit', () => void fn()) };
 
+/** aide's own note of the sandbox plan that passed (src/infra/process/plan-memory.ts). */
+const PLAN_MEMORY = '.cache/aide/sandbox-plans.json';
+
 interface Socket {
   path: string;
   connections: () => number;
@@ -147,7 +150,15 @@ for (const mechanism of ['unshare', 'bwrap']) {
     });
 
     test("cannot write the user's $HOME (.gitconfig aliases, .bashrc)", () => {
-      assert.deepEqual(fingerprint(world.home), world.homePrint);
+      // aide itself (not the command) notes the plan that passed its probe in the cache folder:
+      // that one file is allowed, and must hold nothing but aide's own format.
+      const { [PLAN_MEMORY]: memory, ...rest } = fingerprint(world.home);
+      assert.deepEqual(rest, world.homePrint);
+      if (memory !== undefined)
+        assert.match(
+          readFileSync(join(world.home, PLAN_MEMORY), 'utf8'),
+          /^\{"format":1,"passed":\{("[0-9a-f]{32}":\d+,?)+\}\}\n$/,
+        );
       assert.equal(readFileSync(join(world.home, '.gitconfig'), 'utf8'), '[user]\n\tname = Real User\n');
     });
 

@@ -8,6 +8,7 @@ import type { CommandRunner } from '../../core/ports/commands.js';
 import { knownGitDirs } from '../../infra/git/git-dirs.js';
 import { ProcessCommandRunner } from '../../infra/process/command-runner.js';
 import { prepareIsolation, unconfined, type SessionIsolation } from '../../infra/process/isolation.js';
+import { PlanMemory, planMemoryFile } from '../../infra/process/plan-memory.js';
 import { STATE_DIR } from '../../config/files.js';
 import { AideError } from '../../shared/errors.js';
 
@@ -61,6 +62,9 @@ async function isolationFor(request: RunnerRequest): Promise<SessionIsolation> {
     env: request.env,
     homeBinds: request.homeBinds,
     ...(force === undefined ? {} : { force }),
+    // A hook reviewing each commit, verify after verify: the plan proved a few minutes ago is
+    // used without its probe (~10 program starts). aide doctor always probes afresh.
+    memory: new PlanMemory(planMemoryFile(request.env)),
   });
 }
 

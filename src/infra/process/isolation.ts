@@ -8,6 +8,7 @@ import { delimiter, isAbsolute, join } from 'node:path';
 import type { IsolationReport } from '../../core/ports/commands.js';
 import type { Isolation } from './command-runner.js';
 import { probe } from './probe.js';
+import { planKey, type PlanMemory } from './plan-memory.js';
 import { probePlan } from './sandbox-probe.js';
 import { Sandbox, type SandboxSettings } from './sandbox.js';
 import type { SandboxPlan, SandboxTools } from './sandbox-argv.js';
@@ -25,6 +26,8 @@ export interface IsolationOptions {
   homeBinds?: readonly string[];
   /** Use only this mechanism ('none': no isolation); from AIDE_ISOLATION, so tests reach each fallback. */
   force?: 'unshare' | 'bwrap' | 'none';
+  /** Plans that passed their probe in a run a few minutes ago, trusted without a new probe (plan-memory.ts). */
+  memory?: PlanMemory;
 }
 
 /** A way to run the session's commands; `dispose()` removes their private HOME and temp folder. */
@@ -115,11 +118,23 @@ function missingTool(plan: SandboxPlan, tools: SandboxTools): string | null {
 /** Probes are cached for the life of the process: the answer does not change while aide runs. */
 const probes = new Map<string, Promise<string | null>>();
 
-function tryPlan(plan: SandboxPlan, tools: SandboxTools, env: Env): Promise<string | null> {
+function tryPlan(
+  plan: SandboxPlan,
+  tools: SandboxTools,
+  env: Env,
+  memory: PlanMemory | undefined,
+): Promise<string | null> {
   const key = JSON.stringify([plan, tools, env['TMPDIR'], env['HOME'], env['XDG_RUNTIME_DIR']]);
   let result = probes.get(key);
   if (result === undefined) {
-    result = probePlan(plan, tools, env);
+    const remembered = memory === undefined ? null : planKey(plan, tools, env);
+    result =
+      remembered !== null && memory?.passedLately(remembered) === true
+        ? Promise.resolve(null)
+        : probePlan(plan, tools, env).then((reason) => {
+            if (reason === null && remembered !== null) memory?.rememberPass(remembered);
+            return reason;
+          });
     probes.set(key, result);
   }
   return result;
@@ -259,5 +274,5 @@ export async function prepareIsolation(options: IsolationOptions): Promise<Sessi
   }
   if (options.force === 'none') return unisolated(options, FORCED_OFF);
   const tools = await findSandboxTools(options.env);
-  return selectIsolation(options, tools, (plan) => tryPlan(plan, tools, options.env));
+  return selectIsolation(options, tools, (plan) => tryPlan(plan, tools, options.env, options.memory));
 }
