@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { test, type TestContext } from 'node:test';
 import { ProcessCommandRunner } from './command-runner.js';
 import { findSandboxTools } from './isolation.js';
@@ -123,11 +124,11 @@ test('without --map-current-user, unshare maps root; with it, the user keeps the
   };
   const old = sandboxArgv(plan, { ...tools, unshareMapsCurrentUser: false }, layout, ['true']);
   const current = sandboxArgv(plan, { ...tools, unshareMapsCurrentUser: true }, layout, ['true']);
-  assert.deepEqual(old.slice(1, 5), ['-r', '-mnpf', '--kill-child', '--mount-proc']);
+  assert.deepEqual(old.slice(1, 5), ['-r', '-mnipf', '--kill-child', '--mount-proc']);
   assert.deepEqual(current.slice(1, 6), [
     '--map-current-user',
     '--keep-caps',
-    '-mnpf',
+    '-mnipf',
     '--kill-child',
     '--mount-proc',
   ]);
@@ -228,5 +229,62 @@ for (const mechanism of ['unshare', 'bwrap'] as const) {
     assert.equal(result.exitCode, 0, result.tail);
     assert.deepEqual(result.tail.split('\n'), ['in sight', 'read-only', 'beside hidden']);
     assert.equal(existsSync(join(workspace, 'f')), false);
+  });
+}
+
+// Run as root (containers, CI), a command could open a root-owned System V shared-memory segment
+// of the host by its permissions alone: confined, it has an IPC namespace of its own.
+for (const mechanism of ['unshare', 'bwrap'] as const) {
+  test(`${mechanism}, confined: the host's System V shared memory is out of sight`, async (t) => {
+    const made = spawnSync('ipcmk', ['-M', '4096'], { encoding: 'utf8' });
+    assert.equal(made.status, 0, made.stderr);
+    const id = /(\d+)\s*$/.exec(made.stdout)?.[1] ?? '';
+    t.after(() => {
+      spawnSync('ipcrm', ['-m', id]);
+    });
+    assert.match(
+      spawnSync('ipcs', ['-m', '-i', id], { encoding: 'utf8' }).stdout,
+      /shmid=|Shared memory Segment/i,
+    );
+    const plan: SandboxPlan = { mechanism, network: true, filesystem: 'confined', pid: true };
+    const sandbox = new Sandbox(plan, tools, { env, readOnlyPaths: [], homeBinds: [], allowNetwork: false });
+    t.after(() => {
+      sandbox.dispose();
+    });
+    const scratch = tempDir(t);
+    const runner = new ProcessCommandRunner({
+      isolation: {
+        report: {
+          mechanism,
+          network: 'off',
+          workspaceReadOnly: true,
+          writable: 'scratch',
+          sockets: 'hidden',
+          processTree: 'namespace',
+          detail: null,
+        },
+        wrap: (argv, cwd) => sandbox.wrap(argv, cwd),
+        environment: (e) => sandbox.environment(e),
+      },
+    });
+    const result = await runner.run({
+      name: 'ipc',
+      run: [
+        '/bin/sh',
+        '-c',
+        // ipcs exits 0 for an id it does not find; what it prints tells.
+        'if ipcs -m -i "$1" 2>&1 | grep -q "shmid=$1"; then echo "segment in sight"; else echo "segment hidden"; fi',
+        'ipc',
+        id,
+      ],
+      cwd: scratch,
+      env,
+      timeoutMs: 10_000,
+      logFile: join(scratch, 'log'),
+      maxLogBytes: 10_000,
+      tailBytes: 1000,
+    });
+    assert.equal(result.exitCode, 0, result.tail);
+    assert.equal(result.tail, 'segment hidden');
   });
 }

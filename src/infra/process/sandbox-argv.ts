@@ -118,7 +118,10 @@ fi
 exit $?`;
 
 function unshareFlags(plan: SandboxPlan, tools: SandboxTools): string[] {
-  const letters = `${plan.filesystem !== 'open' || plan.pid ? 'm' : ''}${plan.network ? 'n' : ''}${plan.pid ? 'pf' : ''}`;
+  // Confined, System V shared memory, semaphores and message queues are the sandbox's own too
+  // (`i`): a command run as root could otherwise reach root-owned segments on the host by file
+  // permission alone, as it could sockets in /tmp.
+  const letters = `${plan.filesystem !== 'open' || plan.pid ? 'm' : ''}${plan.network ? 'n' : ''}${plan.filesystem === 'confined' ? 'i' : ''}${plan.pid ? 'pf' : ''}`;
   // The command keeps the user's uid where unshare can: with `-r` it is uid 0 inside, and some
   // tools refuse to run as root (initdb, Chromium without --no-sandbox). --keep-caps lets the
   // script's mount and ip work under that uid; the command itself gets no capabilities.
@@ -214,6 +217,8 @@ function bwrapArgv(
     tools.bwrap ?? 'bwrap',
     ...root,
     ...(plan.network ? ['--unshare-net'] : []),
+    // System V IPC of its own, as under unshare (confined).
+    ...(plan.filesystem === 'confined' ? ['--unshare-ipc'] : []),
     ...(plan.pid ? ['--unshare-pid', '--proc', '/proc', '--remount-ro', '/proc'] : []),
     '--cap-drop',
     'ALL',
