@@ -151,9 +151,23 @@ function pathList(paths: readonly string[]): string {
 }
 
 function summarize(change: ContentChange): ChangedFile {
-  const diff = unifiedDiff(change.path, change.before, change.after);
   const action = change.before === null ? 'created' : change.after === null ? 'deleted' : 'modified';
-  return { path: change.path, action, ...diffStat(diff), diff };
+  // A file created or deleted whole is one hunk of its every line: its counts are its line count,
+  // and its diff (as large as the file: 20 MB for a 20 MB reply) is made only if something reads
+  // it (a dry run, --json, a look at the diff before a yes), not for the usual one-line report.
+  const whole = change.before === null ? change.after : change.after === null ? change.before : null;
+  if (whole === null || whole.lines.length === 0) {
+    const diff = unifiedDiff(change.path, change.before, change.after);
+    return { path: change.path, action, ...diffStat(diff), diff };
+  }
+  const lines = whole.lines.length;
+  const counts = { added: change.before === null ? lines : 0, removed: change.before === null ? 0 : lines };
+  let diff: string | undefined;
+  // Enumerable, after the counts: JSON.stringify and a spread see it as the plain field it was.
+  return Object.defineProperty({ path: change.path, action, ...counts }, 'diff', {
+    enumerable: true,
+    get: () => (diff ??= unifiedDiff(change.path, change.before, change.after)),
+  }) as ChangedFile;
 }
 
 function toWrite(change: ContentChange, target: string): FileWrite {

@@ -1,0 +1,27 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { encodeTextFile, parseText, renderText } from './text-file.js';
+
+const naive = (text: string) => new TextEncoder().encode(renderText(parseText(text)));
+
+test('encodeTextFile writes the bytes of the rendered text: BOM, CRLF, no final newline, non-ASCII', () => {
+  for (const text of [
+    '',
+    'one',
+    'one\ntwo\n',
+    '\uFEFFbom\r\nmixed\nend',
+    'café ☕\n日本語のテキスト\n😀 emoji\n',
+    'a lone surrogate \uD800 here\n',
+  ])
+    assert.deepEqual(encodeTextFile(parseText(text)), naive(text), JSON.stringify(text));
+});
+
+test('encodeTextFile across many chunks, the buffer grown past the ASCII estimate', () => {
+  const ascii = Array.from({ length: 20_000 }, (_, i) => `line ${i}\n`).join('');
+  assert.deepEqual(encodeTextFile(parseText(ascii)), naive(ascii));
+  // Three bytes a unit from the first line on: the estimate is short by two thirds, chunk after chunk.
+  const wide = Array.from({ length: 20_000 }, (_, i) => `行${'字'.repeat(i % 40)}\r\n`).join('');
+  const bytes = encodeTextFile(parseText(wide));
+  assert.deepEqual(bytes, naive(wide));
+  assert.equal(new TextDecoder().decode(bytes), wide);
+});
