@@ -36,12 +36,18 @@ const REPORT = [
   'if (: > "$HOME/f") 2>/dev/null; then echo "home writable"; else echo "home read-only"; fi',
 ].join('\n');
 
-async function runInside(t: TestContext, plan: SandboxPlan, withTools: SandboxTools): Promise<string[]> {
-  const workspace = tempDir(t);
-  const outside = tempDir(t);
+/** Runs `sh -c script args…` under `plan` with `readOnly` kept read-only; its output's lines. */
+async function shellInside(
+  t: TestContext,
+  plan: SandboxPlan,
+  withTools: SandboxTools,
+  readOnly: readonly string[],
+  script: string,
+  args: readonly string[],
+): Promise<string[]> {
   const sandbox = new Sandbox(plan, withTools, {
     env,
-    readOnlyPaths: [workspace],
+    readOnlyPaths: readOnly,
     homeBinds: [],
     allowNetwork: !plan.network,
   });
@@ -67,7 +73,7 @@ async function runInside(t: TestContext, plan: SandboxPlan, withTools: SandboxTo
   const scratch = tempDir(t);
   const result = await runner.run({
     name: 'plan',
-    run: ['/bin/sh', '-c', REPORT, 'report', workspace, outside],
+    run: ['/bin/sh', '-c', script, 'sh', ...args],
     cwd: scratch,
     env,
     timeoutMs: 10_000,
@@ -77,6 +83,11 @@ async function runInside(t: TestContext, plan: SandboxPlan, withTools: SandboxTo
   });
   assert.equal(result.exitCode, 0, result.tail);
   return result.tail.split('\n');
+}
+
+function runInside(t: TestContext, plan: SandboxPlan, withTools: SandboxTools): Promise<string[]> {
+  const workspace = tempDir(t);
+  return shellInside(t, plan, withTools, [workspace], REPORT, [workspace, tempDir(t)]);
 }
 
 // Every fallback plan runs for real here, although this machine passes the strongest probe.
@@ -186,48 +197,16 @@ for (const mechanism of ['unshare', 'bwrap'] as const) {
     writeFileSync(join(workspace, 'seen.txt'), 'in sight\n');
     writeFileSync(join(shm, 'beside.txt'), 'beside\n');
     const plan: SandboxPlan = { mechanism, network: true, filesystem: 'confined', pid: true };
-    const sandbox = new Sandbox(plan, tools, {
-      env,
-      readOnlyPaths: [workspace],
-      homeBinds: [],
-      allowNetwork: false,
-    });
-    t.after(() => {
-      sandbox.dispose();
-    });
-    const scratch = tempDir(t);
     const script = [
       'cat "$1/seen.txt" || echo "workspace missing"',
       'if (: > "$1/f") 2>/dev/null; then echo writable; else echo read-only; fi',
       'if [ -e "$2" ]; then echo "beside in sight"; else echo "beside hidden"; fi',
     ].join('\n');
-    const runner = new ProcessCommandRunner({
-      isolation: {
-        report: {
-          mechanism,
-          network: 'off',
-          workspaceReadOnly: true,
-          writable: 'scratch',
-          sockets: 'hidden',
-          processTree: 'namespace',
-          detail: null,
-        },
-        wrap: (argv, cwd) => sandbox.wrap(argv, cwd),
-        environment: (e) => sandbox.environment(e),
-      },
-    });
-    const result = await runner.run({
-      name: 'shm',
-      run: ['/bin/sh', '-c', script, 'shm', workspace, join(shm, 'beside.txt')],
-      cwd: scratch,
-      env,
-      timeoutMs: 10_000,
-      logFile: join(scratch, 'log'),
-      maxLogBytes: 10_000,
-      tailBytes: 1000,
-    });
-    assert.equal(result.exitCode, 0, result.tail);
-    assert.deepEqual(result.tail.split('\n'), ['in sight', 'read-only', 'beside hidden']);
+    const lines = await shellInside(t, plan, tools, [workspace], script, [
+      workspace,
+      join(shm, 'beside.txt'),
+    ]);
+    assert.deepEqual(lines, ['in sight', 'read-only', 'beside hidden']);
     assert.equal(existsSync(join(workspace, 'f')), false);
   });
 }
@@ -247,44 +226,9 @@ for (const mechanism of ['unshare', 'bwrap'] as const) {
       /shmid=|Shared memory Segment/i,
     );
     const plan: SandboxPlan = { mechanism, network: true, filesystem: 'confined', pid: true };
-    const sandbox = new Sandbox(plan, tools, { env, readOnlyPaths: [], homeBinds: [], allowNetwork: false });
-    t.after(() => {
-      sandbox.dispose();
-    });
-    const scratch = tempDir(t);
-    const runner = new ProcessCommandRunner({
-      isolation: {
-        report: {
-          mechanism,
-          network: 'off',
-          workspaceReadOnly: true,
-          writable: 'scratch',
-          sockets: 'hidden',
-          processTree: 'namespace',
-          detail: null,
-        },
-        wrap: (argv, cwd) => sandbox.wrap(argv, cwd),
-        environment: (e) => sandbox.environment(e),
-      },
-    });
-    const result = await runner.run({
-      name: 'ipc',
-      run: [
-        '/bin/sh',
-        '-c',
-        // ipcs exits 0 for an id it does not find; what it prints tells.
-        'if ipcs -m -i "$1" 2>&1 | grep -q "shmid=$1"; then echo "segment in sight"; else echo "segment hidden"; fi',
-        'ipc',
-        id,
-      ],
-      cwd: scratch,
-      env,
-      timeoutMs: 10_000,
-      logFile: join(scratch, 'log'),
-      maxLogBytes: 10_000,
-      tailBytes: 1000,
-    });
-    assert.equal(result.exitCode, 0, result.tail);
-    assert.equal(result.tail, 'segment hidden');
+    // ipcs exits 0 for an id it does not find; what it prints tells.
+    const script =
+      'if ipcs -m -i "$1" 2>&1 | grep -q "shmid=$1"; then echo "segment in sight"; else echo "segment hidden"; fi';
+    assert.deepEqual(await shellInside(t, plan, tools, [], script, [id]), ['segment hidden']);
   });
 }
