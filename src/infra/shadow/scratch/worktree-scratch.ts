@@ -280,10 +280,15 @@ async function resolveTree(git: ShadowGit, base: string): Promise<string> {
 
 /** A commit for a worktree's HEAD: the checkpoint's own, or a parentless one made for a bare tree. */
 async function commitFor(git: ShadowGit, base: string, tree: string): Promise<string> {
-  const commit = await git.text(['rev-parse', '--verify', '-q', `${base}^{commit}`], {
-    ...objectsOnly(git),
-    okCodes: [1, 128],
-  });
+  // A base whose tree is itself is a tree (a staged tree under review): no commit to look for,
+  // one git process fewer on every review.
+  const commit =
+    base === tree
+      ? ''
+      : await git.text(['rev-parse', '--verify', '-q', `${base}^{commit}`], {
+          ...objectsOnly(git),
+          okCodes: [1, 128],
+        });
   return commit !== ''
     ? commit
     : git.text(['commit-tree', tree, '-m', 'aide scratch base'], objectsOnly(git));
