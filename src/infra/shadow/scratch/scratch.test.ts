@@ -407,6 +407,21 @@ test('the scratch of a dead process is removed when the next one opens, links as
   assert.deepEqual(fingerprint(join(root, 'node_modules')), nodeModules);
 });
 
+test('a worktree entry whose folder and record are gone (a temp dir wiped by a reboot) is pruned at the next open', async (t) => {
+  const { store, scratches } = await setup(t);
+  const snap = await store.snapshot();
+  const gone = await scratches.open('gone', snap.tree);
+  const adminDir = join(store.git.location.gitDir, 'worktrees', 'gone');
+  assert.ok(existsSync(adminDir));
+  // No record of it is left to find, only git's own entry: aide must see that git would prune.
+  rmSync(gone.path, { recursive: true, force: true });
+  rmSync(ownerFile(scratches.records, 'gone'), { force: true });
+  const next = await scratches.open('next', snap.tree);
+  t.after(() => next.dispose());
+  assert.ok(!existsSync(adminDir), 'the entry of the wiped scratch is pruned');
+  assert.ok(existsSync(join(store.git.location.gitDir, 'worktrees', 'next')));
+});
+
 test('a dead scratch linked by globs goes with its caches, the links unlinked, never followed', async (t) => {
   const { root, store, scratches } = await setup(t, ['*/node_modules', 'node_modules']);
   writeTree(root, { 'docs/node_modules/tool/index.js': 'tool\n', 'docs/node_modules/.cache/old': 'old\n' });

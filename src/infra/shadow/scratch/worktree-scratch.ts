@@ -16,8 +16,8 @@
  *   git call goes through the shadow's isolated runner.
  */
 import { randomBytes } from 'node:crypto';
-import { copyFile, lstat, readFile, rm, stat } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { copyFile, lstat, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import type { ScratchOpener } from '../../../core/ports/scratch.js';
 import { AideError } from '../../../shared/errors.js';
 import { validSessionId } from '../checkpoints.js';
@@ -101,7 +101,8 @@ export class ShadowScratches implements ScratchOpener {
       await rm(ownerFile(this.records, entry.session), { force: true });
       removed.push(entry.session);
     }
-    await this.git.run(['worktree', 'prune']);
+    if (removed.length > 0 || (await worktreesToPrune(this.git.location.gitDir)))
+      await this.git.run(['worktree', 'prune']);
     return removed;
   }
 
@@ -292,6 +293,26 @@ async function commitFor(git: ShadowGit, base: string, tree: string): Promise<st
   return commit !== ''
     ? commit
     : git.text(['commit-tree', tree, '-m', 'aide scratch base'], objectsOnly(git));
+}
+
+/**
+ * Whether `git worktree prune` would find anything to remove: an entry of `<gitDir>/worktrees`
+ * without a readable `gitdir` file, or whose file names a `.git` that is gone. The prune is a git
+ * process before every scratch is opened and almost always finds nothing; any doubt (a relative
+ * path, an unreadable entry) says yes and lets git decide.
+ */
+async function worktreesToPrune(gitDir: string): Promise<boolean> {
+  let names: string[];
+  try {
+    names = await readdir(join(gitDir, 'worktrees'));
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ENOENT';
+  }
+  for (const name of names) {
+    const target = (await readFile(join(gitDir, 'worktrees', name, 'gitdir'), 'utf8').catch(() => '')).trim();
+    if (!isAbsolute(target) || !(await exists(target))) return true;
+  }
+  return false;
 }
 
 async function exists(path: string): Promise<boolean> {
