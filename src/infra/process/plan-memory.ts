@@ -14,8 +14,8 @@
  *
  * The key: the plan, the path and identity (inode, size, mtime) of every sandbox program, the
  * kernel release, the user, and the TMPDIR, HOME and XDG_RUNTIME_DIR the probe hid. An upgraded
- * bwrap, a new kernel or a changed sysctl after a reboot (a new boot changes nothing here, but
- * the few minutes run out) each probe again.
+ * bwrap or a new kernel is a new key and is probed at once; what the key cannot see (a sysctl or
+ * an AppArmor profile changed) is probed again when the five minutes run out.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
