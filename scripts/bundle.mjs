@@ -1,15 +1,21 @@
-// The shipped CLI: src/bin.ts bundled by esbuild into dist/bundle/ (package.json's bin), split at
-// each dynamic import so a command loads only its own code. Node 20 has no compile cache and its
-// ES module loader costs about half a millisecond per module: unbundled, `aide status` loads 213
-// modules (95 of them zod's) and `aide act` over 400. tsc still compiles src/ one file per module
-// into dist/src/ (the typecheck, and what the in-process tests import); this script does not
-// typecheck, esbuild only strips the types.
+// The shipped CLI, bundled by esbuild into dist/bundle/ (package.json's bin is aide.js):
+//   aide-cli.cjs        src/cli/main.ts and everything it loads, one CommonJS file;
+//   aide-cli.cjs.cache  V8's code cache of it (scripts/warm-code-cache.mjs);
+//   aide.js             the bin, src/bin.ts: answers a bare --version/--help, else compiles
+//                       aide-cli.cjs through the cache (src/cli/launch/code-cache.ts).
+// Node 20 caches no compiled code of ES modules and its ES module loader costs about half a
+// millisecond per module; split ES module chunks were the layout before, and the one CommonJS
+// file through the code cache starts `aide status` in about 20% less CPU. tsc still compiles src/
+// one file per module into dist/src/ (the typecheck, and what the in-process tests import); this
+// script does not typecheck, esbuild only strips the types.
 //
 // Left outside the bundle: typescript (9 MB, loaded with require() only when the syntax guard
 // runs), web-tree-sitter and its grammars (they find their .wasm files next to their own modules).
 import { build } from 'esbuild';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
 /**
  * string-width (yargs' help layout; listr2's task tree) builds an Intl.Segmenter and compiles
@@ -72,28 +78,47 @@ const englishOnlyZod = {
 
 const outdir = 'dist/bundle';
 rmSync(outdir, { recursive: true, force: true });
-await build({
-  entryPoints: { aide: 'src/bin.ts' },
-  outdir,
+const shared = {
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20',
-  chunkNames: 'chunks/[name]-[hash]',
   // A package's ES module build first: jsonc-parser's CommonJS one is UMD, whose require() of its
   // own files a bundle cannot see.
   mainFields: ['module', 'main'],
-  // Stack traces name src/ files (bin.ts turns source maps on); the sources themselves stay out
-  // of the maps, which only the stack traces of errors read.
+  // Stack traces name src/ files (cli/source-stack.ts maps them when an error is printed); the
+  // sources themselves stay out of the maps, which only those stack traces read.
   sourcemap: 'linked',
   sourcesContent: false,
   external: ['typescript', 'web-tree-sitter', '@repomix/tree-sitter-wasms'],
-  // The CommonJS packages inside (debug, enquirer…) require() Node's own modules: an ES module
-  // has no require of its own, so each output file gets one.
-  banner: {
-    js: "import { createRequire as aideCreateRequire } from 'node:module';\nconst require = aideCreateRequire(import.meta.url);",
-  },
   plugins: [lazyStringWidth, englishOnlyZod],
   logLevel: 'warning',
+};
+// The CLI: one CommonJS file, which the bin compiles through V8's code cache
+// (src/cli/launch/code-cache.ts): Node 20 caches no ES module's compiled code, and with the cache
+// a start reads bytecode back instead of parsing the whole file.
+await build({
+  ...shared,
+  entryPoints: { 'aide-cli': 'src/cli/main.ts' },
+  outdir,
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  // import.meta.url (package-files.ts finds the package from it) as the bundle file's own URL.
+  define: { 'import.meta.url': 'aideModuleUrl' },
+  banner: { js: "const aideModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
+// The bin: answers a bare --version or --help, or loads the CLI above.
+await build({
+  ...shared,
+  entryPoints: { aide: 'src/bin.ts' },
+  outdir,
+  format: 'esm',
+});
+// The build's code cache, made by running the common commands once (warm-code-cache.mjs).
+const warm = spawnSync(process.execPath, [fileURLToPath(new URL('./warm-code-cache.mjs', import.meta.url))], {
+  encoding: 'utf8',
+  env: Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('GIT_'))),
+});
+if (warm.status !== 0) {
+  process.stderr.write(`${warm.stdout}${warm.stderr}${warm.error?.message ?? ''}\n`);
+  throw new Error(`scripts/warm-code-cache.mjs failed (exit ${warm.status})`);
+}

@@ -1,4 +1,11 @@
 #!/usr/bin/env node
-import { start } from './cli/main.js';
+/**
+ * The shipped bin (dist/bundle/aide.js, package.json's bin): a bare `--version` or `--help` is
+ * answered here; anything else runs the CLI bundle through V8's code cache (cli/launch/code-cache.ts).
+ */
+import { loadCli } from './cli/launch/code-cache.js';
+import { staticOutput } from './cli/static-output.js';
 
-await start();
+const text = staticOutput(process.argv.slice(2));
+if (text !== undefined) process.stdout.write(`${text}\n`);
+else await loadCli().start();

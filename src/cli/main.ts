@@ -8,18 +8,14 @@ import type { Argv, default as Yargs } from 'yargs';
 import { AideError, ExitCode } from '../shared/errors.js';
 import { didYouMean } from '../shared/text.js';
 import { commands } from './commands/index.js';
-import { packageManifest } from './package-files.js';
+import { helpWidth, packageVersion, staticOutput } from './static-output.js';
 import type { CommandSpec, RawArgv } from './commands/spec.js';
 import type { CliIo, GlobalOptions } from './io.js';
 import { printError } from './render/error.js';
 import { withSourceStack } from './source-stack.js';
-import { TOP_HELP, TOP_HELP_WIDTH } from './top-help.js';
 import { usageError } from './usage-errors.js';
 
-export function packageVersion(): string {
-  const version = packageManifest().version;
-  return typeof version === 'string' ? version : '0.0.0';
-}
+export { packageVersion } from './static-output.js';
 
 interface Selected {
   spec: CommandSpec;
@@ -44,11 +40,6 @@ function register(parser: Argv, spec: CommandSpec, select: (selected: Selected) 
 function knownOptions(parser: Argv): string[] {
   const withOptions = parser as unknown as { getOptions?: () => { key?: Record<string, unknown> } };
   return Object.keys(withOptions.getOptions?.().key ?? {});
-}
-
-/** The width yargs wraps help at: the terminal's, between 60 and 100 columns. */
-function helpWidth(): number {
-  return Math.min(TOP_HELP_WIDTH, Math.max(60, process.stdout.columns || TOP_HELP_WIDTH));
 }
 
 function buildParser(
@@ -158,17 +149,6 @@ function checkCommandName(args: readonly string[]): void {
 /** The result of parsing a command line: the command chosen, or the text of --help/--version. */
 export type ParsedCommandLine =
   { kind: 'command'; spec: CommandSpec; argv: RawArgv } | { kind: 'output'; text: string };
-
-/**
- * The text of a bare `aide --version` or `aide --help` (at the default width), which needs no
- * parser: yargs takes more CPU to load than the rest of such a start. Anything else: undefined.
- */
-function staticOutput(args: readonly string[]): string | undefined {
-  if (args.length !== 1) return undefined;
-  if (args[0] === '--version') return packageVersion();
-  if ((args[0] === '--help' || args[0] === '-h') && helpWidth() === TOP_HELP_WIDTH) return TOP_HELP;
-  return undefined;
-}
 
 /**
  * Parses a command line with the real parser without running the command (tests turn argv

@@ -5,11 +5,15 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { buildSync } from 'esbuild';
+import { compileCli } from './launch/code-cache.js';
 import { mapStack, withSourceStack } from './source-stack.js';
 import { AideError } from '../shared/errors.js';
 
 /** A bundle of two TypeScript files with its linked map, as scripts/bundle.mjs makes them. */
-function bundle(t: { after: (fn: () => void) => void }): { dir: string; out: string } {
+function bundle(
+  t: { after: (fn: () => void) => void },
+  format: 'esm' | 'cjs' = 'esm',
+): { dir: string; out: string } {
   const dir = mkdtempSync(join(tmpdir(), 'aide-source-stack-'));
   t.after(() => {
     rmSync(dir, { recursive: true, force: true });
@@ -19,12 +23,12 @@ function bundle(t: { after: (fn: () => void) => void }): { dir: string; out: str
     join(dir, 'entry.ts'),
     'import { fail } from "./helper.js";\n\nexport function run(): void {\n  const n: number = 1;\n  if (n > 0) fail();\n}\n',
   );
-  const out = join(dir, 'out', 'entry.js');
+  const out = join(dir, 'out', format === 'esm' ? 'entry.js' : 'entry.cjs');
   buildSync({
     entryPoints: [join(dir, 'entry.ts')],
     outfile: out,
     bundle: true,
-    format: 'esm',
+    format,
     platform: 'node',
     sourcemap: 'linked',
     sourcesContent: false,
@@ -52,6 +56,22 @@ test("a bundle's frames name the TypeScript file, line and column; other frames 
   assert.match(mapped, /node:internal/);
   // Outside the folder it is told to trust (aide's package by default), no map is read.
   assert.equal(mapStack(stack, join(dir, 'elsewhere')), stack);
+});
+
+test('the CommonJS bundle, compiled as the bin compiles the CLI, maps the same way', (t) => {
+  const { dir, out } = bundle(t, 'cjs');
+  const { run } = compileCli(out, undefined).cli as unknown as { run: () => void };
+  let stack = '';
+  try {
+    run();
+  } catch (error) {
+    stack = (error as Error).stack ?? '';
+  }
+  assert.match(stack, /out\/entry\.cjs:\d+:\d+/, 'the raw stack names the bundle');
+  const mapped = mapStack(stack, dir);
+  assert.ok(mapped.includes(`${pathToFileURL(join(dir, 'helper.ts')).href}:2:9`), mapped);
+  assert.ok(mapped.includes(`${pathToFileURL(join(dir, 'entry.ts')).href}:5:14`), mapped);
+  assert.doesNotMatch(mapped, /out\/entry\.cjs/);
 });
 
 test('a place with no map beside it is kept, and an expected error is left alone', () => {

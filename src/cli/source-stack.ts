@@ -12,8 +12,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { AideError } from '../shared/errors.js';
 import { packageRoot } from './package-files.js';
 
-/** `file:///…/x.js:12:34` or `/…/x.js:12:34`, as V8 writes a frame's place. */
-const PLACE = /((?:file:\/\/)?\/[^\s():]+\.js):(\d+):(\d+)/g;
+/** `file:///…/x.js:12:34` or `/…/x.cjs:12:34`, as V8 writes a frame's place. */
+const PLACE = /((?:file:\/\/)?\/[^\s():]+\.c?js):(\d+):(\d+)/g;
 
 function loadMap(file: string, maps: Map<string, SourceMap | null>): SourceMap | null {
   let map = maps.get(file);

@@ -4,21 +4,13 @@
  * messages themselves still there.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { BIN } from '../helpers/cli.js';
 
 function bundleText(): string {
-  const chunks = join(dirname(BIN), 'chunks');
-  return [
-    BIN,
-    ...readdirSync(chunks)
-      .filter((f) => f.endsWith('.js'))
-      .map((f) => join(chunks, f)),
-  ]
-    .map((file) => readFileSync(file, 'utf8'))
-    .join('\n');
+  return readFileSync(join(dirname(BIN), 'aide-cli.cjs'), 'utf8');
 }
 
 test("the bundle holds zod's English locale and no other", () => {

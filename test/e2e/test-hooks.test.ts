@@ -12,19 +12,21 @@ import { BIN, TEST_BIN } from '../helpers/cli.js';
 /** The CLI's compiled modules, without the unit tests compiled beside them. */
 function compiled(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter(
-    (f) => f.endsWith('.js') && !f.endsWith('.test.js'),
+    (f) => /\.c?js$/.test(f) && !f.endsWith('.test.js'),
   );
 }
 
 test('no compiled file of the shipped CLI names an AIDE_TEST_ variable', () => {
   const bundle = dirname(BIN);
   const src = join(bundle, '..', 'src');
-  for (const [dir, entry] of [
-    [bundle, basename(BIN)],
-    [src, 'bin.js'],
+  // The bundle: the bin and the CLI it loads; dist/src: one module per file.
+  for (const [dir, entries, least] of [
+    [bundle, [basename(BIN), 'aide-cli.cjs'], 2],
+    [src, ['bin.js', join('cli', 'main.js')], 50],
   ] as const) {
     const files = compiled(dir);
-    assert.ok(files.includes(entry) && files.length > 50, `expected the built CLI in ${dir}`);
+    for (const entry of entries) assert.ok(files.includes(entry), `expected ${entry} in ${dir}`);
+    assert.ok(files.length >= least, `expected the built CLI in ${dir}`);
     assert.deepEqual(
       files.filter((f) => readFileSync(join(dir, f), 'utf8').includes('AIDE_TEST_')),
       [],

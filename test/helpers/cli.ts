@@ -22,11 +22,13 @@ export interface CliRun {
   input?: string;
   env?: Record<string, string>;
   home?: string;
+  /** Another copy of the bin (default: BIN). */
+  bin?: string;
 }
 
 export function runAide(args: readonly string[], run: CliRun): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [run.bin ?? BIN, ...args], {
       cwd: run.cwd,
       env: testEnv(run.home ?? testHome(), run.env),
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -20,8 +20,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { release } from 'node:os';
-import { dirname, isAbsolute, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { SandboxPlan, SandboxTools } from './sandbox-argv.js';
+import { aideCacheDir } from '../../shared/cache-dir.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -41,11 +42,8 @@ interface Stored {
 
 /** `$XDG_CACHE_HOME/aide/sandbox-plans.json`, else under `$HOME/.cache`; null without either. */
 export function planMemoryFile(env: Env): string | null {
-  const xdg = env['XDG_CACHE_HOME'];
-  if (xdg !== undefined && isAbsolute(xdg)) return join(xdg, 'aide', 'sandbox-plans.json');
-  const home = env['HOME'];
-  if (home !== undefined && isAbsolute(home)) return join(home, '.cache', 'aide', 'sandbox-plans.json');
-  return null;
+  const dir = aideCacheDir(env);
+  return dir === null ? null : join(dir, 'sandbox-plans.json');
 }
 
 function identity(path: string | null): string {

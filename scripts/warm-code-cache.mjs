@@ -1,0 +1,80 @@
+// Writes the build's code cache (dist/bundle/aide-cli.cjs.cache, src/cli/launch/code-cache.ts):
+// compiles the CLI bundle, runs the commands most starts are made of, in a throwaway repository
+// with a throwaway home, and saves the bytecode V8 has made by then. Run by scripts/bundle.mjs,
+// in a process of its own (a fresh V8 with node's default flags, as the bin will have).
+//
+// What runs here decides what a start finds compiled; the rest is compiled as it is first called,
+// as it would be without a cache. More is not free: V8 reads the whole cache back at every start.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import {
+  buildCacheFile,
+  cacheHeader,
+  cliBundleFile,
+  compileCli,
+  writeCache,
+} from '../dist/src/cli/launch/code-cache.js';
+
+const root = mkdtempSync(join(tmpdir(), 'aide-warm-'));
+try {
+  const repo = join(root, 'repo');
+  const home = join(root, 'home');
+  mkdirSync(repo);
+  mkdirSync(home);
+  const env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_CONFIG_HOME: join(home, '.config'),
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_AUTHOR_NAME: 'aide',
+    GIT_AUTHOR_EMAIL: 'aide@example.invalid',
+    GIT_COMMITTER_NAME: 'aide',
+    GIT_COMMITTER_EMAIL: 'aide@example.invalid',
+    NO_COLOR: '1',
+  };
+  const git = (...args) => {
+    const result = spawnSync('git', args, { cwd: repo, env, encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`);
+  };
+  git('init', '-q');
+  writeFileSync(join(repo, 'README.md'), '# warm\n');
+  writeFileSync(join(repo, 'index.js'), 'export const answer = 41;\n');
+  git('add', '-A');
+  git('commit', '-qm', 'first');
+
+  const bundle = cliBundleFile();
+  const { cli, script } = compileCli(bundle, undefined);
+  const quiet = { write: () => true, isTTY: false };
+  const run = (...args) =>
+    cli.runCli(args, {
+      stdout: quiet,
+      stderr: quiet,
+      stdin: Object.assign(Readable.from([]), { isTTY: false }),
+      env,
+      cwd: repo,
+    });
+  const reply = join(root, 'reply.md');
+  writeFileSync(
+    reply,
+    'index.js\n```\n<<<<<<< SEARCH\nexport const answer = 41;\n=======\nexport const answer = 42;\n>>>>>>> REPLACE\n```\n',
+  );
+  // Exit codes do not matter here (a machine without a sandbox refuses verify): what ran did.
+  await run('init');
+  await run('status');
+  await run('status', '--help');
+  await run('apply', reply, '--dry-run');
+  await run('apply', reply);
+  await run('checkpoints');
+  git('add', '-A');
+  await run('review', '--staged');
+  await run('verify');
+  writeCache(buildCacheFile(bundle), cacheHeader(statSync(bundle)), script.createCachedData());
+  // writeCache never throws (a start must not fail on a cache); a build must know it has one.
+  statSync(buildCacheFile(bundle));
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}

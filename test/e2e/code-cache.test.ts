@@ -1,0 +1,65 @@
+/**
+ * The bin and its code caches (src/cli/launch/code-cache.ts), on the built package: the build's
+ * cache is used as it is; an installed copy, whose files the build's cache does not name, writes
+ * the user's cache once and then uses it; a damaged cache never breaks a start.
+ */
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { test } from 'node:test';
+import { BIN, runAide } from '../helpers/cli.js';
+import { gitRepo, tempDir } from '../helpers/sandbox.js';
+
+const USER_CACHE = ['.cache', 'aide', 'cli-code-cache.bin'];
+
+test("the built bin uses the build's cache and writes none of the user's", async (t) => {
+  assert.ok(existsSync(join(dirname(BIN), 'aide-cli.cjs.cache')), 'the build wrote its code cache');
+  const home = tempDir(t, 'aide-home-');
+  const repo = gitRepo(t, { 'README.md': '# x\n' });
+  const result = await runAide(['status'], { cwd: repo, home });
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, /No aide act session/);
+  assert.equal(existsSync(join(home, ...USER_CACHE)), false);
+});
+
+test("an installed copy writes the user's cache once, uses it, and a damaged one costs nothing", async (t) => {
+  // The package as npm installs it: same files, other inodes and times than the build's cache names.
+  const pkg = tempDir(t, 'aide-pkg-');
+  const from = join(dirname(BIN), '..', '..');
+  writeFileSync(join(pkg, 'package.json'), readFileSync(join(from, 'package.json')));
+  mkdirSync(join(pkg, 'dist'));
+  cpSync(join(from, 'dist', 'bundle'), join(pkg, 'dist', 'bundle'), { recursive: true });
+  const bin = join(pkg, 'dist', 'bundle', 'aide.js');
+  const home = tempDir(t, 'aide-home-');
+  const cache = join(home, ...USER_CACHE);
+  const repo = gitRepo(t, { 'README.md': '# x\n' });
+  const status = async () => {
+    const result = await runAide(['status'], { cwd: repo, home, bin });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /No aide act session/);
+  };
+
+  await status();
+  assert.ok(existsSync(cache), "the first start wrote the user's cache");
+  const header = readFileSync(cache).toString('latin1').split('\n')[0] ?? '';
+  assert.match(header, /^aide code cache 1 /);
+  assert.match(header, new RegExp(`"size":${statSync(join(pkg, 'dist', 'bundle', 'aide-cli.cjs')).size}`));
+  const written = statSync(cache).mtimeMs;
+
+  await status();
+  assert.equal(statSync(cache).mtimeMs, written, 'a start that found a cache it could use wrote none');
+
+  // Damaged after its header: V8 refuses it, the start goes on without, and the cache is made again.
+  const bytes = readFileSync(cache);
+  bytes.fill(0x5a, header.length + 1);
+  writeFileSync(cache, bytes);
+  await status();
+  assert.notDeepEqual(readFileSync(cache), bytes);
+
+  // The bundle rebuilt (another time): the old cache is not offered; a new one replaces it.
+  const later = new Date(Date.now() + 10_000);
+  utimesSync(join(pkg, 'dist', 'bundle', 'aide-cli.cjs'), later, later);
+  await status();
+  const newHeader = readFileSync(cache).toString('latin1').split('\n')[0] ?? '';
+  assert.notEqual(newHeader, header);
+});
