@@ -12,7 +12,7 @@
 // Left outside the bundle: typescript (9 MB, loaded with require() only when the syntax guard
 // runs), web-tree-sitter and its grammars (they find their .wasm files next to their own modules).
 import { build } from 'esbuild';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -106,6 +106,18 @@ await build({
   define: { 'import.meta.url': 'aideModuleUrl' },
   banner: { js: "const aideModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
+// Pure ASCII, so the bin can read the CLI as a one-byte string (src/cli/launch/code-cache.ts): UTF-8
+// decoding of 3 MB cost 15-25 ms of every start. esbuild escapes non-ASCII characters in strings but
+// leaves them in comments and regular expression literals; there a \uXXXX escape means the same
+// character (with or without the u and v flags), and in a comment nothing.
+const cliFile = join(outdir, 'aide-cli.cjs');
+const cliText = readFileSync(cliFile, 'utf8');
+// After a backslash (`\—`, an identity escape) the escape would change meaning: stop instead.
+if (/\\[^\t\n\r -~]/.test(cliText)) throw new Error(`${cliFile}: a backslash before a non-ASCII character`);
+writeFileSync(
+  cliFile,
+  cliText.replace(/[^\t\n\r -~]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+);
 // The bin: answers a bare --version or --help, or loads the CLI above.
 await build({
   ...shared,

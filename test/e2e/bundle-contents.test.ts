@@ -4,6 +4,7 @@
  * messages themselves still there.
  */
 import assert from 'node:assert/strict';
+import { isAscii } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
@@ -20,4 +21,12 @@ test("the bundle holds zod's English locale and no other", () => {
   // English messages (zod's default, installed by its classic schemas) are in; French ones are not.
   assert.match(text, /Invalid input: expected/);
   assert.doesNotMatch(text, /Entrée invalide/);
+});
+
+test('the CLI bundle is pure ASCII (the bin reads it as a one-byte string), its characters escaped', () => {
+  const bytes = readFileSync(join(dirname(BIN), 'aide-cli.cjs'));
+  assert.equal(isAscii(bytes), true);
+  // A regular expression literal of aide's own with a non-ASCII character (the ellipsis of a lazy
+  // "// …" line), escaped by scripts/bundle.mjs rather than left as UTF-8.
+  assert.match(bytes.toString('latin1'), /\\u2026/);
 });

@@ -33,6 +33,15 @@ test('a bundle runs as CommonJS, strict, with its own require, __filename and mo
   assert.equal(cli.strict, true);
 });
 
+test('a bundle that is not ASCII is read as UTF-8: its characters stay as they are', (t) => {
+  const dir = bundleDir(t);
+  const bundle = join(dir, 'cli.cjs');
+  writeFileSync(bundle, "exports.value = () => 'naïve — ✓';\n");
+  assert.equal(exportsOf(bundle).value(), 'naïve — ✓');
+  writeFileSync(bundle, "exports.value = () => 'na\\u00efve';\n");
+  assert.equal(exportsOf(bundle).value(), 'naïve');
+});
+
 test('a cache made after a run is taken back by V8, and one of another source is refused', (t) => {
   const dir = bundleDir(t);
   const bundle = join(dir, 'cli.cjs');
