@@ -2,7 +2,7 @@
 //   aide-cli.cjs        src/cli/main.ts and everything it loads, one CommonJS file;
 //   aide-cli.cjs.cache  V8's code cache of it (scripts/warm-code-cache.mjs);
 //   aide.js             the bin, src/bin.ts: answers a bare --version/--help, else compiles
-//                       aide-cli.cjs through the cache (src/cli/launch/code-cache.ts).
+//                       aide-cli.cjs through the cache (src/launch/cli-bundle.ts).
 // Node 20 caches no compiled code of ES modules and its ES module loader costs about half a
 // millisecond per module; split ES module chunks were the layout before, and the one CommonJS
 // file through the code cache starts `aide status` in about 20% less CPU. tsc still compiles src/
@@ -94,7 +94,7 @@ const shared = {
   logLevel: 'warning',
 };
 // The CLI: one CommonJS file, which the bin compiles through V8's code cache
-// (src/cli/launch/code-cache.ts): Node 20 caches no ES module's compiled code, and with the cache
+// (src/launch/cli-bundle.ts): Node 20 caches no ES module's compiled code, and with the cache
 // a start reads bytecode back instead of parsing the whole file.
 await build({
   ...shared,
@@ -106,7 +106,7 @@ await build({
   define: { 'import.meta.url': 'aideModuleUrl' },
   banner: { js: "const aideModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
-// Pure ASCII, so the bin can read the CLI as a one-byte string (src/cli/launch/code-cache.ts): UTF-8
+// Pure ASCII, so the bin can read the CLI as a one-byte string (src/infra/code-cache/compiled-commonjs.ts): UTF-8
 // decoding of 3 MB cost 15-25 ms of every start. esbuild escapes non-ASCII characters in strings but
 // leaves them in comments and regular expression literals; there a \uXXXX escape means the same
 // character (with or without the u and v flags), and in a comment nothing.

@@ -1,4 +1,4 @@
-// Writes the build's code cache (dist/bundle/aide-cli.cjs.cache, src/cli/launch/code-cache.ts):
+// Writes the build's code cache (dist/bundle/aide-cli.cjs.cache, src/launch/cli-bundle.ts):
 // compiles the CLI bundle, runs the commands most starts are made of, in a throwaway repository
 // with a throwaway home, and saves the bytecode V8 has made by then. Run by scripts/bundle.mjs,
 // in a process of its own (a fresh V8 with node's default flags, as the bin will have).
@@ -10,13 +10,8 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import {
-  buildCacheFile,
-  cacheHeader,
-  cliBundleFile,
-  compileCli,
-  writeCache,
-} from '../dist/src/cli/launch/code-cache.js';
+import { cacheHeader, compileCommonJs, writeCache } from '../dist/src/infra/code-cache/compiled-commonjs.js';
+import { builtCacheFile, cliBundleFile } from '../dist/src/launch/cli-bundle.js';
 
 const root = mkdtempSync(join(tmpdir(), 'aide-warm-'));
 try {
@@ -47,7 +42,7 @@ try {
   git('commit', '-qm', 'first');
 
   const bundle = cliBundleFile();
-  const { cli, script } = compileCli(bundle, undefined);
+  const { exports: cli, script } = compileCommonJs(bundle, undefined, true);
   const quiet = { write: () => true, isTTY: false };
   const run = (...args) =>
     cli.runCli(args, {
@@ -72,9 +67,9 @@ try {
   git('add', '-A');
   await run('review', '--staged');
   await run('verify');
-  writeCache(buildCacheFile(bundle), cacheHeader(statSync(bundle)), script.createCachedData());
+  writeCache(builtCacheFile(bundle), cacheHeader(statSync(bundle)), script.createCachedData());
   // writeCache never throws (a start must not fail on a cache); a build must know it has one.
-  statSync(buildCacheFile(bundle));
+  statSync(builtCacheFile(bundle));
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /**
  * The shipped bin (dist/bundle/aide.js, package.json's bin): a bare `--version` or `--help` is
- * answered here; anything else runs the CLI bundle through V8's code cache (cli/launch/code-cache.ts).
+ * answered here; anything else runs the CLI bundle through V8's code cache (launch/cli-bundle.ts).
  */
-import { loadCli } from './cli/launch/code-cache.js';
+import { loadCli } from './launch/cli-bundle.js';
 import { staticOutput } from './cli/static-output.js';
 
 const text = staticOutput(process.argv.slice(2));

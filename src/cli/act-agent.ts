@@ -54,7 +54,7 @@ export async function actAuthor(request: ActAgentRequest): Promise<StepAuthor> {
     contextTokens: prepared.value.contextTokens ?? config.model.context_tokens,
     replyReserveTokens: REPLY_RESERVE_TOKENS,
     reads: scratchReads(request.root),
-    syntax: syntaxChecker(),
+    syntax: syntaxChecker(request.env),
     ...(config.model.grammar === 'auto' && prepared.value.acceptsGrammar === true
       ? { grammar: grammarFor('act') }
       : {}),

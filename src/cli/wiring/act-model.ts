@@ -10,7 +10,7 @@ import type { Scratch } from '../../core/ports/scratch.js';
 import type { SyntaxChecker } from '../../core/ports/syntax.js';
 import { FolderReader } from '../../infra/fs/folder-reader.js';
 import { createModelClient } from '../../infra/model/create.js';
-import { TypeScriptSyntaxChecker } from '../../infra/syntax/typescript-syntax.js';
+import { cachedTypeScript, TypeScriptSyntaxChecker } from '../../infra/syntax/typescript-syntax.js';
 import type { PlanModelConfig } from './plan.js';
 
 export { randomFence } from './plan.js';
@@ -43,7 +43,10 @@ export function scratchReads(workspaceRoot: string): (scratch: Scratch) => ToolE
   };
 }
 
-/** The JS/TS parser behind the syntax guard (TypeScript, loaded when first needed). */
-export function syntaxChecker(): SyntaxChecker {
-  return new TypeScriptSyntaxChecker();
+/**
+ * The JS/TS parser behind the syntax guard: TypeScript, loaded when first needed, through a code
+ * cache in the cache folder `env` names.
+ */
+export function syntaxChecker(env: Env): SyntaxChecker {
+  return new TypeScriptSyntaxChecker(cachedTypeScript(env));
 }

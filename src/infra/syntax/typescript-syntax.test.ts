@@ -1,4 +1,8 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { actTools } from '../../core/agent/act-tools.js';
 import { MemoryFileSystem } from '../../core/testing/fake-files.js';
@@ -75,4 +79,28 @@ describe('act mode with the TypeScript checker', () => {
     });
     assert.equal(fixed.ok, true, fixed.forModel);
   });
+});
+
+test('TypeScript through its code cache: the first run writes the cache at exit, the next uses it and parses the same', (t) => {
+  const home = mkdtempSync(join(tmpdir(), 'aide-ts-cache-'));
+  t.after(() => {
+    rmSync(home, { recursive: true, force: true });
+  });
+  const module = new URL('./typescript-syntax.js', import.meta.url).href;
+  const script = `const { cachedTypeScript, TypeScriptSyntaxChecker } = await import(${JSON.stringify(module)});
+const checker = new TypeScriptSyntaxChecker(cachedTypeScript({ HOME: ${JSON.stringify(home)} }));
+const found = await checker.check('src/a.ts', 'export function f() {\\n  return 1;\\n');
+console.log(JSON.stringify(found.map((d) => [d.line, d.message])));`;
+  const run = () => {
+    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    assert.equal(result.status, 0, result.stderr);
+    return result.stdout.trim();
+  };
+  const cache = join(home, '.cache', 'aide', 'typescript-code-cache.bin');
+  const first = run();
+  assert.match(first, /^\[\[3,"'}' expected\."\]\]$/);
+  assert.match(readFileSync(cache).toString('latin1', 0, 40), /^aide code cache 1 \{/);
+  const written = statSync(cache).mtimeMs;
+  assert.equal(run(), first);
+  assert.equal(statSync(cache).mtimeMs, written, 'the second run found the cache it could use');
 });

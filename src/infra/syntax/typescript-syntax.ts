@@ -12,6 +12,7 @@
 import { createRequire } from 'node:module';
 import type TypeScript from 'typescript';
 import type { SyntaxChecker, SyntaxDiagnostic } from '../../core/ports/syntax.js';
+import { loadCommonJs, userCacheFile } from '../code-cache/compiled-commonjs.js';
 
 type Ts = typeof TypeScript;
 
@@ -65,6 +66,24 @@ function loadTypeScript(): Promise<Ts> {
   } catch (error) {
     return Promise.reject(error instanceof Error ? error : new Error(String(error)));
   }
+}
+
+/**
+ * TypeScript compiled through a code cache in the cache folder `env` names (infra/code-cache),
+ * written at the exit of the first run that loads it: about 90 ms to load instead of 250 ms on the
+ * runs after, measured on this machine. Without a cache folder, loadTypeScript's `require()`.
+ */
+export function cachedTypeScript(env: Readonly<Record<string, string | undefined>>): () => Promise<Ts> {
+  const userCache = userCacheFile(env, 'typescript-code-cache.bin');
+  if (userCache === null) return loadTypeScript;
+  return () => {
+    try {
+      const file = createRequire(import.meta.url).resolve('typescript');
+      return Promise.resolve(loadCommonJs({ file, userCache }) as Ts);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  };
 }
 
 function diagnostics(ts: Ts, path: string, text: string, kind: TypeScript.ScriptKind): SyntaxDiagnostic[] {

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { cacheHeader, compileCli, writeCache } from './code-cache.js';
+import { cacheHeader, compileCommonJs, writeCache } from './compiled-commonjs.js';
 
 function bundleDir(t: { after: (fn: () => void) => void }): string {
   const dir = mkdtempSync(join(tmpdir(), 'aide-code-cache-'));
@@ -18,7 +18,7 @@ function exportsOf(
   bundle: string,
   cachedData?: Buffer,
 ): { value: () => string; strict: boolean } & Record<string, unknown> {
-  return compileCli(bundle, cachedData).cli as unknown as { value: () => string; strict: boolean };
+  return compileCommonJs(bundle, cachedData, true).exports as { value: () => string; strict: boolean };
 }
 
 test('a bundle runs as CommonJS, strict, with its own require, __filename and module.exports', (t) => {
@@ -46,15 +46,15 @@ test('a cache made after a run is taken back by V8, and one of another source is
   const dir = bundleDir(t);
   const bundle = join(dir, 'cli.cjs');
   writeFileSync(bundle, "exports.value = () => 'first';\n");
-  const first = compileCli(bundle, undefined);
-  assert.equal((first.cli as unknown as { value: () => string }).value(), 'first');
+  const first = compileCommonJs(bundle, undefined);
+  assert.equal((first.exports as { value: () => string }).value(), 'first');
   const data = first.script.createCachedData();
-  assert.equal(compileCli(bundle, data).rejected, false);
+  assert.equal(compileCommonJs(bundle, data).rejected, false);
   // Another length: V8 itself refuses the cache, and the new source runs.
   writeFileSync(bundle, "exports.value = () => 'second, longer';\n");
-  const second = compileCli(bundle, data);
+  const second = compileCommonJs(bundle, data);
   assert.equal(second.rejected, true);
-  assert.equal((second.cli as unknown as { value: () => string }).value(), 'second, longer');
+  assert.equal((second.exports as { value: () => string }).value(), 'second, longer');
 });
 
 test("a cache's header names the bundle file it was made from: a rebuilt one of the same length gets another", (t) => {

@@ -1,0 +1,144 @@
+/**
+ * A CommonJS file compiled through V8's code cache. Node 20 keeps no compiled code between runs
+ * (`module.enableCompileCache` came in Node 22.1): every start parses a module's source again. With
+ * a cache V8 reads back the bytecode it made last time instead. aide loads two large files this
+ * way: its own CLI bundle (3 MB; src/launch/cli-bundle.ts) and the `typescript` package (9 MB, the
+ * syntax guard of model edits; infra/syntax/typescript-syntax.ts).
+ *
+ * A cache starts with a header naming the file it was made from (size, modification time, inode)
+ * and the node that made it, and one whose header does not match is never given to V8: V8 checks
+ * its own version and flags, but of the source only its length, so without the header a rebuilt
+ * file of the same length would run stale bytecode. A cache V8 refuses anyway (damaged, other
+ * flags) costs the compile time it would have saved, nothing else.
+ */
+import { isAscii } from 'node:buffer';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { constants, Script } from 'node:vm';
+import { aideCacheDir } from '../../shared/cache-dir.js';
+
+const MAGIC = 'aide code cache 1';
+
+/** `name` in aide's folder of the user's cache; null without one. */
+export function userCacheFile(
+  env: Readonly<Record<string, string | undefined>>,
+  name: string,
+): string | null {
+  const dir = aideCacheDir(env);
+  return dir === null ? null : join(dir, name);
+}
+
+/** The header line a cache of this file, made by this node, starts with. */
+export function cacheHeader(file: Stats): string {
+  const made = {
+    size: file.size,
+    mtimeMs: file.mtimeMs,
+    ino: file.ino,
+    node: process.version,
+    arch: process.arch,
+  };
+  return `${MAGIC} ${JSON.stringify(made)}\n`;
+}
+
+/** The cached data of `cache` when its header is `header`; undefined when missing or another's. */
+export function readCache(cache: string | null, header: string): Buffer | undefined {
+  if (cache === null) return undefined;
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(cache);
+  } catch {
+    return undefined;
+  }
+  if (bytes.length <= header.length || bytes.toString('latin1', 0, header.length) !== header)
+    return undefined;
+  return bytes.subarray(header.length);
+}
+
+/**
+ * Writes a cache whole or not at all (a temp file renamed into place), so a reader never sees
+ * half of one. A cache that cannot be written costs the next start its compile time, nothing else.
+ */
+export function writeCache(cache: string, header: string, data: Buffer): void {
+  const temp = `${cache}.${process.pid}.tmp`;
+  try {
+    mkdirSync(dirname(cache), { recursive: true });
+    writeFileSync(temp, Buffer.concat([Buffer.from(header, 'latin1'), data]));
+    renameSync(temp, cache);
+  } catch {
+    try {
+      rmSync(temp, { force: true });
+    } catch {
+      // No folder to hold it, so no temp file either.
+    }
+  }
+}
+
+export interface CompiledModule {
+  /** The file's `module.exports` after its top level ran. */
+  exports: unknown;
+  /** The compiled file: `createCachedData()` gives the cache of what ran so far. */
+  script: Script;
+  /** Cached data was given and V8 refused it (another V8 version or flags, a damaged cache). */
+  rejected: boolean;
+}
+
+/**
+ * Compiles and runs a CommonJS file's top level as Node's own loader would (the same wrapper
+ * arguments, its own `require`), with `cachedData`. Strict when `strict`: aide's bundle is built
+ * from ES modules, which are.
+ */
+export function compileCommonJs(
+  file: string,
+  cachedData: Buffer | undefined,
+  strict = false,
+): CompiledModule {
+  // scripts/bundle.mjs makes aide's bundle pure ASCII: read as latin1 it is a one-byte string,
+  // without UTF-8 decoding (15-25 ms of a start). Any other file is read as UTF-8.
+  const bytes = readFileSync(file);
+  const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+  // One line: the file's line numbers (and its source map's) stay as they are.
+  const wrapped = `(function (exports, require, module, __filename, __dirname) {${strict ? " 'use strict';" : ''} ${source}\n})`;
+  const script = new Script(wrapped, {
+    filename: file,
+    cachedData,
+    // import() of the packages left outside the bundle (web-tree-sitter) goes to Node's own loader.
+    importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  const run = script.runInThisContext() as (this: unknown, ...args: unknown[]) => void;
+  const module = { exports: {} as unknown };
+  run.call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
+  return {
+    exports: module.exports,
+    script,
+    rejected: cachedData !== undefined && script.cachedDataRejected === true,
+  };
+}
+
+export interface CachedLoad {
+  file: string;
+  /** Where this process keeps its own cache of `file`, written at exit when no cache fit; null: none. */
+  userCache: string | null;
+  /** A cache made ahead of time (the build's), tried after the user's. */
+  builtCache?: string;
+  strict?: boolean;
+}
+
+/**
+ * `file` compiled through the first of its caches that fits; with none that V8 took, the user's
+ * cache is written when this process exits (with everything compiled by then).
+ */
+export function loadCommonJs(load: CachedLoad): unknown {
+  const header = cacheHeader(statSync(load.file));
+  const cachedData =
+    readCache(load.userCache, header) ??
+    (load.builtCache === undefined ? undefined : readCache(load.builtCache, header));
+  const compiled = compileCommonJs(load.file, cachedData, load.strict);
+  const userCache = load.userCache;
+  if (userCache !== null && (cachedData === undefined || compiled.rejected)) {
+    process.once('exit', () => {
+      writeCache(userCache, header, compiled.script.createCachedData());
+    });
+  }
+  return compiled.exports;
+}
