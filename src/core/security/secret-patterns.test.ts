@@ -56,3 +56,19 @@ test('the inline allow comment silences a line', () => {
 test('the mask keeps four characters and never the rest', () => {
   assert.equal(maskSecret('ghp_abcdefgh'), 'ghp_…');
 });
+
+test('every match in a line is found, of one rule or several, each at its column; the line after is clean', () => {
+  const tokens = new Map(FAKE_TOKENS);
+  const aws = tokens.get('aws-access-key-id') ?? '';
+  const npm = tokens.get('npm-token') ?? '';
+  const line = `a=${aws} b=${npm} c=${aws}`;
+  const found = findSecrets(line, { entropy: false }).map((f) => [f.rule.id, f.column]);
+  assert.deepEqual(found, [
+    ['aws-access-key-id', 3],
+    ['aws-access-key-id', line.lastIndexOf(aws) + 1],
+    ['npm-token', line.indexOf(npm) + 1],
+  ]);
+  // The rules' patterns are reused from line to line: nothing of the last search carries over.
+  assert.deepEqual(findSecrets('const plain = 1;', { entropy: false }), []);
+  assert.equal(findSecrets(`x=${npm}`, { entropy: false })[0]?.column, 3);
+});
