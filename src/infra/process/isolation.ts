@@ -3,7 +3,7 @@
  * scratch; UNIX sockets on disk) by trying the strongest plan first and keeping the first that
  * demonstrably works, then reports exactly that: never a protection that is not in force.
  */
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import type { IsolationReport } from '../../core/ports/commands.js';
 import type { Isolation } from './command-runner.js';
@@ -52,15 +52,37 @@ function findTool(name: string, env: Env): string | null {
   return null;
 }
 
-/** Whether unshare maps the current user, asked once per unshare binary (`unshare --help`). */
+/** Whether unshare maps the current user, asked once per unshare binary. */
 const unshareFeatures = new Map<string, Promise<boolean>>();
 
-function mapsCurrentUser(unshare: string, env: Env): Promise<boolean> {
+/** Larger than any unshare; a file past it is not read whole, and `--help` answers instead. */
+const MAX_PROGRAM_BYTES = 16 * 1024 * 1024;
+
+/**
+ * util-linux's unshare lists both options in its usage text, which is in its own file: found
+ * there, no `unshare --help` process is started (one per verify, act and review). A program that
+ * cannot be read or is too large (not util-linux's) is asked with `--help`, as before.
+ */
+function helpInProgram(unshare: string): boolean | undefined {
+  try {
+    if (statSync(unshare).size > MAX_PROGRAM_BYTES) return undefined;
+    const bytes = readFileSync(unshare);
+    return bytes.includes('--map-current-user') && bytes.includes('--keep-caps');
+  } catch {
+    return undefined;
+  }
+}
+
+export function mapsCurrentUser(unshare: string, env: Env): Promise<boolean> {
   let answer = unshareFeatures.get(unshare);
   if (answer === undefined) {
-    answer = probe([unshare, '--help'], { env }).then(
-      (help) => help.stdout.includes('--map-current-user') && help.stdout.includes('--keep-caps'),
-    );
+    const fromFile = helpInProgram(unshare);
+    answer =
+      fromFile === true
+        ? Promise.resolve(true)
+        : probe([unshare, '--help'], { env }).then(
+            (help) => help.stdout.includes('--map-current-user') && help.stdout.includes('--keep-caps'),
+          );
     unshareFeatures.set(unshare, answer);
   }
   return answer;
