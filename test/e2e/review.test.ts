@@ -10,7 +10,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { FAKE_TOKENS } from '../../src/core/security/fake-tokens.js';
-import { runAide, type CliResult } from '../helpers/cli.js';
+import type { CliResult } from '../helpers/cli.js';
+import { runAideInProcess } from '../helpers/in-process.js';
 import { fingerprint, git, writeTree } from '../helpers/sandbox.js';
 import { verifyRepo } from '../helpers/verify.js';
 
@@ -24,8 +25,10 @@ function repo(t: Parameters<typeof verifyRepo>[0]): string {
   return verifyRepo(t, [CHECK], {}, { 'a.js': 'export const a = 1;\n', 'b.txt': 'one\ntwo\nthree\n' });
 }
 
+// In this process (the built CLI's runCli): hooks.test.ts runs the same review as a real process
+// under real `git commit`s.
 const review = (root: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> =>
-  runAide(['review', ...args], { cwd: root, env });
+  runAideInProcess(['review', ...args], { cwd: root, env });
 
 function lineOf(stdout: string, check: string): string {
   const line = stdout.split('\n').find((l) => l.startsWith(`${check}.`));

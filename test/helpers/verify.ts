@@ -2,7 +2,8 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { runAide, type CliResult } from './cli.js';
+import type { CliResult } from './cli.js';
+import { runAideInProcess } from './in-process.js';
 import { gitRepo, testTemp, type Cleanup } from './sandbox.js';
 
 export interface SandboxCommand {
@@ -62,12 +63,17 @@ export interface VerifyJson {
   }>;
 }
 
+/**
+ * `aide verify --json` in this process (the built CLI's runCli): the commands still run as real
+ * processes in the sandbox. What only a real aide process shows (signals, Ctrl-C, a terminal) is
+ * tested with runAide in verify-interrupt and verify-tty.
+ */
 export async function verifyJson(
   root: string,
   args: string[] = [],
   env: Record<string, string> = {},
 ): Promise<{ result: CliResult; report: VerifyJson }> {
-  const result = await runAide(['verify', '--json', ...args], { cwd: root, env });
+  const result = await runAideInProcess(['verify', '--json', ...args], { cwd: root, env });
   let report: VerifyJson;
   try {
     report = JSON.parse(result.stdout) as VerifyJson;
