@@ -4,6 +4,8 @@
  * after the failure's tail, three failures (the best shown, nothing written), the same failing
  * edit twice (an early stop), a test edited to pass (refused under --yes), writes to .aide/ and
  * commands not allowed (nothing of them happens), and the --dry-run patch `git apply` takes.
+ * The CLI's runCli runs in this process (the model's HTTP server and the verify commands are real);
+ * act-model-resume, act-model-tty and act-model-ci run aide as a real process.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -11,7 +13,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { PROJECT, planDoc, sandbox } from '../helpers/act.js';
-import { runAide } from '../helpers/cli.js';
+import { runAideInProcess } from '../helpers/in-process.js';
 import { freePort } from '../helpers/fake-http-server.js';
 import { gitRepo, tempDir, type Cleanup } from '../helpers/sandbox.js';
 
@@ -73,7 +75,7 @@ test(
       },
       DONE,
     ]);
-    const result = await runAide(['act', '--yes', '--model', model], { cwd: root });
+    const result = await runAideInProcess(['act', '--yes', '--model', model], { cwd: root });
     assert.equal(result.code, 0, said(result));
     assert.match(read(root, 'src/calc.js'), /export function sub\(a, b\) \{\n {2}return a - b;/);
     assert.match(
@@ -103,7 +105,7 @@ test(
       },
       DONE,
     ]);
-    const result = await runAide(['act', '--yes', '--model', model], { cwd: root });
+    const result = await runAideInProcess(['act', '--yes', '--model', model], { cwd: root });
     assert.equal(result.code, 0, said(result));
     assert.match(result.stdout, /✗ attempt 1 failed[\s\S]*attempt 2 of 3[\s\S]*✓ attempt 2 passed/);
     assert.match(read(root, 'src/calc.js'), /return a - b;/);
@@ -120,7 +122,7 @@ test(
         [2, true],
       ],
     );
-    const status = await runAide(['status'], { cwd: root });
+    const status = await runAideInProcess(['status'], { cwd: root });
     assert.match(status.stdout, /step 1: applied \(checkpoint \w+\); 2 attempts, 1 failed/, said(status));
   },
 );
@@ -128,7 +130,7 @@ test(
 test('three failures: exit 1, nothing written, the best attempt shown with its tail', T, async (t) => {
   const root = modelRepo(t);
   const model = replay(t, [addSub('a + b'), DONE, writeCalc('a * b'), DONE, writeCalc('b - a'), DONE]);
-  const result = await runAide(['act', '--yes', '--model', model], { cwd: root });
+  const result = await runAideInProcess(['act', '--yes', '--model', model], { cwd: root });
   assert.equal(result.code, 1, said(result));
   assert.equal(read(root, 'src/calc.js'), PROJECT['src/calc.js']);
   assert.match(result.stdout, /attempt 3 of 3/);
@@ -156,7 +158,7 @@ test(
   async (t) => {
     const root = modelRepo(t);
     const model = replay(t, [writeCalc('a * b'), DONE, addSub('a + b'), DONE, writeCalc('b - a'), DONE]);
-    const result = await runAide(['--json', 'act', '--yes', '--model', model], { cwd: root });
+    const result = await runAideInProcess(['--json', 'act', '--yes', '--model', model], { cwd: root });
     assert.equal(result.code, 1, said(result));
     const finished = result.stdout
       .trim()
@@ -192,7 +194,7 @@ test('the same failing edit twice ends the step early', T, async (t) => {
   const root = modelRepo(t);
   // Attempt 2 changes nothing: the same tree fails the same way. A third attempt would run past the script.
   const model = replay(t, [addSub('a + b'), DONE, DONE]);
-  const result = await runAide(['act', '--yes', '--model', model], { cwd: root });
+  const result = await runAideInProcess(['act', '--yes', '--model', model], { cwd: root });
   assert.equal(result.code, 1, said(result));
   assert.match(result.stdout, /stopped early: attempt 2 failed the same way as attempt 1/);
   assert.doesNotMatch(result.stdout, /attempt 3 of 3/);
@@ -207,7 +209,7 @@ test(
     const cheat =
       '<replace_in_file>\n<path>test/sub.test.js</path>\n<diff>\n<<<<<<< SEARCH\n  assert.equal(sub(5, 3), 2);\n=======\n  assert.equal(sub(5, 3), 8);\n>>>>>>> REPLACE\n</diff>\n</replace_in_file>';
     const model = replay(t, [addSub('a + b'), cheat, DONE]);
-    const result = await runAide(['act', '--yes', '--model', model], { cwd: root });
+    const result = await runAideInProcess(['act', '--yes', '--model', model], { cwd: root });
     assert.equal(result.code, 4, said(result));
     assert.match(result.stdout, /✗ not written: it changes protected files: test\/sub\.test\.js/);
     assert.equal(read(root, 'test/sub.test.js'), SUB_TEST);
@@ -234,7 +236,7 @@ test(
       },
       DONE,
     ]);
-    const result = await runAide(['act', '--yes', '--model', model], { cwd: root });
+    const result = await runAideInProcess(['act', '--yes', '--model', model], { cwd: root });
     assert.equal(result.code, 0, said(result));
     assert.equal(read(root, '.aide/sandbox.json'), before);
     assert.throws(() => read(root, 'pwned.txt'));
@@ -264,7 +266,7 @@ test(
       },
       DONE,
     ]);
-    const result = await runAide(['act', '--yes', '--model', model], { cwd: root });
+    const result = await runAideInProcess(['act', '--yes', '--model', model], { cwd: root });
     assert.equal(result.code, 0, said(result));
     assert.equal(read(root, '.aide/sandbox.json'), before);
     assert.throws(() => read(root, 'pwned.txt'));
@@ -301,7 +303,7 @@ test(
       },
       DONE,
     ]);
-    const result = await runAide(['act', '--yes', '--model', model], { cwd: root });
+    const result = await runAideInProcess(['act', '--yes', '--model', model], { cwd: root });
     assert.equal(result.code, 0, said(result));
     assert.throws(() => read(root, 'pwned.txt'), 'the call in NOTES.md never ran');
     assert.doesNotMatch(read(root, 'src/calc.js'), /pwned/, "the command output's write_file never ran");
@@ -317,9 +319,12 @@ test(
     const root = modelRepo(t);
     const model = replay(t, [addSub('a - b'), DONE]);
     const patch = join(tempDir(t), 'aide.patch');
-    const result = await runAide(['--json', 'act', '--dry-run', '--patch-out', patch, '--model', model], {
-      cwd: root,
-    });
+    const result = await runAideInProcess(
+      ['--json', 'act', '--dry-run', '--patch-out', patch, '--model', model],
+      {
+        cwd: root,
+      },
+    );
     assert.equal(result.code, 0, said(result));
     assert.equal(read(root, 'src/calc.js'), PROJECT['src/calc.js']);
     const events = result.stdout
@@ -340,9 +345,12 @@ test(
 test('no model server for a step that needs one: exit 3 before any session is started', T, async (t) => {
   const root = modelRepo(t);
   const endpoint = `http://127.0.0.1:${await freePort()}`;
-  const result = await runAide(['act', '--yes', '--endpoint', endpoint, '--model', 'qwen2.5-coder:14b'], {
-    cwd: root,
-  });
+  const result = await runAideInProcess(
+    ['act', '--yes', '--endpoint', endpoint, '--model', 'qwen2.5-coder:14b'],
+    {
+      cwd: root,
+    },
+  );
   assert.equal(result.code, 3, said(result));
   assert.match(result.stderr, /no model server at/);
   assert.equal(existsSync(join(root, '.aide/state/sessions')), false, 'no session was started');
@@ -355,7 +363,7 @@ test(
   async (t) => {
     const root = modelRepo(t);
     const model = replay(t, ['<read_file><path>src/calc.js</path></read_file>']);
-    const result = await runAide(['act', '--yes', '--model', model], { cwd: root });
+    const result = await runAideInProcess(['act', '--yes', '--model', model], { cwd: root });
     assert.equal(result.code, 3, said(result));
     assert.match(said(result), /ran out after 1 reply/);
     assert.equal(read(root, 'src/calc.js'), PROJECT['src/calc.js']);

@@ -2,6 +2,9 @@
  * `aide act` end to end on a real project with its own tests: verified steps written and
  * checkpointed, a failing step not written and the rest not run, dry runs, conflicts with the
  * user's own edits, Run commands and templates, and no work at all without a way to approve.
+ * The first test runs the built bin as a child process; the rest run its runCli in this process
+ * (the verify commands are real processes either way; act-resume, act-crash and act-tty drive
+ * real aide processes with signals and a terminal).
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -21,6 +24,7 @@ import {
   sharedGate,
 } from '../helpers/act.js';
 import { runAide } from '../helpers/cli.js';
+import { runAideInProcess } from '../helpers/in-process.js';
 import { fingerprint, tempDir, testEnv } from '../helpers/sandbox.js';
 import { withoutState } from '../helpers/verify.js';
 
@@ -50,7 +54,7 @@ test('every step passes: each is verified, written and checkpointed; the summary
   );
   const undo = /Undo with `aide restore (\w+)`/.exec(result.stdout)?.[1];
   assert.ok(undo !== undefined, result.stdout);
-  const restored = await runAide(['restore', undo, '--yes'], { cwd: root });
+  const restored = await runAideInProcess(['restore', undo, '--yes'], { cwd: root });
   assert.equal(restored.code, 0, restored.stderr);
   assert.equal(read(root, 'src/calc.js'), PROJECT['src/calc.js']);
 });
@@ -64,7 +68,7 @@ test('a step that fails verification is not written, exit 1, and later steps do 
       { title: 'Test sub', edits: TEST_SUB },
     ]),
   );
-  const result = await runAide(['act', '--yes'], { cwd: root });
+  const result = await runAideInProcess(['act', '--yes'], { cwd: root });
   assert.equal(result.code, 1, result.stdout + result.stderr);
   assert.match(read(root, 'src/calc.js'), /export function sub/, 'step 1 was written');
   assert.match(read(root, 'src/calc.js'), /return a \+ b/, 'step 2 was not');
@@ -92,7 +96,7 @@ test('a step that fails verification is not written, exit 1, and later steps do 
     [1, 2],
   );
   assert.equal(audit.at(-1)?.type, 'session_finished');
-  const status = await runAide(['status'], { cwd: root });
+  const status = await runAideInProcess(['status'], { cwd: root });
   assert.equal(status.code, 0);
   assert.match(
     status.stdout,
@@ -110,7 +114,7 @@ test('--dry-run writes nothing, and its --patch-out patch applies cleanly with g
   );
   const before = withoutState(fingerprint(root));
   const patch = join(tempDir(t), 'aide.patch');
-  const result = await runAide(['act', '--dry-run', '--patch-out', patch], { cwd: root });
+  const result = await runAideInProcess(['act', '--dry-run', '--patch-out', patch], { cwd: root });
   assert.equal(result.code, 0, result.stdout + result.stderr);
   assert.match(result.stdout, /2 steps verified \(dry run: nothing written\)/);
   assert.deepEqual(withoutState(fingerprint(root)), before);
@@ -122,7 +126,7 @@ test('--dry-run writes nothing, and its --patch-out patch applies cleanly with g
 
 test('without a terminal and without --yes or --dry-run: exit 4 before any work', async (t) => {
   const root = actRepo(t, planDoc('Add sub', [{ title: 'Add sub', edits: ADD_SUB }]));
-  const result = await runAide(['act'], { cwd: root });
+  const result = await runAideInProcess(['act'], { cwd: root });
   assert.equal(result.code, 4, result.stderr);
   assert.match(result.stderr, /--yes|--dry-run/);
   assert.equal(existsSync(join(root, '.aide/state')), false, 'no session, no shadow, nothing');
@@ -136,7 +140,7 @@ test('a file the user edits while a step is verified: exit 6, the edit kept, the
     planDoc('Add sub', [{ title: 'Add sub', edits: ADD_SUB }]),
     sandbox({ commands: [{ name: 'test', run: wait }], home_binds: gate.homeBinds }),
   );
-  const running = runAide(['act', '--yes'], { cwd: root });
+  const running = runAideInProcess(['act', '--yes'], { cwd: root });
   await commandSaid(root, /^started$/m);
   writeFileSync(join(root, 'src/calc.js'), '// the user was here\n' + PROJECT['src/calc.js']);
   writeFileSync(join(gate.path, 'go'), '');
@@ -161,14 +165,14 @@ test('Run commands must be allowed; their output flows into later steps through 
     },
   ]);
   const denied = actRepo(t, plan);
-  const refused = await runAide(['act', '--yes'], { cwd: denied });
+  const refused = await runAideInProcess(['act', '--yes'], { cwd: denied });
   assert.equal(refused.code, 1, refused.stdout);
   assert.match(
     refused.stdout,
     /not allowed; add it, exactly as written, to "allowed_commands" in \.aide\/sandbox\.json/,
   );
   const allowed = actRepo(t, plan, sandbox({ allowed_commands: ['node -e "console.log(40 + 2)"'] }));
-  const result = await runAide(['act', '--yes'], { cwd: allowed });
+  const result = await runAideInProcess(['act', '--yes'], { cwd: allowed });
   assert.equal(result.code, 0, result.stdout + result.stderr);
   assert.match(read(allowed, 'src/calc.js'), /export const VERSION = 42;/);
 });
@@ -178,7 +182,7 @@ test('an invalid plan: exit 2 naming the file and line, nothing done', async (t)
     t,
     '---\naide_plan: 1\ntitle: Broken\ncreated: 2026-11-30T10:00:00.000Z\n---\n\n## Step 1: One\n\nFile: src/calc.js\n',
   );
-  const result = await runAide(['act', '--yes'], { cwd: root });
+  const result = await runAideInProcess(['act', '--yes'], { cwd: root });
   assert.equal(result.code, 2, result.stderr);
   assert.match(result.stderr, /\.aide\/plans\/plan\.md:9/);
   assert.match(result.stderr, /Files:/);
@@ -187,7 +191,7 @@ test('an invalid plan: exit 2 naming the file and line, nothing done', async (t)
 
 test('--json streams one aide.act.event/1 object per line, and every type is documented in the README', async (t) => {
   const root = actRepo(t, planDoc('Add sub', [{ title: 'Add sub', edits: ADD_SUB }]));
-  const result = await runAide(['act', '--yes', '--json'], { cwd: root });
+  const result = await runAideInProcess(['act', '--yes', '--json'], { cwd: root });
   assert.equal(result.code, 0, result.stderr);
   const events = result.stdout
     .trim()
