@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { runAide } from '../helpers/cli.js';
+import { runAideInProcess } from '../helpers/in-process.js';
 import { freePort } from '../helpers/fake-http-server.js';
 import { startFakeOllama } from '../helpers/fake-ollama-server.js';
 import { startFakeOpenAi } from '../helpers/fake-openai-server.js';
@@ -22,7 +22,11 @@ test('doctor contacts Ollama: kind, model, loaded context and a one-token round 
   const server = await startFakeOllama({ replies: [{ chunks: ['ok'] }], contextLength: 8192 });
   t.after(() => server.close());
   const root = repoWithModel(t, { endpoint: `${server.url}/v1`, name: 'qwen2.5-coder:14b' });
-  const result = await runAide(['doctor'], { cwd: root, home: tempDir(t), env: { TMPDIR: tempDir(t) } });
+  const result = await runAideInProcess(['doctor'], {
+    cwd: root,
+    home: tempDir(t),
+    env: { TMPDIR: tempDir(t) },
+  });
   assert.equal(result.code, 0, result.stdout + result.stderr);
   assert.match(
     result.stdout,
@@ -46,12 +50,12 @@ test(
     t.after(() => server.close());
     const root = repoWithModel(t, { endpoint: `${server.url}/v1`, name: 'qwen2.5-coder-14b' });
     const run = { cwd: root, home: tempDir(t), env: { TMPDIR: tempDir(t) } };
-    const text = await runAide(['doctor'], run);
+    const text = await runAideInProcess(['doctor'], run);
     assert.equal(text.code, 0, text.stdout + text.stderr);
     assert.match(text.stdout, /model +llama-server at \S+: model qwen2\.5-coder-14b, context 8192 tokens/);
     assert.match(text.stdout, /round trip: /);
     assert.match(text.stdout, /grammar mode: yes/);
-    const json = await runAide(['doctor', '--json'], run);
+    const json = await runAideInProcess(['doctor', '--json'], run);
     assert.equal(json.code, 0, json.stderr);
     const report = JSON.parse(json.stdout) as DoctorJson;
     const model = report.checks.find((c) => c.id === 'model');
@@ -67,7 +71,11 @@ test('doctor names the models the server has when the configured one is missing'
   const server = await startFakeOllama({ replies: [], models: ['llama3.1:8b', 'phi4'] });
   t.after(() => server.close());
   const root = repoWithModel(t, { endpoint: server.url, name: 'qwen2.5-coder:14b' });
-  const result = await runAide(['doctor'], { cwd: root, home: tempDir(t), env: { TMPDIR: tempDir(t) } });
+  const result = await runAideInProcess(['doctor'], {
+    cwd: root,
+    home: tempDir(t),
+    env: { TMPDIR: tempDir(t) },
+  });
   assert.equal(result.code, 1, result.stdout + result.stderr);
   assert.match(result.stdout, /FAIL {2}model +\S+ has no model "qwen2\.5-coder:14b"/);
   assert.match(result.stdout, /the server has: llama3\.1:8b, phi4/);
@@ -81,7 +89,7 @@ test(
     const port = await freePort();
     const root = gitRepo(t, { 'a.txt': 'a\n' });
     const started = Date.now();
-    const result = await runAide(['doctor'], {
+    const result = await runAideInProcess(['doctor'], {
       cwd: root,
       home: tempDir(t),
       env: { TMPDIR: tempDir(t), AIDE_MODEL_ENDPOINT: `http://127.0.0.1:${port}/v1` },
@@ -105,7 +113,11 @@ test('doctor names a replay model and counts its replies without consuming them'
     'script.jsonl': '{"reply": "one"}\n{"reply": "two"}\n',
     '.aide/config.json': JSON.stringify({ model: { name: 'replay:script.jsonl' } }),
   });
-  const result = await runAide(['doctor'], { cwd: root, home: tempDir(t), env: { TMPDIR: tempDir(t) } });
+  const result = await runAideInProcess(['doctor'], {
+    cwd: root,
+    home: tempDir(t),
+    env: { TMPDIR: tempDir(t) },
+  });
   assert.equal(result.code, 0, result.stdout + result.stderr);
   assert.match(result.stdout, /ok {4}model +replay model \S*script\.jsonl \(2 replies\)/);
 });
@@ -115,7 +127,11 @@ test('doctor gives up on a server that stops answering: a warning with its fix, 
   t.after(() => server.close());
   const root = repoWithModel(t, { endpoint: server.url, name: 'qwen2.5-coder:14b' });
   const started = Date.now();
-  const result = await runAide(['doctor'], { cwd: root, home: tempDir(t), env: { TMPDIR: tempDir(t) } });
+  const result = await runAideInProcess(['doctor'], {
+    cwd: root,
+    home: tempDir(t),
+    env: { TMPDIR: tempDir(t) },
+  });
   assert.equal(result.code, 0, result.stdout + result.stderr);
   assert.match(result.stdout, /warn {2}model +ollama at \S+: model qwen2\.5-coder:14b, context \d+ tokens/);
   assert.match(result.stdout, /round trip failed: .*did not answer within 5000 ms/);

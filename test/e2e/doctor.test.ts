@@ -5,6 +5,7 @@ import { test, type TestContext } from 'node:test';
 import { scratchHome } from '../../src/infra/shadow/scratch/registry.js';
 import { ShadowStore } from '../../src/infra/shadow/shadow-store.js';
 import { runAide } from '../helpers/cli.js';
+import { runAideInProcess } from '../helpers/in-process.js';
 import { startFakeOllama } from '../helpers/fake-ollama-server.js';
 import { gitRepo, tempDir, testEnv, writeTree } from '../helpers/sandbox.js';
 
@@ -63,7 +64,7 @@ test('doctor --json reports the shadow, stale scratches and the scratch mechanis
     }),
   });
   const env = { TMPDIR: temp, ...(await modelServer(t)) };
-  const result = await runAide(['doctor', '--json'], { cwd: root, home: tempDir(t), env });
+  const result = await runAideInProcess(['doctor', '--json'], { cwd: root, home: tempDir(t), env });
   assert.equal(result.code, 0, result.stderr);
   const report = JSON.parse(result.stdout) as DoctorReport;
   assert.equal(report.schema, 'aide.doctor/1');
@@ -84,7 +85,7 @@ test('doctor --endpoint contacts that server, not the one AIDE_MODEL_ENDPOINT na
   // Nothing listens on port 1: were the variable used, the model check would warn.
   const env = { TMPDIR: tempDir(t), AIDE_MODEL_ENDPOINT: 'http://127.0.0.1:1/v1' };
   const args = ['doctor', '--endpoint', `${server.url}/v1`];
-  const result = await runAide(args, { cwd: root, home: tempDir(t), env });
+  const result = await runAideInProcess(args, { cwd: root, home: tempDir(t), env });
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /^ {2}ok {4}model\b/m);
   assert.ok(result.stdout.includes(`ollama at ${server.url}/v1: model qwen2.5-coder:14b`), result.stdout);
@@ -94,20 +95,24 @@ test('doctor --endpoint contacts that server, not the one AIDE_MODEL_ENDPOINT na
 test('doctor --endpoint to a remote host is refused before any contact, naming the flag', async (t) => {
   const root = gitRepo(t, { 'a.txt': 'a\n' });
   const args = ['doctor', '--endpoint', 'http://gpu.example:8000/v1'];
-  const result = await runAide(args, { cwd: root, home: tempDir(t), env: { TMPDIR: tempDir(t) } });
+  const result = await runAideInProcess(args, { cwd: root, home: tempDir(t), env: { TMPDIR: tempDir(t) } });
   assert.equal(result.code, 1, result.stderr);
   assert.match(result.stdout, /^ {2}FAIL {2}config {5}--endpoint is invalid/m);
 });
 
 test('doctor exits 1 with the fix when the configuration is invalid', async (t) => {
   const root = gitRepo(t, { '.aide/config.json': '{ "model": { "endpoint": 42 } }' });
-  const text = await runAide(['doctor'], { cwd: root, home: tempDir(t), env: { TMPDIR: tempDir(t) } });
+  const text = await runAideInProcess(['doctor'], {
+    cwd: root,
+    home: tempDir(t),
+    env: { TMPDIR: tempDir(t) },
+  });
   assert.equal(text.code, 1, text.stderr);
   assert.match(text.stdout, /FAIL {2}config +\.aide\/config\.json is invalid/);
   assert.doesNotMatch(text.stdout, /model/);
   assert.match(text.stdout, /fix: Run `aide config`/);
   assert.match(text.stdout, /1 problem to fix/);
-  const json = await runAide(['doctor', '--json'], {
+  const json = await runAideInProcess(['doctor', '--json'], {
     cwd: root,
     home: tempDir(t),
     env: { TMPDIR: tempDir(t) },
@@ -120,7 +125,11 @@ test('doctor exits 1 with the fix when the configuration is invalid', async (t) 
 
 test('doctor names an invalid sandbox.json as a configuration problem, not a failed model check', async (t) => {
   const root = gitRepo(t, { '.aide/sandbox.json': '{ "commands": 7 }' });
-  const text = await runAide(['doctor'], { cwd: root, home: tempDir(t), env: { TMPDIR: tempDir(t) } });
+  const text = await runAideInProcess(['doctor'], {
+    cwd: root,
+    home: tempDir(t),
+    env: { TMPDIR: tempDir(t) },
+  });
   assert.equal(text.code, 1, text.stderr);
   assert.match(text.stdout, /FAIL {2}config +\.aide\/sandbox\.json is invalid/);
   assert.doesNotMatch(text.stdout, /^ {2}\S+ +model\b/m);

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { edit, planDoc } from '../helpers/act.js';
 import { userStatus } from '../helpers/real-layout.js';
-import { runAide, type CliResult } from '../helpers/cli.js';
+import type { CliResult } from '../helpers/cli.js';
+import { runAideInProcess } from '../helpers/in-process.js';
 import { fingerprint, gitRepo, writeTree } from '../helpers/sandbox.js';
 import { withoutState } from '../helpers/verify.js';
 
@@ -81,7 +82,7 @@ for (const mechanism of ['unshare', 'bwrap']) {
   test(`under ${mechanism}, caches in node_modules are written in the scratch and .bin scripts run; the workspace's node_modules is untouched`, async (t) => {
     const root = npmRepo(t);
     const before = fingerprint(join(root, 'node_modules'));
-    const result = await runAide(['verify'], { cwd: root, env: { AIDE_ISOLATION: mechanism } });
+    const result = await runAideInProcess(['verify'], { cwd: root, env: { AIDE_ISOLATION: mechanism } });
     assert.equal(result.code, 0, said(result));
     assert.match(result.stdout, /verified: 2 commands/, said(result));
     assert.deepEqual(
@@ -90,7 +91,7 @@ for (const mechanism of ['unshare', 'bwrap']) {
       "the workspace's node_modules is byte-identical",
     );
     // aide act: the caches the verify commands write are never captured as the step's changes.
-    const act = await runAide(['act', '--yes'], { cwd: root, env: { AIDE_ISOLATION: mechanism } });
+    const act = await runAideInProcess(['act', '--yes'], { cwd: root, env: { AIDE_ISOLATION: mechanism } });
     assert.equal(act.code, 0, said(act));
     assert.match(act.stdout, /1 step applied/, said(act));
     assert.deepEqual(
@@ -136,7 +137,7 @@ fs.mkdirSync('packages/a/node_modules/.cache', { recursive: true }); fs.writeFil
     'tools/x/y/node_modules/only-y/index.js': 'only y\n',
   });
   const before = withoutState(fingerprint(root));
-  const byDefault = await runAide(['verify'], { cwd: root });
+  const byDefault = await runAideInProcess(['verify'], { cwd: root });
   assert.equal(byDefault.code, 0, said(byDefault));
   assert.deepEqual(withoutState(fingerprint(root)), before, 'the workspace is untouched');
 
@@ -147,7 +148,7 @@ fs.mkdirSync('packages/a/node_modules/.cache', { recursive: true }); fs.writeFil
       link: ['**/node_modules'],
     }),
   });
-  const byGlob = await runAide(['verify'], { cwd: root });
+  const byGlob = await runAideInProcess(['verify'], { cwd: root });
   assert.equal(byGlob.code, 0, said(byGlob));
 });
 
@@ -168,7 +169,7 @@ test('an act step whose edits git ignores fails and names the files and the rule
     }),
     '.aide/plans/plan.md': plan,
   });
-  const result = await runAide(['act', '--yes', '--allow-protected'], { cwd: root });
+  const result = await runAideInProcess(['act', '--yes', '--allow-protected'], { cwd: root });
   assert.equal(result.code, 1, said(result));
   const out = result.stdout + result.stderr;
   assert.doesNotMatch(out, /changes no file/, said(result));
