@@ -193,8 +193,8 @@ export function workspacePrint(root: string): Record<string, string> {
 }
 
 /**
- * The whole pipeline on one layout, run in this process (runAideInProcess; act.test and
- * verify.test run the built bin): `aide verify`, `aide act --dry-run` (nothing written), then
+ * The whole pipeline on one layout, run in this process (runAideInProcess; act.test's first
+ * test, act-resume and verify-interrupt run the built bin as a child process): `aide verify`, `aide act --dry-run` (nothing written), then
  * `aide act --yes` (both steps written, nothing else: the ignored folders untouched, no cache
  * of the scratch in the workspace, the user's .git untouched but for the files aide wrote).
  */
