@@ -8,7 +8,7 @@
  */
 import { editDistance } from '../../shared/text.js';
 import { findIndentTransform } from './indent.js';
-import { lineView, type LineView } from './line-index.js';
+import { lineView, positionsOf, trimmedLines, type LineView, type TrimmedLines } from './line-index.js';
 import type { Alignment } from './splice.js';
 import type { TextFile } from './text-file.js';
 
@@ -114,12 +114,12 @@ function skeletonPositions(view: LineView, wanted: string): number[] {
 
 /** Window starts (in the non-blank view) worth checking: enough lines equal after trimming. */
 export function candidateStarts(file: TextFile, model: readonly string[], budget: number): number[] {
-  const view = lineView(file, 'trim', true);
+  const view = lineView(file);
   // The fuzzy rung asks twice for the same SEARCH (fuzzyMatch, then kept-typo.ts): count the votes once.
   const key = `${String(budget)}\u0000${model.join('\u0000')}`;
   const last = lastStarts.get(view);
   if (last?.key === key) return last.starts;
-  const starts = computeStarts(view, model, budget);
+  const starts = computeStarts(view, trimmedLines(file), model, budget);
   lastStarts.set(view, { key, starts });
   return starts;
 }
@@ -127,7 +127,12 @@ export function candidateStarts(file: TextFile, model: readonly string[], budget
 /** The last SEARCH's window starts per view (a view is replaced when its file changes). */
 const lastStarts = new WeakMap<LineView, { key: string; starts: number[] }>();
 
-function computeStarts(view: LineView, model: readonly string[], budget: number): number[] {
+function computeStarts(
+  view: LineView,
+  trimmed: TrimmedLines,
+  model: readonly string[],
+  budget: number,
+): number[] {
   const m = model.length;
   const last = view.keys.length - m;
   if (last < 0) return [];
@@ -140,14 +145,13 @@ function computeStarts(view: LineView, model: readonly string[], budget: number)
     return starts;
   }
   const votes = new Map<number, number>();
-  const positions = new Map<string, number[]>();
-  view.keys.forEach((key, p) => {
-    const list = positions.get(key);
-    if (list) list.push(p);
-    else positions.set(key, [p]);
-  });
+  // The file's lines by trimmed text (line-index.ts), as positions in the view: a map of the
+  // view's keys of its own was a second map of every line, built per SEARCH.
+  const { positions, viewPosition } = trimmed;
   model.forEach((line, k) => {
-    for (const p of positions.get(line.trim()) ?? []) {
+    for (const fileLine of positionsOf(positions.get(line.trim()))) {
+      const p = viewPosition[fileLine] ?? -1;
+      if (p === -1) continue;
       const start = p - k;
       if (start >= 0 && start <= last) votes.set(start, (votes.get(start) ?? 0) + 1);
     }
@@ -168,7 +172,7 @@ export function fuzzyMatch(
   const modelIdx = search.flatMap((line, i) => (line.trim() === '' ? [] : [i]));
   const model = modelIdx.map((i) => search[i] ?? '');
   const budget = typoBudget(model.length);
-  const view = lineView(file, 'trim', true);
+  const view = lineView(file);
   const found: Alignment[] = [];
   for (const start of candidateStarts(file, model, budget)) {
     let typos = 0;
@@ -195,7 +199,7 @@ export function windowAlignment(
   start: number,
   units: () => { model: string | undefined; file: string | undefined },
 ): Alignment | null {
-  const view = lineView(file, 'trim', true);
+  const view = lineView(file);
   const spans: Array<[number, number]> = [];
   let cursor = view.index[start] ?? 0;
   let k = 0;

@@ -83,7 +83,7 @@ export function keptTypoMatch(
   if (!modelIdx.some((i) => kept.has(i))) return [];
   const model = modelIdx.map((i) => search[i] ?? '');
   const budget = typoBudget(model.length);
-  const view = lineView(file, 'trim', true);
+  const view = lineView(file);
   const found: Alignment[] = [];
   for (const start of candidateStarts(file, model, budget)) {
     const anchors: string[] = [];

@@ -27,16 +27,34 @@ export class LiveLines {
   /** Line ranges [from, to) inserted since the snapshot, in current positions, ascending, disjoint. */
   private fresh: Array<[number, number]> = [];
 
+  /** Whether a splice was recorded: the planner edits this file in place. */
+  private spliced = false;
+
   constructor(lines: readonly string[]) {
-    for (const line of lines) this.counts.set(line, (this.counts.get(line) ?? 0) + 1);
     this.rebuild(lines);
+    // Counted from the snapshot's entries, not from the lines: one pass over a map of 50k lines
+    // fewer, and the keys' hashes are already computed.
+    for (const [line, at] of this.snapshot) this.counts.set(line, typeof at === 'number' ? 1 : at.length);
+  }
+
+  /** Whether the planner has edited the file since this index was built. */
+  get edited(): boolean {
+    return this.spliced;
+  }
+
+  /** Whether the trimmed lines are counted (and kept up to date from then on). */
+  get countsTrimmed(): boolean {
+    return this.trimmed !== undefined;
   }
 
   /** How often each trimmed line occurs: a line no looser rung can match is absent. Built when the exact rung first fails. */
   trimmedCounts(lines: readonly string[]): ReadonlyMap<string, number> {
     if (this.trimmed === undefined) {
       const trimmed = new Map<string, number>();
-      for (const line of lines) trimmed.set(line.trim(), (trimmed.get(line.trim()) ?? 0) + 1);
+      for (const line of lines) {
+        const key = line.trim();
+        trimmed.set(key, (trimmed.get(key) ?? 0) + 1);
+      }
       this.trimmed = trimmed;
     }
     return this.trimmed;
@@ -93,6 +111,7 @@ export class LiveLines {
     if (!inserted) push(start, start + added.length);
     this.fresh = fresh;
     this.log.push({ start, removed: removed.length, added: added.length });
+    this.spliced = true;
     // A rebuild costs a map entry per line, a query a step per logged splice and a comparison
     // per inserted line: measured on 10,000 blocks, these bounds keep both small.
     const root = Math.sqrt(lines.length);
@@ -149,12 +168,6 @@ export function liveLines(file: TextFile): LiveLines {
 /** Registers what to drop when `file`'s lines change in place. */
 export function onLinesChanged(file: TextFile, drop: () => void): void {
   dependents.set(file, drop);
-}
-
-/** Whether every line's trimmed text occurs in the file: when not, no rung up to blank-lines can match. */
-export function mayOccurTrimmed(file: TextFile, lines: readonly string[]): boolean {
-  const trimmed = liveLines(file).trimmedCounts(file.lines);
-  return lines.every((line) => line.trim() === '' || (trimmed.get(line.trim()) ?? 0) > 0);
 }
 
 /** A copy of `file` that can be edited in place; its content index moves to the copy. */
