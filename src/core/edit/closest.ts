@@ -3,7 +3,7 @@
  * should have copied, and where the first difference is. Bounded work: only windows that
  * share at least one line with the SEARCH, or start near its most similar first line.
  */
-import { lineView } from './line-index.js';
+import { lineView } from './trimmed-lines.js';
 import type { TextFile } from './text-file.js';
 
 export interface Closest {

@@ -169,6 +169,14 @@ export function indentStyle(lines: readonly string[]): '\t' | ' ' | undefined {
 /** A SEARCH line and the file line it matched; undefined where it matched none or several. */
 export type FileLineOf = (searchIndex: number) => string | undefined;
 
+/** The file's indentation, asked only when needed: reading it scans every line. */
+export interface FileIndent {
+  /** detectIndentUnit of the file's lines. */
+  unit: () => string | undefined;
+  /** indentStyle of the file's lines. */
+  style: () => '\t' | ' ' | undefined;
+}
+
 /**
  * The indentation of a REPLACE written in another style than its SEARCH and the file (tabs for
  * a file indented with spaces, or the reverse: the SEARCH was copied, the REPLACE typed): its
@@ -180,16 +188,16 @@ export function restyleReplace(
   search: readonly string[],
   replace: readonly string[],
   fileLineOf: FileLineOf,
-  fileLines: readonly string[],
+  fileIndent: FileIndent,
 ): IndentTransform | null | undefined {
   const style = indentStyle(replace);
   if (style === ' ' && indentStyle(search) === ' ')
-    return rescaleSpaces(search, replace, fileLineOf, fileLines);
+    return rescaleSpaces(search, replace, fileLineOf, fileIndent);
   if (style === undefined || indentStyle(search) === style) return undefined;
   // Only a file indented one way throughout: a file that mixes them on purpose (a Makefile's
   // tab recipes among space-indented lines) keeps what the model wrote. Read only now: it scans every line.
-  const fileStyle = indentStyle(fileLines);
-  const fileUnit = fileStyle === undefined || fileStyle === style ? undefined : detectIndentUnit(fileLines);
+  const fileStyle = fileIndent.style();
+  const fileUnit = fileStyle === undefined || fileStyle === style ? undefined : fileIndent.unit();
   if (fileUnit === undefined || fileUnit[0] !== fileStyle) return undefined;
   const shared = sharedLines(search, replace, fileLineOf);
   const firstReplace = replace.find((line) => line.trim() !== '');
@@ -227,14 +235,14 @@ function rescaleSpaces(
   search: readonly string[],
   replace: readonly string[],
   fileLineOf: FileLineOf,
-  fileLines: readonly string[],
+  fileIndent: FileIndent,
 ): IndentTransform | undefined {
   const shared = sharedLines(search, replace, fileLineOf);
   if (!shared.some((p) => p.model !== p.file)) return undefined;
   const replaceUnit = detectIndentUnit(replace.filter((line) => leadingWhitespace(line).length !== 1));
   if (replaceUnit === undefined || replaceUnit.includes('\t')) return undefined;
-  if (indentStyle(fileLines) !== ' ') return undefined;
-  const fileUnit = detectIndentUnit(fileLines);
+  if (fileIndent.style() !== ' ') return undefined;
+  const fileUnit = fileIndent.unit();
   if (fileUnit === undefined || fileUnit.includes('\t') || fileUnit.length === replaceUnit.length)
     return undefined;
   const sameLevel = shared.every(

@@ -165,6 +165,32 @@ export function liveLines(file: TextFile): LiveLines {
   return index;
 }
 
+/** The content index if it is built. */
+export function builtLiveLines(file: TextFile): LiveLines | undefined {
+  return live.get(file);
+}
+
+/**
+ * Queries a file's lines answer by a scan before its index is built. A plan of one block asks
+ * once or twice, and a scan reads the lines in order and allocates nothing; the index hashes
+ * every line into maps of the whole file, which on 50k lines outgrow the caches (the map cost
+ * more per line than on 10k). Many blocks in one file get the index after a few scans.
+ */
+export const SCANS_BEFORE_INDEX = 8;
+
+/** Scans answered so far, per file; carried to an editable copy as the index is. */
+const scans = new WeakMap<TextFile, number>();
+
+/** The content index, or undefined while a scan is the cheaper answer (the scan is counted). */
+export function indexedLines(file: TextFile): LiveLines | undefined {
+  const built = live.get(file);
+  if (built !== undefined) return built;
+  const done = scans.get(file) ?? 0;
+  if (done >= SCANS_BEFORE_INDEX) return liveLines(file);
+  scans.set(file, done + 1);
+  return undefined;
+}
+
 /** Registers what to drop when `file`'s lines change in place. */
 export function onLinesChanged(file: TextFile, drop: () => void): void {
   dependents.set(file, drop);
@@ -178,6 +204,8 @@ export function editableCopy(file: TextFile): TextFile {
     live.delete(file);
     live.set(copy, index);
   }
+  const done = scans.get(file);
+  if (done !== undefined) scans.set(copy, done);
   return copy;
 }
 

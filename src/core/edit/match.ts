@@ -15,9 +15,10 @@ import {
   type IndentTransform,
 } from './indent.js';
 import { keptTypoMatch } from './kept-typo.js';
-import { findLineRuns, findLooseRuns, mayOccurTrimmed, trimmedLines, type LooseKey } from './line-index.js';
+import { findLineRuns, findLooseRuns, mayOccurTrimmed, type LooseKey } from './line-index.js';
 import type { Alignment } from './splice.js';
 import type { TextFile } from './text-file.js';
+import { fileIndent, nonBlankLines } from './trimmed-lines.js';
 import { isWeakSearch } from './weak-search.js';
 
 export type StrategyName =
@@ -83,8 +84,8 @@ function runsByKey(
   });
   const needle = searchIdx.map((i) => fn(ctx.search[i] ?? ''));
   // File line of a position: positions count the non-blank lines only when they are skipped.
-  const { nonBlank } = trimmedLines(ctx.file);
-  const lineAt = (p: number): number | undefined => (skipBlank ? nonBlank[p] : p);
+  const nonBlank = skipBlank ? nonBlankLines(ctx.file).index : undefined;
+  const lineAt = (p: number): number | undefined => (nonBlank === undefined ? p : nonBlank[p]);
   return findLooseRuns(ctx.file, key, skipBlank, needle).map((p) => {
     const spans: Array<[number, number]> = [];
     let cursor = lineAt(p) ?? 0;
@@ -151,7 +152,7 @@ function elided(ctx: Context): Found {
     )
   )
     return [];
-  const { nonBlank } = trimmedLines(ctx.file);
+  const nonBlank = nonBlankLines(ctx.file).index;
   const runs = segments.map((seg) =>
     seg.length === 0
       ? null
@@ -270,7 +271,7 @@ export function matchSearch(
   // Units are only needed by the re-indenting rungs; detecting the file's scans every line.
   let units: { model: string | undefined; file: string | undefined } | undefined;
   const unitsOf = () =>
-    (units ??= { model: detectIndentUnit([...search, ...replace]), file: detectIndentUnit(file.lines) });
+    (units ??= { model: detectIndentUnit([...search, ...replace]), file: fileIndent(file).unit() });
   const ctx: Context = {
     file,
     search,
