@@ -33,7 +33,7 @@ export function mayOccurTrimmed(file: TextFile, lines: readonly string[]): boole
 
 /**
  * Every run of `needle` (already keyed) in the file seen through `key`, ascending: file lines,
- * or with `skipBlank` positions among the non-blank lines (the index of lineView). Candidates
+ * or with `skipBlank` positions among the non-blank lines (nonBlankLines). Candidates
  * come from the file lines whose trimmed text is the rarest needle line's: a line equal to
  * another but for trailing white space is also equal to it trimmed.
  */
@@ -76,8 +76,9 @@ export function findLooseRuns(
 }
 
 /**
- * findRuns on the file's raw lines, from its content index (live-lines.ts): the time goes to
- * the places where the SEARCH's rarest line occurs, not to the whole file.
+ * Every run of `needle` in the file's raw lines, ascending: by a scan while the file has been
+ * asked about only a few times, then from its content index (live-lines.ts), where the time goes
+ * to the places where the SEARCH's rarest line occurs, not to the whole file.
  */
 export function findLineRuns(file: TextFile, needle: readonly string[]): number[] {
   if (needle.length === 0) return [];

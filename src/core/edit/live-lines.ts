@@ -152,7 +152,7 @@ export class LiveLines {
 }
 
 const live = new WeakMap<TextFile, LiveLines>();
-/** Views derived from a file's lines (line-index.ts), dropped when the lines change in place. */
+/** What is derived from a file's lines (trimmed-lines.ts), dropped when the lines change in place. */
 const dependents = new WeakMap<TextFile, () => void>();
 
 /** The content index of a file, built on first use. */

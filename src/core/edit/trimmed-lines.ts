@@ -2,8 +2,8 @@
  * A file's lines by trimmed text, for the looser rungs (trailing white space, indentation, blank
  * lines, elision, fuzzy): the lines where each of a few texts occurs, and the non-blank lines.
  *
- * A plan of one block asks a few times and a scan answers each in one sequential pass that
- * allocates nothing. A map of every trimmed line answers at once, but building it trims every
+ * A plan of one block asks about a few texts, and a scan answers them all in one sequential pass
+ * that allocates nothing (the rungs of one SEARCH ask for the same texts: one scan serves them). A map of every trimmed line answers at once, but building it trims every
  * line and hashes it into a table of the whole file: on 50k lines that table outgrows the caches
  * and each line costs more than on 10k (a shifted SEARCH grew 7× for 5× the lines). So the
  * first queries on a file scan, and only a file asked about many times (many blocks, or a
@@ -192,7 +192,10 @@ function scan(lines: readonly string[], texts: readonly string[]): Map<string, n
  */
 export function trimmedPositions(file: TextFile, texts: readonly string[]): Array<readonly number[]> {
   const entry = derivedOf(file);
-  if (entry.table === undefined && entry.scans >= SCANS_BEFORE_TABLE) entry.table = buildTable(file.lines);
+  if (entry.table === undefined && entry.scans >= SCANS_BEFORE_TABLE) {
+    entry.table = buildTable(file.lines);
+    entry.asked.clear();
+  }
   const table = entry.table;
   if (table !== undefined) {
     return texts.map((text) => {
