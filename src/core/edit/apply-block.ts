@@ -10,6 +10,7 @@ import { matchSearch, type MatchResult, type StrategyName } from './match.js';
 import { restyleReplace } from './indent.js';
 import { splice, type Alignment, type SplicedRegion } from './splice.js';
 import { textFileFromLines, type TextFile } from './text-file.js';
+import { fileIndent } from './trimmed-lines.js';
 import type { EditBlock, EditVariant } from './types.js';
 import type { BlockAction, BlockFailure, FailureKind, FileInput } from './plan-types.js';
 import { isBareName } from './path-text.js';
@@ -208,7 +209,7 @@ function restyled(file: TextFile, variant: EditVariant, alignment: Alignment): A
     const span = alignment.spans[i];
     return span !== undefined && span[1] === span[0] + 1 ? file.lines[span[0]] : undefined;
   };
-  const indent = restyleReplace(variant.search, variant.replace, fileLineOf, file.lines);
+  const indent = restyleReplace(variant.search, variant.replace, fileLineOf, fileIndent(file));
   if (indent === undefined) return alignment;
   return indent === null ? null : { ...alignment, indent };
 }

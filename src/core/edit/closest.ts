@@ -3,7 +3,7 @@
  * should have copied, and where the first difference is. Bounded work: only windows that
  * share at least one line with the SEARCH, or start near its most similar first line.
  */
-import { lineView } from './line-index.js';
+import { lineView } from './trimmed-lines.js';
 import type { TextFile } from './text-file.js';
 
 export interface Closest {
@@ -56,7 +56,7 @@ function lineSimilarity(a: string, b: string): number {
 
 export function findClosest(file: TextFile, search: readonly string[]): Closest | undefined {
   const model = search.filter((line) => line.trim() !== '');
-  const view = lineView(file, 'trim', true);
+  const view = lineView(file);
   if (model.length === 0 || view.keys.length === 0) return undefined;
   const width = Math.min(model.length, view.keys.length);
   const last = view.keys.length - width;

@@ -8,7 +8,13 @@
  */
 import { editDistance } from '../../shared/text.js';
 import { findIndentTransform } from './indent.js';
-import { lineView, type LineView } from './line-index.js';
+import {
+  lineView,
+  nonBlankLines,
+  trimmedPositions,
+  type LineView,
+  type NonBlankLines,
+} from './trimmed-lines.js';
 import type { Alignment } from './splice.js';
 import type { TextFile } from './text-file.js';
 
@@ -114,48 +120,56 @@ function skeletonPositions(view: LineView, wanted: string): number[] {
 
 /** Window starts (in the non-blank view) worth checking: enough lines equal after trimming. */
 export function candidateStarts(file: TextFile, model: readonly string[], budget: number): number[] {
-  const view = lineView(file, 'trim', true);
+  const nonBlank = nonBlankLines(file);
   // The fuzzy rung asks twice for the same SEARCH (fuzzyMatch, then kept-typo.ts): count the votes once.
   const key = `${String(budget)}\u0000${model.join('\u0000')}`;
-  const last = lastStarts.get(view);
+  const last = lastStarts.get(nonBlank);
   if (last?.key === key) return last.starts;
-  const starts = computeStarts(view, model, budget);
-  lastStarts.set(view, { key, starts });
+  const starts = computeStarts(file, nonBlank, model, budget);
+  lastStarts.set(nonBlank, { key, starts });
   return starts;
 }
 
-/** The last SEARCH's window starts per view (a view is replaced when its file changes). */
-const lastStarts = new WeakMap<LineView, { key: string; starts: number[] }>();
+/** The last SEARCH's window starts per file state (its non-blank lines are found again when it changes). */
+const lastStarts = new WeakMap<NonBlankLines, { key: string; starts: number[] }>();
 
-function computeStarts(view: LineView, model: readonly string[], budget: number): number[] {
+function computeStarts(
+  file: TextFile,
+  nonBlank: NonBlankLines,
+  model: readonly string[],
+  budget: number,
+): number[] {
   const m = model.length;
-  const last = view.keys.length - m;
+  const last = nonBlank.index.length - m;
   if (last < 0) return [];
   // A one-line SEARCH (budget 1) may be a typo of any line: only lines shaped like it can be, and
   // finding them by shape keeps a reply of many one-line blocks from scanning the file per block.
-  if (m === 1) return skeletonPositions(view, skeleton(model[0] ?? ''));
+  if (m === 1) return skeletonPositions(lineView(file), skeleton(model[0] ?? ''));
   if (m <= budget) {
     const starts: number[] = [];
     for (let p = 0; p <= last; p++) starts.push(p);
     return starts;
   }
-  const votes = new Map<number, number>();
-  const positions = new Map<string, number[]>();
-  view.keys.forEach((key, p) => {
-    const list = positions.get(key);
-    if (list) list.push(p);
-    else positions.set(key, [p]);
-  });
-  model.forEach((line, k) => {
-    for (const p of positions.get(line.trim()) ?? []) {
+  // The file lines of each model line (trimmed-lines.ts), as positions among the non-blank lines:
+  // a map of every line of the view, built per SEARCH, cost more than the rest of the rung.
+  const positions = trimmedPositions(
+    file,
+    model.map((line) => line.trim()),
+  );
+  // Votes per window start in an array, read in order: short common lines (`}`, `return result;`)
+  // vote for a start in every function, and a map of those grew with the file.
+  const votes = new Int32Array(last + 1);
+  model.forEach((_, k) => {
+    for (const fileLine of positions[k] ?? []) {
+      const p = nonBlank.position[fileLine] ?? -1;
+      if (p === -1) continue;
       const start = p - k;
-      if (start >= 0 && start <= last) votes.set(start, (votes.get(start) ?? 0) + 1);
+      if (start >= 0 && start <= last) votes[start] = (votes[start] ?? 0) + 1;
     }
   });
-  return [...votes]
-    .filter(([, v]) => v >= m - budget)
-    .map(([start]) => start)
-    .sort((x, y) => x - y);
+  const starts: number[] = [];
+  for (let start = 0; start <= last; start++) if ((votes[start] ?? 0) >= m - budget) starts.push(start);
+  return starts;
 }
 
 /** Every place where the SEARCH's non-blank lines match the file's within the typo budget. */
@@ -168,7 +182,7 @@ export function fuzzyMatch(
   const modelIdx = search.flatMap((line, i) => (line.trim() === '' ? [] : [i]));
   const model = modelIdx.map((i) => search[i] ?? '');
   const budget = typoBudget(model.length);
-  const view = lineView(file, 'trim', true);
+  const view = nonBlankLines(file);
   const found: Alignment[] = [];
   for (const start of candidateStarts(file, model, budget)) {
     let typos = 0;
@@ -195,7 +209,7 @@ export function windowAlignment(
   start: number,
   units: () => { model: string | undefined; file: string | undefined },
 ): Alignment | null {
-  const view = lineView(file, 'trim', true);
+  const view = nonBlankLines(file);
   const spans: Array<[number, number]> = [];
   let cursor = view.index[start] ?? 0;
   let k = 0;

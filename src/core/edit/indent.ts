@@ -7,8 +7,36 @@
 /** Columns a tab counts for when comparing tab and space indentation. */
 const TAB_WIDTH = 4;
 
+/** The length of a line's leading run of spaces and tabs. */
+export function indentLength(line: string): number {
+  let n = 0;
+  while (n < line.length) {
+    const code = line.charCodeAt(n);
+    if (code !== 32 && code !== 9) break;
+    n++;
+  }
+  return n;
+}
+
 export function leadingWhitespace(line: string): string {
-  return /^[ \t]*/.exec(line)?.[0] ?? '';
+  return line.slice(0, indentLength(line));
+}
+
+/**
+ * `line.trim() === ''` for a line whose indentation is `indent` long, without building the
+ * trimmed string: after its indentation almost every line has a printable ASCII character.
+ * The scans of a whole file (detectIndentUnit, indentStyle) trimmed every line of it.
+ */
+export function isBlankAfter(line: string, indent: number): boolean {
+  if (indent === line.length) return true;
+  const code = line.charCodeAt(indent);
+  if (code > 32 && code < 127) return false;
+  return line.trim() === '';
+}
+
+function hasTab(line: string, indent: number): boolean {
+  for (let i = 0; i < indent; i++) if (line.charCodeAt(i) === 9) return true;
+  return false;
 }
 
 function columns(indent: string): number {
@@ -24,14 +52,15 @@ export function detectIndentUnit(lines: readonly string[]): string | undefined {
   const deltas = new Map<number, number>();
   let previous = 0;
   for (const line of lines) {
-    if (line.trim() === '') continue;
-    const indent = leadingWhitespace(line);
-    if (indent.startsWith('\t')) tabs++;
-    else if (indent.startsWith(' ')) spaces++;
-    if (!indent.includes('\t')) {
-      const delta = Math.abs(indent.length - previous);
+    const indent = indentLength(line);
+    if (isBlankAfter(line, indent)) continue;
+    const first = indent > 0 ? line.charCodeAt(0) : -1;
+    if (first === 9) tabs++;
+    else if (first === 32) spaces++;
+    if (!hasTab(line, indent)) {
+      const delta = Math.abs(indent - previous);
       if (delta > 0 && delta <= 8) deltas.set(delta, (deltas.get(delta) ?? 0) + 1);
-      previous = indent.length;
+      previous = indent;
     }
   }
   if (tabs > 0 && tabs >= spaces) return '\t';
@@ -127,10 +156,10 @@ export function indentStyle(lines: readonly string[]): '\t' | ' ' | undefined {
   let tabs = 0;
   let spaces = 0;
   for (const line of lines) {
-    if (line.trim() === '') continue;
-    const indent = leadingWhitespace(line);
-    if (indent.startsWith('\t')) tabs++;
-    else if (indent.length >= 2) spaces++;
+    const indent = indentLength(line);
+    if (isBlankAfter(line, indent)) continue;
+    if (line.charCodeAt(0) === 9) tabs++;
+    else if (indent >= 2) spaces++;
   }
   if (tabs > 0 && spaces === 0) return '\t';
   if (spaces > 0 && tabs === 0) return ' ';
@@ -139,6 +168,14 @@ export function indentStyle(lines: readonly string[]): '\t' | ' ' | undefined {
 
 /** A SEARCH line and the file line it matched; undefined where it matched none or several. */
 export type FileLineOf = (searchIndex: number) => string | undefined;
+
+/** The file's indentation, asked only when needed: reading it scans every line. */
+export interface FileIndent {
+  /** detectIndentUnit of the file's lines. */
+  unit: () => string | undefined;
+  /** indentStyle of the file's lines. */
+  style: () => '\t' | ' ' | undefined;
+}
 
 /**
  * The indentation of a REPLACE written in another style than its SEARCH and the file (tabs for
@@ -151,16 +188,16 @@ export function restyleReplace(
   search: readonly string[],
   replace: readonly string[],
   fileLineOf: FileLineOf,
-  fileLines: readonly string[],
+  fileIndent: FileIndent,
 ): IndentTransform | null | undefined {
   const style = indentStyle(replace);
   if (style === ' ' && indentStyle(search) === ' ')
-    return rescaleSpaces(search, replace, fileLineOf, fileLines);
+    return rescaleSpaces(search, replace, fileLineOf, fileIndent);
   if (style === undefined || indentStyle(search) === style) return undefined;
   // Only a file indented one way throughout: a file that mixes them on purpose (a Makefile's
   // tab recipes among space-indented lines) keeps what the model wrote. Read only now: it scans every line.
-  const fileStyle = indentStyle(fileLines);
-  const fileUnit = fileStyle === undefined || fileStyle === style ? undefined : detectIndentUnit(fileLines);
+  const fileStyle = fileIndent.style();
+  const fileUnit = fileStyle === undefined || fileStyle === style ? undefined : fileIndent.unit();
   if (fileUnit === undefined || fileUnit[0] !== fileStyle) return undefined;
   const shared = sharedLines(search, replace, fileLineOf);
   const firstReplace = replace.find((line) => line.trim() !== '');
@@ -198,14 +235,14 @@ function rescaleSpaces(
   search: readonly string[],
   replace: readonly string[],
   fileLineOf: FileLineOf,
-  fileLines: readonly string[],
+  fileIndent: FileIndent,
 ): IndentTransform | undefined {
   const shared = sharedLines(search, replace, fileLineOf);
   if (!shared.some((p) => p.model !== p.file)) return undefined;
   const replaceUnit = detectIndentUnit(replace.filter((line) => leadingWhitespace(line).length !== 1));
   if (replaceUnit === undefined || replaceUnit.includes('\t')) return undefined;
-  if (indentStyle(fileLines) !== ' ') return undefined;
-  const fileUnit = detectIndentUnit(fileLines);
+  if (fileIndent.style() !== ' ') return undefined;
+  const fileUnit = fileIndent.unit();
   if (fileUnit === undefined || fileUnit.includes('\t') || fileUnit.length === replaceUnit.length)
     return undefined;
   const sameLevel = shared.every(

@@ -24,7 +24,7 @@
  */
 import { editDistance } from '../../shared/text.js';
 import { candidateStarts, relateLines, tokenize, typoBudget, windowAlignment } from './fuzzy.js';
-import { lineView } from './line-index.js';
+import { nonBlankLines } from './trimmed-lines.js';
 import { searchToReplaceOps, type Alignment } from './splice.js';
 import type { TextFile } from './text-file.js';
 import { isWeakSearch } from './weak-search.js';
@@ -83,7 +83,7 @@ export function keptTypoMatch(
   if (!modelIdx.some((i) => kept.has(i))) return [];
   const model = modelIdx.map((i) => search[i] ?? '');
   const budget = typoBudget(model.length);
-  const view = lineView(file, 'trim', true);
+  const view = nonBlankLines(file);
   const found: Alignment[] = [];
   for (const start of candidateStarts(file, model, budget)) {
     const anchors: string[] = [];

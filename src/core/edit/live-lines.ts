@@ -27,16 +27,34 @@ export class LiveLines {
   /** Line ranges [from, to) inserted since the snapshot, in current positions, ascending, disjoint. */
   private fresh: Array<[number, number]> = [];
 
+  /** Whether a splice was recorded: the planner edits this file in place. */
+  private spliced = false;
+
   constructor(lines: readonly string[]) {
-    for (const line of lines) this.counts.set(line, (this.counts.get(line) ?? 0) + 1);
     this.rebuild(lines);
+    // Counted from the snapshot's entries, not from the lines: one pass over a map of 50k lines
+    // fewer, and the keys' hashes are already computed.
+    for (const [line, at] of this.snapshot) this.counts.set(line, typeof at === 'number' ? 1 : at.length);
+  }
+
+  /** Whether the planner has edited the file since this index was built. */
+  get edited(): boolean {
+    return this.spliced;
+  }
+
+  /** Whether the trimmed lines are counted (and kept up to date from then on). */
+  get countsTrimmed(): boolean {
+    return this.trimmed !== undefined;
   }
 
   /** How often each trimmed line occurs: a line no looser rung can match is absent. Built when the exact rung first fails. */
   trimmedCounts(lines: readonly string[]): ReadonlyMap<string, number> {
     if (this.trimmed === undefined) {
       const trimmed = new Map<string, number>();
-      for (const line of lines) trimmed.set(line.trim(), (trimmed.get(line.trim()) ?? 0) + 1);
+      for (const line of lines) {
+        const key = line.trim();
+        trimmed.set(key, (trimmed.get(key) ?? 0) + 1);
+      }
       this.trimmed = trimmed;
     }
     return this.trimmed;
@@ -93,6 +111,7 @@ export class LiveLines {
     if (!inserted) push(start, start + added.length);
     this.fresh = fresh;
     this.log.push({ start, removed: removed.length, added: added.length });
+    this.spliced = true;
     // A rebuild costs a map entry per line, a query a step per logged splice and a comparison
     // per inserted line: measured on 10,000 blocks, these bounds keep both small.
     const root = Math.sqrt(lines.length);
@@ -133,7 +152,7 @@ export class LiveLines {
 }
 
 const live = new WeakMap<TextFile, LiveLines>();
-/** Views derived from a file's lines (line-index.ts), dropped when the lines change in place. */
+/** What is derived from a file's lines (trimmed-lines.ts), dropped when the lines change in place. */
 const dependents = new WeakMap<TextFile, () => void>();
 
 /** The content index of a file, built on first use. */
@@ -146,15 +165,35 @@ export function liveLines(file: TextFile): LiveLines {
   return index;
 }
 
+/** The content index if it is built. */
+export function builtLiveLines(file: TextFile): LiveLines | undefined {
+  return live.get(file);
+}
+
+/**
+ * Queries a file's lines answer by a scan before its index is built. A plan of one block asks
+ * once or twice, and a scan reads the lines in order and allocates nothing; the index hashes
+ * every line into maps of the whole file, which on 50k lines outgrow the caches (the map cost
+ * more per line than on 10k). Many blocks in one file get the index after a few scans.
+ */
+export const SCANS_BEFORE_INDEX = 8;
+
+/** Scans answered so far, per file; carried to an editable copy as the index is. */
+const scans = new WeakMap<TextFile, number>();
+
+/** The content index, or undefined while a scan is the cheaper answer (the scan is counted). */
+export function indexedLines(file: TextFile): LiveLines | undefined {
+  const built = live.get(file);
+  if (built !== undefined) return built;
+  const done = scans.get(file) ?? 0;
+  if (done >= SCANS_BEFORE_INDEX) return liveLines(file);
+  scans.set(file, done + 1);
+  return undefined;
+}
+
 /** Registers what to drop when `file`'s lines change in place. */
 export function onLinesChanged(file: TextFile, drop: () => void): void {
   dependents.set(file, drop);
-}
-
-/** Whether every line's trimmed text occurs in the file: when not, no rung up to blank-lines can match. */
-export function mayOccurTrimmed(file: TextFile, lines: readonly string[]): boolean {
-  const trimmed = liveLines(file).trimmedCounts(file.lines);
-  return lines.every((line) => line.trim() === '' || (trimmed.get(line.trim()) ?? 0) > 0);
 }
 
 /** A copy of `file` that can be edited in place; its content index moves to the copy. */
@@ -165,6 +204,8 @@ export function editableCopy(file: TextFile): TextFile {
     live.delete(file);
     live.set(copy, index);
   }
+  const done = scans.get(file);
+  if (done !== undefined) scans.set(copy, done);
   return copy;
 }
 

@@ -15,10 +15,10 @@ import {
   type IndentTransform,
 } from './indent.js';
 import { keptTypoMatch } from './kept-typo.js';
-import { findLineRuns, findRuns, keyOf, lineView, type KeyName } from './line-index.js';
-import { mayOccurTrimmed } from './live-lines.js';
+import { findLineRuns, findLooseRuns, mayOccurTrimmed, type LooseKey } from './line-index.js';
 import type { Alignment } from './splice.js';
 import type { TextFile } from './text-file.js';
+import { fileIndent, nonBlankLines } from './trimmed-lines.js';
 import { isWeakSearch } from './weak-search.js';
 
 export type StrategyName =
@@ -56,34 +56,43 @@ function hasCrlf(file: TextFile, start: number, end: number): boolean {
   return false;
 }
 
+type Key = 'raw' | LooseKey;
+
+const keyOf: Record<LooseKey, (line: string) => string> = {
+  'trim-end': (line) => line.trimEnd(),
+  trim: (line) => line.trim(),
+};
+
 /** Alignments for every run of the SEARCH's keys in the file. */
 function runsByKey(
   ctx: Context,
-  key: KeyName,
+  key: Key,
   skipBlank: boolean,
 ): { start: number; spans: Array<[number, number]> }[] {
-  if (key === 'raw' && !skipBlank) {
+  if (key === 'raw') {
     return findLineRuns(ctx.file, ctx.search).map((start) => ({
       start,
       spans: ctx.search.map((_, i): [number, number] => [start + i, start + i + 1]),
     }));
   }
-  // Building a looser view scans the whole file; a SEARCH line found nowhere even trimmed needs none.
+  // A SEARCH line found nowhere even trimmed needs no looser search.
   if (!mayOccurTrimmed(ctx.file, ctx.search)) return [];
-  const view = lineView(ctx.file, key, skipBlank);
   const fn = keyOf[key];
   const searchIdx: number[] = [];
   ctx.search.forEach((line, i) => {
     if (!skipBlank || line.trim() !== '') searchIdx.push(i);
   });
   const needle = searchIdx.map((i) => fn(ctx.search[i] ?? ''));
-  return findRuns(view, needle).map((p) => {
+  // File line of a position: positions count the non-blank lines only when they are skipped.
+  const nonBlank = skipBlank ? nonBlankLines(ctx.file).index : undefined;
+  const lineAt = (p: number): number | undefined => (nonBlank === undefined ? p : nonBlank[p]);
+  return findLooseRuns(ctx.file, key, skipBlank, needle).map((p) => {
     const spans: Array<[number, number]> = [];
-    let cursor = view.index[p] ?? 0;
+    let cursor = lineAt(p) ?? 0;
     let j = 0;
     ctx.search.forEach((_, i) => {
       if (searchIdx[j] === i) {
-        const fileLine = view.index[p + j] ?? cursor;
+        const fileLine = lineAt(p + j) ?? cursor;
         spans.push([fileLine, fileLine + 1]);
         cursor = fileLine + 1;
         j++;
@@ -91,7 +100,7 @@ function runsByKey(
         spans.push([cursor, cursor]);
       }
     });
-    return { start: view.index[p] ?? 0, spans };
+    return { start: lineAt(p) ?? 0, spans };
   });
 }
 
@@ -143,12 +152,14 @@ function elided(ctx: Context): Found {
     )
   )
     return [];
-  const view = lineView(ctx.file, 'trim', true);
+  const nonBlank = nonBlankLines(ctx.file).index;
   const runs = segments.map((seg) =>
     seg.length === 0
       ? null
-      : findRuns(
-          view,
+      : findLooseRuns(
+          ctx.file,
+          'trim',
+          true,
           seg.map((i) => (ctx.search[i] ?? '').trim()),
         ),
   );
@@ -170,7 +181,7 @@ function elided(ctx: Context): Found {
       }
     }
     if (!ok) continue;
-    const spans = elisionSpans(ctx, segments, placed, view.index);
+    const spans = elisionSpans(ctx, segments, placed, nonBlank);
     const indent = findIndentTransform(pairsOf(ctx, spans), ctx.modelUnit, ctx.fileUnit);
     if (indent !== null) found.push(alignmentOf(spans, indent));
   }
@@ -181,7 +192,7 @@ function elisionSpans(
   ctx: Context,
   segments: number[][],
   placed: number[],
-  index: number[],
+  index: readonly number[],
 ): Array<[number, number]> {
   const fileLineOf = new Map<number, number>();
   segments.forEach((seg, s) => {
@@ -260,7 +271,7 @@ export function matchSearch(
   // Units are only needed by the re-indenting rungs; detecting the file's scans every line.
   let units: { model: string | undefined; file: string | undefined } | undefined;
   const unitsOf = () =>
-    (units ??= { model: detectIndentUnit([...search, ...replace]), file: detectIndentUnit(file.lines) });
+    (units ??= { model: detectIndentUnit([...search, ...replace]), file: fileIndent(file).unit() });
   const ctx: Context = {
     file,
     search,

@@ -132,6 +132,36 @@ describe('indentation', () => {
   test('non-uniform shift is not an indentation match', () => {
     refused('if a:\n    b\n    c\n', 'if a:\nb\n        c', 'x', 'not-found');
   });
+  test('a SEARCH that lost the tabs of a tab-indented file gets them back', () => {
+    const r = applied(
+      'type T struct {\n\tfunc f() {\n\t\tgo()\n\t}\n}\n',
+      'func f() {\n\tgo()\n}',
+      'func f() {\n\tgo()\n\tstop()\n}',
+    );
+    assert.deepEqual(
+      [r.strategy, r.text],
+      ['indentation', 'type T struct {\n\tfunc f() {\n\t\tgo()\n\t\tstop()\n\t}\n}\n'],
+    );
+  });
+  test('a shifted SEARCH in a CRLF file keeps its CRLF endings', () => {
+    const r = applied(
+      'class A {\r\n  run() {\r\n    go();\r\n  }\r\n}\r\n',
+      'run() {\n  go();\n}',
+      'run() {\n  go();\n  stop();\n}',
+    );
+    assert.deepEqual(
+      [r.strategy, r.text],
+      ['indentation', 'class A {\r\n  run() {\r\n    go();\r\n    stop();\r\n  }\r\n}\r\n'],
+    );
+  });
+  test('a shifted SEARCH found at two places is refused', () => {
+    refused(
+      'class A {\n  run() {\n    go();\n  }\n}\nclass B {\n  run() {\n    go();\n  }\n}\n',
+      'run() {\n  go();\n}',
+      'x',
+      'ambiguous',
+    );
+  });
 });
 
 describe('blank-lines', () => {
