@@ -192,22 +192,18 @@ export class ShadowScratches implements ScratchOpener {
     });
     try {
       await resetGitLink(path, record.adminDir, commit);
-      const options = { workTree: path, indexFile };
       // Untracked and ignored files, nested repositories, links: all go (links as links).
-      await this.git.run(['clean', '-ffdxq', '--', ':/'], options);
-      // What aide's index holds: the tree the files are compared with and moved from.
-      const indexTree = await this.git.text(['write-tree'], options);
+      await this.git.run(['clean', '-ffdxq', '--', ':/'], { workTree: path, indexFile });
       const linkPaths = await resolveLinkPaths(this.workspace.root, this.options.links);
       const place = { home: this.home, records: this.records, name: record.name, session, path };
-      const scratch = new WorktreeScratch(this.git, objects, this.workspace, {
-        place: { ...place, adminDir: record.adminDir, kept: true },
-        indexFile,
-        tree: indexTree,
-        links: [],
-        configuredLinks: linkPaths,
-      });
-      await scratch.takeUp(tree);
-      return scratch;
+      const start = { place: { ...place, adminDir: record.adminDir, kept: true }, indexFile };
+      return await WorktreeScratch.takeUp(
+        this.git,
+        objects,
+        this.workspace,
+        { ...start, configuredLinks: linkPaths },
+        tree,
+      );
     } catch (error) {
       await rm(ownerFile(this.records, record.name), { force: true });
       throw error;
