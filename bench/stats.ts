@@ -1,8 +1,19 @@
-/** What the benches share: the median of their runs, and the `--runs N` / `--keep` options. */
+/** What the benches share: the median (and range) of their runs, and the `--runs N` / `--keep` options. */
 
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+/** A set of runs in one line's worth: their median and their range. */
+export interface Spread {
+  median: number;
+  min: number;
+  max: number;
+}
+
+export function spread(values: readonly number[]): Spread {
+  return { median: median(values), min: Math.min(...values), max: Math.max(...values) };
 }
 
 /** `--runs N` (or BENCH_RUNS; 15 by default) and `--keep` (leave the temp folder for a look). */

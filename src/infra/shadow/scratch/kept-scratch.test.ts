@@ -1,5 +1,16 @@
 import assert from 'node:assert/strict';
-import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { git, gitRepo, tempDir, testEnv, writeTree } from '../../../../test/helpers/sandbox.js';
@@ -138,4 +149,45 @@ test('an interrupted session removes the kept scratch (dispose with remove); the
   const two = await scratches().open('act-2', first);
   t.after(() => two.dispose());
   assert.deepEqual(scratchNames(two.path), await treeFiles(store, first));
+});
+
+test('taken up at the tree it was left at, what a command changed is put back: edits, deletions, new files, modes', async (t) => {
+  const { store, scratches, first } = await setup(t);
+  const one = await scratches().open('act-1', first);
+  const path = one.path;
+  await one.dispose();
+  // aide's index still says the files are at `first`: only the scan can tell they are not.
+  writeFileSync(join(path, 'src/b.ts'), 'b, edited by a command\n');
+  rmSync(join(path, 'lib/c.ts'));
+  writeFileSync(join(path, 'src/extra.ts'), 'extra\n');
+  chmodSync(join(path, 'src/a.ts'), 0o755);
+  const two = await scratches().open('act-2', first);
+  t.after(() => two.dispose());
+  assert.equal(two.path, path);
+  assert.deepEqual(scratchNames(path), await treeFiles(store, first));
+  assert.equal(readFileSync(join(path, 'src/b.ts'), 'utf8'), 'b\n');
+  assert.equal(readFileSync(join(path, 'lib/c.ts'), 'utf8'), 'c\n');
+  assert.equal(statSync(join(path, 'src/a.ts')).mode & 0o111, 0);
+  assert.equal((await two.capture()).tree, first);
+  assert.equal(git(path, ['status', '--porcelain']).trim(), '');
+});
+
+test('a kept scratch whose index names an object that is not there still ends at exactly the tree', async (t) => {
+  const { store, scratches, first, second } = await setup(t);
+  const one = await scratches().open('act-1', first);
+  await one.dispose();
+  const { adminDir } = JSON.parse(
+    readFileSync(join(store.git.location.gitDir, 'aide-kept-scratch.json'), 'utf8'),
+  ) as { adminDir: string };
+  const missing = '0123456789abcdef0123456789abcdef01234567';
+  execFileSync('git', ['update-index', '--cacheinfo', `100644,${missing},src/b.ts`], {
+    cwd: one.path,
+    env: { ...testEnv(tempDir(t)), GIT_INDEX_FILE: join(adminDir, 'aide-index') },
+  });
+  const two = await scratches().open('act-2', second);
+  t.after(() => two.dispose());
+  assert.deepEqual(scratchNames(two.path), await treeFiles(store, second));
+  assert.equal(readFileSync(join(two.path, 'src/b.ts'), 'utf8'), 'b\n');
+  assert.equal((await two.capture()).tree, second);
+  assert.equal(git(two.path, ['status', '--porcelain']).trim(), '');
 });

@@ -15,7 +15,7 @@ import type {
 } from '../../../core/ports/scratch.js';
 import type { ChangedFile } from '../../../core/ports/changes.js';
 import { AideError } from '../../../shared/errors.js';
-import { GitCommandError, type ShadowGit } from '../git.js';
+import { GitCommandError, type GitCallOptions, type ShadowGit } from '../git.js';
 import type { Workspace } from '../shadow-repo.js';
 import {
   linkExcludes,
@@ -82,6 +82,21 @@ export interface ScratchStart {
   configuredLinks: readonly string[];
 }
 
+/** Every file of a scratch against its index (`add -A`, like `git status`): the tree they hold, links left out. */
+async function scanFiles(
+  git: ShadowGit,
+  options: GitCallOptions,
+  links: readonly ScratchLink[],
+): Promise<string> {
+  await git.run(['add', '-A', '--', ':/'], options);
+  // The links (and whatever a command may have put in their place) are never captured. Dropped
+  // after the add, not excluded from it: an exclusion naming an ignored link fails the add.
+  const linked = linkPaths(links);
+  if (linked.length > 0)
+    await git.run(['rm', '-r', '-q', '-f', '--cached', '--ignore-unmatch', '--', ...linked], options);
+  return git.text(['write-tree'], options);
+}
+
 export class WorktreeScratch implements Scratch {
   readonly path: string;
   readonly session: string;
@@ -139,16 +154,28 @@ export class WorktreeScratch implements Scratch {
   }
 
   /**
-   * A kept scratch taken up again, its untracked files gone: every file compared with the
-   * index (what a command left is unknown), moved to `tree`, linked, and its index copied for
-   * git run inside, as a fresh checkout would be.
+   * A kept scratch taken up again, its untracked files gone: every file compared with aide's
+   * index (what a command left is unknown), moved from what they hold to `tree`, linked, and its
+   * index copied for git run inside, as a fresh checkout would be. What the index held before
+   * the scan is not asked (a `write-tree` fewer): the scan's tree is what the files hold, and a
+   * broken index fails the scan as it would have failed that `write-tree`.
    */
-  async takeUp(tree: string): Promise<void> {
-    this.unknownFiles = true;
-    await this.moveTo(tree);
-    await this.syncIndex();
-    await this.relink(tree);
-    await copyFile(this.indexFile, join(this.place.adminDir, 'index'));
+  static async takeUp(
+    git: ShadowGit,
+    objects: ObjectReader,
+    workspace: Workspace,
+    start: Omit<ScratchStart, 'tree' | 'links'>,
+    tree: string,
+  ): Promise<WorktreeScratch> {
+    const options = { workTree: start.place.path, indexFile: start.indexFile };
+    // No links yet: the sweep's clean removed them (as links), and relink makes them again.
+    const held = await scanFiles(git, options, []);
+    const scratch = new WorktreeScratch(git, objects, workspace, { ...start, tree: held, links: [] });
+    await scratch.moveTo(tree, { sweep: false });
+    await scratch.syncIndex();
+    await scratch.relink(tree);
+    await copyFile(start.indexFile, join(start.place.adminDir, 'index'));
+    return scratch;
   }
 
   /** The configured links made to stand for `tree`; `previous` names the ones aide made before. */
@@ -280,15 +307,8 @@ export class WorktreeScratch implements Scratch {
 
   /** The full scan: every file of the scratch against the private index (`add -A`, like `git status`). */
   private async captureAll(): Promise<string> {
-    const options = this.indexOptions;
     await this.addMissingEntries();
-    await this.git.run(['add', '-A', '--', ':/'], options);
-    // The links (and whatever a command may have put in their place) are never captured. Dropped
-    // after the add, not excluded from it: an exclusion naming an ignored link fails the add.
-    const linked = linkPaths(this.linkState);
-    if (linked.length > 0)
-      await this.git.run(['rm', '-r', '-q', '-f', '--cached', '--ignore-unmatch', '--', ...linked], options);
-    return this.git.text(['write-tree'], options);
+    return scanFiles(this.git, this.indexOptions, this.linkState);
   }
 
   async changedFiles(capture?: ScratchCapture): Promise<ChangedFile[]> {

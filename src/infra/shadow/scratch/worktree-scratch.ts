@@ -124,17 +124,30 @@ export class ShadowScratches implements ScratchOpener {
         },
       );
     }
-    const tree = await resolveTree(this.git, base);
-    const commit = await commitFor(this.git, base, tree);
-    if (this.options.keep === true) {
-      const kept = await this.openKept(session, tree, commit);
-      if (kept !== null) return kept;
+    // The scratch's reader answers the base's lookups too: a git process fewer for each.
+    const objects = new ObjectReader(this.git);
+    try {
+      const tree = await objects.treeId(revision(base));
+      if (tree === null) throw unknownBase(base);
+      const commit = await commitFor(this.git, objects, base, tree);
+      if (this.options.keep === true) {
+        const kept = await this.openKept(session, tree, commit, objects);
+        if (kept !== null) return kept;
+      }
+      return await this.openFresh(session, session, tree, commit, false, objects);
+    } catch (error) {
+      objects.close();
+      throw error;
     }
-    return this.openFresh(session, session, tree, commit, false);
   }
 
   /** The workspace's kept scratch, taken up again (swept, moved) or made; null when another process has it. */
-  private async openKept(session: string, tree: string, commit: string): Promise<WorktreeScratch | null> {
+  private async openKept(
+    session: string,
+    tree: string,
+    commit: string,
+    objects: ObjectReader,
+  ): Promise<WorktreeScratch | null> {
     const gitDir = this.git.location.gitDir;
     const record = await readKept(gitDir);
     // Kept under another temp dir (TMPDIR differs between runs): left alone, a scratch per session here.
@@ -142,14 +155,14 @@ export class ShadowScratches implements ScratchOpener {
     if (record !== null && record !== 'stale') {
       const entry = (await listScratches(this.home, this.records)).find((e) => e.session === record.name);
       if (entry?.alive === true) return null;
-      const reused = await this.reuse(session, record, tree, commit).catch(() => null);
+      const reused = await this.reuse(session, record, tree, commit, objects).catch(() => null);
       if (reused !== null) return reused;
     }
     // One that cannot be removed (a folder a command made unreadable) is forgotten: the stale
     // sweep of later opens keeps trying, and this session gets a kept scratch of a new name.
     if (record !== null) await this.removeKept().catch(() => forgetKept(gitDir));
     const name = `kept-${randomBytes(4).toString('hex')}`;
-    const made = await this.openFresh(name, session, tree, commit, true);
+    const made = await this.openFresh(name, session, tree, commit, true, objects);
     await writeKept(gitDir, { version: 1, name, home: this.home, adminDir: made.adminDir });
     return made;
   }
@@ -163,6 +176,7 @@ export class ShadowScratches implements ScratchOpener {
     record: KeptRecord,
     tree: string,
     commit: string,
+    objects: ObjectReader,
   ): Promise<WorktreeScratch | null> {
     const path = join(this.home, record.name);
     const indexFile = join(record.adminDir, PRIVATE_INDEX);
@@ -176,27 +190,21 @@ export class ShadowScratches implements ScratchOpener {
       identity: await processIdentity(process.pid),
       createdAt: new Date().toISOString(),
     });
-    const objects = new ObjectReader(this.git);
     try {
       await resetGitLink(path, record.adminDir, commit);
-      const options = { workTree: path, indexFile };
       // Untracked and ignored files, nested repositories, links: all go (links as links).
-      await this.git.run(['clean', '-ffdxq', '--', ':/'], options);
-      // What aide's index holds: the tree the files are compared with and moved from.
-      const indexTree = await this.git.text(['write-tree'], options);
+      await this.git.run(['clean', '-ffdxq', '--', ':/'], { workTree: path, indexFile });
       const linkPaths = await resolveLinkPaths(this.workspace.root, this.options.links);
       const place = { home: this.home, records: this.records, name: record.name, session, path };
-      const scratch = new WorktreeScratch(this.git, objects, this.workspace, {
-        place: { ...place, adminDir: record.adminDir, kept: true },
-        indexFile,
-        tree: indexTree,
-        links: [],
-        configuredLinks: linkPaths,
-      });
-      await scratch.takeUp(tree);
-      return scratch;
+      const start = { place: { ...place, adminDir: record.adminDir, kept: true }, indexFile };
+      return await WorktreeScratch.takeUp(
+        this.git,
+        objects,
+        this.workspace,
+        { ...start, configuredLinks: linkPaths },
+        tree,
+      );
     } catch (error) {
-      objects.close();
       await rm(ownerFile(this.records, record.name), { force: true });
       throw error;
     }
@@ -229,6 +237,7 @@ export class ShadowScratches implements ScratchOpener {
     tree: string,
     commit: string,
     kept: boolean,
+    objects: ObjectReader,
   ): Promise<WorktreeScratch> {
     const path = join(this.home, name);
     // The record comes first: a crash from here on leaves a scratch that the next open removes.
@@ -238,7 +247,6 @@ export class ShadowScratches implements ScratchOpener {
       identity: await processIdentity(process.pid),
       createdAt: new Date().toISOString(),
     });
-    const objects = new ObjectReader(this.git);
     try {
       // --no-checkout: a checkout inside `worktree add` would inherit the runner's
       // GIT_INDEX_FILE, the shadow's own index, and overwrite it.
@@ -259,7 +267,6 @@ export class ShadowScratches implements ScratchOpener {
         configuredLinks: linkPaths,
       });
     } catch (error) {
-      objects.close();
       await removeScratchFolder(this.home, name, this.options.links).catch(() => false);
       await rm(ownerFile(this.records, name), { force: true });
       await this.git.run(['worktree', 'prune']).catch(() => undefined);
@@ -269,30 +276,15 @@ export class ShadowScratches implements ScratchOpener {
   }
 }
 
-/** The tree of a snapshot or checkpoint id. */
-async function resolveTree(git: ShadowGit, base: string): Promise<string> {
-  const tree = await git.text(['rev-parse', '--verify', '-q', `${revision(base)}^{tree}`], {
-    ...objectsOnly(git),
-    okCodes: [1, 128],
-  });
-  if (tree === '') throw unknownBase(base);
-  return tree;
-}
-
-/** A commit for a worktree's HEAD: the checkpoint's own, or a parentless one made for a bare tree. */
-async function commitFor(git: ShadowGit, base: string, tree: string): Promise<string> {
-  // A base whose tree is itself is a tree (a staged tree under review): no commit to look for,
-  // one git process fewer on every review.
-  const commit =
-    base === tree
-      ? ''
-      : await git.text(['rev-parse', '--verify', '-q', `${base}^{commit}`], {
-          ...objectsOnly(git),
-          okCodes: [1, 128],
-        });
-  return commit !== ''
-    ? commit
-    : git.text(['commit-tree', tree, '-m', 'aide scratch base'], objectsOnly(git));
+/**
+ * A commit for a worktree's HEAD: the checkpoint's own (a base that peels to a commit), or a
+ * parentless one made for a bare tree.
+ */
+async function commitFor(git: ShadowGit, objects: ObjectReader, base: string, tree: string): Promise<string> {
+  // A base whose tree is itself is a tree (a staged tree under review): no commit to look for.
+  const own = base === tree ? null : await objects.read(`${revision(base)}^{commit}`);
+  if (own?.type === 'commit') return own.id;
+  return git.text(['commit-tree', tree, '-m', 'aide scratch base'], objectsOnly(git));
 }
 
 /**
