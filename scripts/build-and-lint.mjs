@@ -1,18 +1,20 @@
-// `npm run check`'s build and lint in one process, sharing one TypeScript program.
+// `npm run check`'s build, typecheck and lint in one process, sharing one TypeScript program.
 //
-// Type-aware lint builds and checks the whole program again after tsc has done it: on 2 cores that
-// was ~70 s of CPU for lint beside ~20 s for tsc, most of it the same type checking. Here the
-// program tsc emits from is handed to ESLint (typescript-eslint's `parserOptions.programs`), so its
-// checker's work is reused: ~63 CPU-s for both instead of ~90.
+// The build emits with esbuild (scripts/emit.mjs: one file per module, under a second) and
+// bundles; the tests need nothing more, so they start then. tsc's type checking (~30 s on one
+// core, which left the second core idle before the tests could start) runs after that, beside
+// the tests, and its program is handed to ESLint (typescript-eslint's `parserOptions.programs`),
+// so the type-aware rules reuse its checker's work: ~63 CPU-s for both instead of ~90.
 //
-// The steps are the same as `npm run build` then `npm run lint`: clean dist/, emit with the
-// project's tsconfig.json (any diagnostic fails the build, as tsc's exit code does), bundle, then
-// ESLint with the project's config and no warning allowed. Run under `scripts/check.mjs` (an IPC
-// channel), it reports each step as a message, so the tests start as soon as the build is done
-// while lint goes on; run alone, it prints and sets the exit code.
+// The steps are those of `npm run build` then `npm run lint`, but for the emitter: clean dist/,
+// emit, bundle, type-check with the project's tsconfig.json (any diagnostic fails, as tsc's exit
+// code does), then ESLint with the project's config and no warning allowed. Run under
+// `scripts/check.mjs` (an IPC channel), it reports each step as a message; run alone, it prints
+// and sets the exit code.
 import ts from 'typescript';
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { emit } from './emit.mjs';
 
 /** Messages still on their way to the parent: the process must not end before they arrive. */
 const sending = [];
@@ -23,7 +25,7 @@ function finish(step, ok, output) {
   return ok;
 }
 
-function build() {
+async function build() {
   rmSync('dist', { recursive: true, force: true });
   const configPath = ts.findConfigFile('.', ts.sys.fileExists, 'tsconfig.json');
   if (configPath === undefined) return { ok: finish('build', false, 'tsconfig.json not found\n') };
@@ -33,24 +35,35 @@ function build() {
     {},
     { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (diagnostic) => problems.push(diagnostic) },
   );
-  if (config === undefined || problems.length > 0)
-    return { ok: finish('build', false, ts.formatDiagnostics(problems, host)) };
-  problems.push(...config.errors);
+  if (config === undefined || problems.length > 0 || config.errors.length > 0)
+    return {
+      ok: finish('build', false, ts.formatDiagnostics([...problems, ...(config?.errors ?? [])], host)),
+    };
+  try {
+    await emit(config.fileNames);
+  } catch (error) {
+    return { ok: finish('build', false, `${error instanceof Error ? error.message : String(error)}\n`) };
+  }
+  const bundle = spawnSync(process.execPath, ['scripts/bundle.mjs'], { encoding: 'utf8' });
+  const output = `${bundle.stdout ?? ''}${bundle.stderr ?? ''}${bundle.error ? `${bundle.error.message}\n` : ''}`;
+  return { ok: finish('build', bundle.status === 0, output), config };
+}
+
+/** tsc's type checking of the whole program; the program, for lint. */
+function typecheck(config) {
   const program = ts.createProgram({
     rootNames: config.fileNames,
     options: config.options,
     projectReferences: config.projectReferences,
   });
-  problems.push(...ts.getPreEmitDiagnostics(program), ...program.emit().diagnostics);
+  const problems = ts.getPreEmitDiagnostics(program);
   if (problems.length > 0) {
     // tsc's own choice: colours and source lines on a terminal, plain lines in a log.
     const pretty = process.stdout.isTTY || process.env.FORCE_COLOR === '1';
     const text = (pretty ? ts.formatDiagnosticsWithColorAndContext : ts.formatDiagnostics)(problems, host);
-    return { ok: finish('build', false, `${text}\nFound ${problems.length} error(s).\n`) };
+    return { ok: finish('typecheck', false, `${text}\nFound ${problems.length} error(s).\n`), program };
   }
-  const bundle = spawnSync(process.execPath, ['scripts/bundle.mjs'], { encoding: 'utf8' });
-  const output = `${bundle.stdout ?? ''}${bundle.stderr ?? ''}${bundle.error ? `${bundle.error.message}\n` : ''}`;
-  return { ok: finish('build', bundle.status === 0, output), program };
+  return { ok: finish('typecheck', true, ''), program };
 }
 
 const host = {
@@ -78,7 +91,12 @@ async function lint(program) {
   return finish('lint', problems === 0, output);
 }
 
-const built = build();
-const ok = built.ok && built.program !== undefined && (await lint(built.program));
+const built = await build();
+let ok = built.ok && built.config !== undefined;
+if (ok) {
+  const checked = typecheck(built.config);
+  // Lint even when the types are wrong: both reports are worth reading at once.
+  ok = (await lint(checked.program)) && checked.ok;
+}
 await Promise.all(sending);
 process.exitCode = ok ? 0 : 1;

@@ -1,9 +1,9 @@
-// `npm run check`: the format check, the build (its tsc is the typecheck), lint and the tests, all
-// of them. Prettier, tsc, ESLint and the tests each fill one core at most, except the tests: run
-// one after the other they left the second core of a 2-core CI machine idle for minutes (issue 12's
-// 3-minute ceiling). So the format check runs beside the build, and lint beside the tests (which
-// need the build). Build and lint share one process and one TypeScript program
-// (scripts/build-and-lint.mjs): ESLint's type-aware rules reuse tsc's type checking. Output of the
+// `npm run check`: the format check, the build, the typecheck, lint and the tests, all of them.
+// Prettier, tsc, ESLint and the tests each fill one core at most, except the tests: run one after
+// the other they left the second core of a 2-core CI machine idle for minutes (issue 12's 3-minute
+// ceiling). So the format check runs beside the build (esbuild's emit and the bundle: seconds), and
+// tsc's typecheck then lint beside the tests. Build, typecheck and lint share one process and one
+// TypeScript program (scripts/build-and-lint.mjs): ESLint's type-aware rules reuse tsc's checking. Output of the
 // side jobs is held and printed whole when they end, so it never interleaves with the tests'
 // report; the exit code is 1 if any of them failed.
 import { Buffer } from 'node:buffer';
@@ -28,8 +28,8 @@ function npmRun(script, held) {
 }
 
 /**
- * Starts build-and-lint.mjs: `build` settles when the build is done (tests may start), `lint` when
- * lint is. Each gives `{ script, code, output }`; a step the process never reported failed.
+ * Starts build-and-lint.mjs: `build` settles when the build is done (tests may start), `typecheck`
+ * and `lint` when they are. Each gives `{ script, code, output }`; a step the process never reported failed.
  */
 function buildAndLint() {
   const child = fork(new URL('./build-and-lint.mjs', import.meta.url), [], {
@@ -42,12 +42,13 @@ function buildAndLint() {
   child.stderr.on('data', (chunk) => stray.push(chunk));
   const steps = {};
   const settled = {};
-  for (const step of ['build', 'lint']) steps[step] = new Promise((resolve) => (settled[step] = resolve));
+  for (const step of ['build', 'typecheck', 'lint'])
+    steps[step] = new Promise((resolve) => (settled[step] = resolve));
   child.on('message', ({ step, ok, output }) =>
     settled[step]?.({ script: step, code: ok ? 0 : 1, output: [Buffer.from(output)] }),
   );
   const failed = (reason) => {
-    for (const step of ['build', 'lint'])
+    for (const step of ['build', 'typecheck', 'lint'])
       settled[step]({ script: step, code: 1, output: [...stray, Buffer.from(reason)] });
   };
   child.on('error', (error) => failed(`${error.message}\n`));
@@ -71,7 +72,8 @@ if (!first.map(report).every(Boolean)) {
   process.exit(1);
 }
 
-const [lint, tests] = await Promise.all([side.lint, npmRun('test:run', false)]);
+const [typecheck, lint, tests] = await Promise.all([side.typecheck, side.lint, npmRun('test:run', false)]);
+const typesOk = report(typecheck);
 const lintOk = report(lint);
 process.stdout.write(`\n> npm run test:run: ${tests.code === 0 ? 'ok' : `failed (exit ${tests.code})`}\n`);
-process.exit(lintOk && tests.code === 0 ? 0 : 1);
+process.exit(typesOk && lintOk && tests.code === 0 ? 0 : 1);
