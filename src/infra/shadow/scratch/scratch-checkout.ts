@@ -14,7 +14,6 @@ import type {
   ScratchMove,
 } from '../../../core/ports/scratch.js';
 import type { ChangedFile } from '../../../core/ports/changes.js';
-import { AideError } from '../../../shared/errors.js';
 import { GitCommandError, type GitCallOptions, type ShadowGit } from '../git.js';
 import type { Workspace } from '../shadow-repo.js';
 import {
@@ -32,9 +31,7 @@ import { type ObjectReader, objectsOnly } from './object-reader.js';
 import { changedFilesBetween, DIFF_ARGS } from '../changed-files.js';
 import { applyTreeChanges, updateIndexEntries } from './tree-files.js';
 import { writtenTree } from './written-tree.js';
-
-/** Private index of aide's own calls, beside the worktree's `index` that git in the scratch uses. */
-export const PRIVATE_INDEX = 'aide-index';
+import { revision, type ScratchPlace, type ScratchStart, unknownBase } from './scratch-start.js';
 
 /** An ignore file as check-ignore names it: work-tree-relative, or the shadow's copy of the workspace's exclude file. */
 function ruleSource(source: string): string {
@@ -42,44 +39,6 @@ function ruleSource(source: string): string {
   return source.endsWith(`info${sep}exclude`) || source.endsWith('info/exclude')
     ? '.git/info/exclude'
     : source;
-}
-
-export function unknownBase(base: string): AideError {
-  return new AideError('checkpoint_unknown', `no snapshot or checkpoint "${base}"`, {
-    hint: 'List checkpoints with `aide checkpoints`.',
-  });
-}
-
-/** A revision safe to put on a git command line (never an option). */
-export function revision(base: string): string {
-  if (!/^[\w./~^@{}-]+$/.test(base) || base.startsWith('-')) throw unknownBase(base);
-  return base;
-}
-
-/** Where a scratch is: its folder in the home, its record, its admin folder in the shadow. */
-export interface ScratchPlace {
-  home: string;
-  records: string;
-  /** The folder's name in the home and its owner record's: the session's, or the kept scratch's. */
-  name: string;
-  session: string;
-  path: string;
-  /** `shadow.git/worktrees/<name>`, read when the worktree was made and checked to be there. */
-  adminDir: string;
-  /** The workspace's kept scratch: dispose leaves it for the next session. */
-  kept: boolean;
-}
-
-/** What a WorktreeScratch starts from. */
-export interface ScratchStart {
-  place: ScratchPlace;
-  /** aide's private index in the admin folder. */
-  indexFile: string;
-  /** The tree the files and the index are at. */
-  tree: string;
-  links: ScratchLink[];
-  /** The link paths, globs resolved when the scratch was opened. */
-  configuredLinks: readonly string[];
 }
 
 /** Every file of a scratch against its index (`add -A`, like `git status`): the tree they hold, links left out. */

@@ -38,7 +38,8 @@ import {
 } from './registry.js';
 import { forgetKept, readKept, resetGitLink, writeKept, type KeptRecord } from './kept-scratch.js';
 import { ObjectReader, objectsOnly } from './object-reader.js';
-import { PRIVATE_INDEX, revision, unknownBase, WorktreeScratch } from './scratch-checkout.js';
+import { WorktreeScratch } from './scratch-checkout.js';
+import { PRIVATE_INDEX, revision, unknownBase } from './scratch-start.js';
 
 export { WorktreeScratch } from './scratch-checkout.js';
 

@@ -6,7 +6,7 @@ import { gitRepo, tempDir, testEnv } from '../../../../test/helpers/sandbox.js';
 import { EMPTY_TREE } from '../snapshot.js';
 import { ShadowStore } from '../shadow-store.js';
 import { ObjectReader } from './object-reader.js';
-import { PRIVATE_INDEX } from './scratch-checkout.js';
+import { PRIVATE_INDEX } from './scratch-start.js';
 import { ShadowScratches, type WorktreeScratch } from './worktree-scratch.js';
 import { writtenTree } from './written-tree.js';
 
