@@ -64,6 +64,12 @@ function alive(pid: number): boolean {
   }
 }
 
+/** The result is given only once the group is gone: nothing may still run when it is read. */
+function assertGoneNow(pids: number[]): void {
+  assert.deepEqual(pids.filter(alive), [], 'every process of the run is gone when its result is given');
+}
+
+/** After aide's own exit: its exit hook sends SIGKILL, which lands when each process next runs. */
 async function assertGone(pids: number[]): Promise<void> {
   const deadline = Date.now() + 2000;
   while (pids.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
@@ -168,7 +174,7 @@ test('a timeout kills a whole tree that ignores SIGTERM, after the grace period'
   assert.ok(result.durationMs >= 550 && result.durationMs < 5000, `took ${result.durationMs} ms`);
   const pids = pidLines(lines);
   assert.equal(pids.length, 3, lines.join('\n'));
-  await assertGone(pids);
+  assertGoneNow(pids);
 });
 
 test('a background process holding the output open does not hold up the run, and dies with its group', async (t) => {
@@ -180,7 +186,7 @@ test('a background process holding the output open does not hold up the run, and
   assert.ok(Date.now() - started < 5000);
   assert.equal(result.exitCode, 0);
   assert.equal(result.tail.split('\n').at(-1), 'started');
-  await assertGone(pidLines(lines));
+  assertGoneNow(pidLines(lines));
 });
 
 test('without a PID namespace a setsid daemon escapes the group: the run still returns', async (t) => {
@@ -210,7 +216,7 @@ test('aborting mid-run kills the group and reports cancelled', async (t) => {
   assert.equal(result.cancelled, true);
   assert.equal(result.timedOut, false);
   assert.equal(result.signal, 'SIGTERM');
-  await assertGone(pidLines(lines));
+  assertGoneNow(pidLines(lines));
 });
 
 test('an already aborted signal starts nothing', async (t) => {

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import type { CommandResult, CommandRun, CommandRunner, IsolationReport } from '../../core/ports/commands.js';
 import { CappedLog, OutputSink } from './output-sink.js';
-import { signalGroup, trackGroup, untrackGroup } from './process-group.js';
+import { groupGone, signalGroup, trackGroup, untrackGroup } from './process-group.js';
 import { checkStart } from './start-check.js';
 
 /** A way to run commands and the protection it gives (see isolation.ts). */
@@ -38,6 +38,8 @@ interface Timing {
 
 /** setTimeout fires at once for delays past 2^31-1 ms; a huge timeout means "none". */
 const MAX_DELAY = 2 ** 31 - 1;
+/** How long a killed group may take to be gone before the result is given anyway. */
+const GONE_WITHIN_MS = 2000;
 
 function argvOf(run: CommandRun['run']): [string, ...string[]] {
   if (typeof run === 'string') return ['/bin/sh', '-c', run];
@@ -236,14 +238,25 @@ class RunningCommand {
     this.finished = true;
     for (const timer of this.timers) clearTimeout(timer);
     this.command.signal?.removeEventListener('abort', this.onAbort);
-    if (this.pgid !== null) {
-      // Also after a clean exit: a background process that closed its output is still running.
-      signalGroup(this.pgid, 'SIGKILL');
-      untrackGroup(this.pgid);
-    }
     this.child?.stdout?.destroy();
     this.child?.stderr?.destroy();
     if (startError !== null) this.sink.note(`[aide: could not start: ${startError}]`);
+    const durationMs = Math.round(performance.now() - this.started);
+    const pgid = this.pgid;
+    if (pgid === null) {
+      this.report(startError, durationMs);
+      return;
+    }
+    // Also after a clean exit: a background process that closed its output is still running.
+    // The result waits until the group is really gone, so "nothing survives" holds when it is read.
+    signalGroup(pgid, 'SIGKILL');
+    void groupGone(pgid, GONE_WITHIN_MS).then(() => {
+      untrackGroup(pgid);
+      this.report(startError, durationMs);
+    });
+  }
+
+  private report(startError: string | null, durationMs: number): void {
     const summary = this.sink.finish();
     this.resolve({
       exitCode: this.exit?.code ?? null,
@@ -251,7 +264,7 @@ class RunningCommand {
       timedOut: this.timedOut,
       cancelled: this.cancelled,
       truncated: summary.truncated,
-      durationMs: Math.round(performance.now() - this.started),
+      durationMs,
       outputBytes: summary.outputBytes,
       tail: summary.tail,
       startError,

@@ -3,6 +3,8 @@
  * process exits (a crash, `process.exit`), every group still running is killed synchronously,
  * because nothing asynchronous runs after the 'exit' event.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
@@ -13,12 +15,13 @@ function killLiveGroups(): void {
 }
 
 /**
- * Sends `signal` to every process in the group led by `pgid`. False when the group is gone.
+ * Sends `signal` to every process in the group led by `pgid` (0: none, only the check). False
+ * when the group is gone.
  * Once the leader is reaped its pid may in principle be reused as a new group's id; the runner
  * only signals a group until moments after its leader exits, and pids are handed out in order,
  * so that window would need the whole pid space to wrap around in it.
  */
-export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
+export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   try {
     process.kill(-pgid, signal);
     return true;
@@ -39,4 +42,47 @@ export function trackGroup(pgid: number): void {
 
 export function untrackGroup(pgid: number): void {
   liveGroups.delete(pgid);
+}
+
+/**
+ * Whether a process of the group is still running (not merely a zombie waiting for its parent).
+ * kill(-pgid, 0) answers for most ends at once; it also counts zombies, so when it finds the
+ * group, /proc says which of its processes still run. Without a readable /proc a zombie counts
+ * as running, and the caller's deadline ends the wait.
+ */
+function groupRunning(pgid: number): boolean {
+  if (!signalGroup(pgid, 0)) return false;
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return true;
+  }
+  return pids.some((pid) => {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    } catch {
+      return false; // gone meanwhile
+    }
+    // pid (comm) state ppid pgrp …: comm may hold spaces and parentheses, so read after the last ')'.
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(pgrp) === pgid && state !== 'Z' && state !== 'X';
+  });
+}
+
+/**
+ * Waits until no process of the group runs any more, for at most `timeoutMs`; false when some
+ * still did then. SIGKILL is delivered when the process next runs, and under load that is
+ * milliseconds later: a caller that says "nothing survives" waits for it. A sandbox's namespace
+ * init is in the group, and the kernel ends its exit only after every process of the namespace
+ * is gone (a `setsid` daemon included), so an empty group means an empty sandbox too.
+ */
+export async function groupGone(pgid: number, timeoutMs: number): Promise<boolean> {
+  const deadline = performance.now() + timeoutMs;
+  for (let pause = 1; groupRunning(pgid); pause = Math.min(pause * 2, 20)) {
+    if (performance.now() >= deadline) return false;
+    await sleep(pause);
+  }
+  return true;
 }
