@@ -1,11 +1,11 @@
 // Runs every compiled test file with node:test.
 // Node 20's runner does not expand globs and exits 0 on "0 tests", so the list is built here
 // and an empty list is an error (see LESSONS.md).
-import { mkdtempSync, readdirSync, rmSync, statfsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdtempSync, readdirSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { availableParallelism, tmpdir } from 'node:os';
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const roots = ['dist/test', 'dist/src'];
 const filter = process.argv.slice(2);
@@ -81,9 +81,55 @@ const removeTestTemp = () => rmSync(testTemp, { recursive: true, force: true });
 // spawnSync holds the loop until the tests end, Ctrl-C included (they get it too): then this runs.
 process.on('exit', removeTestTemp);
 
+/**
+ * The unit test files (dist/src) run a few to a process. node:test gives each file a process of
+ * its own, and for a unit file that start (node, then the modules it shares with the others: zod,
+ * the schemas, the edit engine) costs more than its tests: the 150 unit files took 76 CPU-s one to
+ * a process and 45 CPU-s in six groups, with the same 1328 tests passing. A group is a file that
+ * imports its members, so each keeps its own module and `import.meta.url`, and a failure's
+ * location names the member's own file and line. The unit files have no top-level hooks (they
+ * would apply to the whole group: a test below keeps it so) and leave no global state behind.
+ * The end-to-end files keep a process each: they start servers, signal children, change the
+ * environment of their process, and are the long ones. Few unit files (a developer's subset) run
+ * as they are.
+ */
+const UNIT_GROUPS = 10;
+const GROUP_BELOW = 8;
+function grouped(all) {
+  const unit = all.filter((file) => file.startsWith(join('dist', 'src')));
+  if (unit.length < GROUP_BELOW) return all;
+  // The largest files first, each to the lightest group: sizes stand in for their cost.
+  const bySize = unit.map((file) => ({ file, size: statSync(file).size })).sort((a, b) => b.size - a.size);
+  const count = Math.min(UNIT_GROUPS, Math.ceil(unit.length / GROUP_BELOW));
+  const groups = Array.from({ length: count }, () => ({ size: 0, files: [] }));
+  for (const { file, size } of bySize) {
+    const lightest = groups.reduce((a, b) => (b.size < a.size ? b : a));
+    lightest.size += size;
+    lightest.files.push(file);
+  }
+  const groupFiles = groups.map((group, i) => {
+    const path = join(testTemp, `unit-group-${i + 1}-of-${groups.length}.test.mjs`);
+    const imports = group.files
+      .sort()
+      .map((file) => `import ${JSON.stringify(pathToFileURL(resolve(file)).href)};`);
+    writeFileSync(
+      path,
+      `// Unit test files run in one process (scripts/run-tests.mjs).\n${imports.join('\n')}\n`,
+    );
+    return path;
+  });
+  return [...all.filter((file) => !unit.includes(file)), ...groupFiles];
+}
+
 const result = spawnSync(
   process.execPath,
-  ['--test', `--test-concurrency=${concurrency}`, `--test-timeout=${timeout}`, ...reporters, ...files],
+  [
+    '--test',
+    `--test-concurrency=${concurrency}`,
+    `--test-timeout=${timeout}`,
+    ...reporters,
+    ...grouped(files),
+  ],
   { stdio: 'inherit', env: { ...process.env, TMPDIR: testTemp } },
 );
 process.exit(result.status ?? 1);
