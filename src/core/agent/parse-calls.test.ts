@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { assertLinear } from '../../../test/helpers/growth.js';
 import fc from 'fast-check';
 import { checkCall, describeProblem } from './check-call.js';
 import { parseCalls } from './parse-calls.js';
@@ -109,18 +110,21 @@ describe('never throws', () => {
 
 describe('degenerate repetition', () => {
   // Small models sometimes loop on one broken line until the reply budget runs out. Rescanning the
-  // rest of the reply per tag took 8 s on 5,000 repeats; each of these takes well under 0.3 s.
-  const replies = {
-    'a mention repeated': '<read_file> and </x> '.repeat(20_000),
-    'an unclosed call repeated': '<read_file><path>a</path>\n'.repeat(20_000),
-    'a parameter repeated': `<read_file>${'<path>a</path> x '.repeat(20_000)}</read_file>`,
-    'a closing tag repeated': `<write_file><path>a</path><content>${'</content> x '.repeat(20_000)}`,
+  // rest of the reply per tag took 8 s on 5,000 repeats: quadratic, as 8× the repeats must not be.
+  const replies: Record<string, (repeats: number) => string> = {
+    'a mention repeated': (n) => '<read_file> and </x> '.repeat(n),
+    'an unclosed call repeated': (n) => '<read_file><path>a</path>\n'.repeat(n),
+    'a parameter repeated': (n) => `<read_file>${'<path>a</path> x '.repeat(n)}</read_file>`,
+    'a closing tag repeated': (n) => `<write_file><path>a</path><content>${'</content> x '.repeat(n)}`,
   };
   for (const [name, reply] of Object.entries(replies)) {
     test(`${name} parses in linear time`, () => {
-      const started = performance.now();
-      parseCalls(reply);
-      assert.ok(performance.now() - started < 3000, `${Math.round(performance.now() - started)} ms`);
+      assertLinear(name, (scale) => {
+        const text = reply(2_500 * scale);
+        return () => {
+          parseCalls(text);
+        };
+      });
     });
   }
 });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { assertLinear } from '../../../test/helpers/growth.js';
 import { createTestCounter } from './test-count.js';
 import * as sample from './test-count.fixtures.js';
 
@@ -204,26 +205,35 @@ test('result() can be read mid-stream, changes nothing, and counting goes on aft
   assert.deepEqual(counter.result(), counts('node:test', 3, 0, 0));
 });
 
-test('a long output of unrelated lines is read quickly and counts nothing', () => {
-  const counter = createTestCounter();
-  const started = Date.now();
-  for (let i = 0; i < 200_000; i++)
-    counter.push(`    at frame ${i} (file:///x.js:${i}:1) 1 passed # tests ${i}`);
-  assert.equal(counter.result(), null);
-  assert.ok(Date.now() - started < 5000);
+test('a long output of unrelated lines is read in linear time and counts nothing', () => {
+  assertLinear('stack-frame lines', (scale) => {
+    const lines = Array.from(
+      { length: 12_500 * scale },
+      (_, i) => `    at frame ${i} (file:///x.js:${i}:1) 1 passed # tests ${i}`,
+    );
+    return () => {
+      const counter = createTestCounter();
+      for (const line of lines) counter.push(line);
+      assert.equal(counter.result(), null);
+    };
+  });
 });
 
 test('near-miss lines thousands of characters long do not make the patterns backtrack for long', () => {
-  const lines = [
-    '1 passed, '.repeat(2000),
-    `=== ${'1 a b, '.repeat(2000)} ===`,
-    `Tests:       ${'1 failed, '.repeat(2000)}`,
-    `      Tests  ${'1 failed | '.repeat(2000)}`,
-    `  ${'1'.repeat(4000)} passing (`,
-  ];
-  const counter = createTestCounter();
-  const started = Date.now();
-  for (let i = 0; i < 100; i++) for (const line of lines) counter.push(line);
-  assert.equal(counter.result(), null);
-  assert.ok(Date.now() - started < 5000);
+  // Backtracking grows with a line's length: 8× longer lines must cost about 8× the time.
+  assertLinear('near-miss summary lines', (scale) => {
+    const n = 250 * scale;
+    const lines = [
+      '1 passed, '.repeat(n),
+      `=== ${'1 a b, '.repeat(n)} ===`,
+      `Tests:       ${'1 failed, '.repeat(n)}`,
+      `      Tests  ${'1 failed | '.repeat(n)}`,
+      `  ${'1'.repeat(2 * n)} passing (`,
+    ];
+    return () => {
+      const counter = createTestCounter();
+      for (let i = 0; i < 100; i++) for (const line of lines) counter.push(line);
+      assert.equal(counter.result(), null);
+    };
+  });
 });
