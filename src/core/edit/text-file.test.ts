@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { encodeTextFile, parseText, renderText } from './text-file.js';
+import { encodeTextFile, parseText, renderText, textFileContent } from './text-file.js';
 
 const naive = (text: string) => new TextEncoder().encode(renderText(parseText(text)));
 
@@ -24,4 +24,34 @@ test('encodeTextFile across many chunks, the buffer grown past the ASCII estimat
   const bytes = encodeTextFile(parseText(wide));
   assert.deepEqual(bytes, naive(wide));
   assert.equal(new TextDecoder().decode(bytes), wide);
+});
+
+test('textFileContent yields the bytes encodeTextFile makes, in pieces of whole lines', () => {
+  const many = Array.from({ length: 20_000 }, (_, i) => `行 ${i}${i % 3 === 0 ? '\r\n' : '\n'}`).join('');
+  for (const text of [
+    '',
+    'one',
+    '\uFEFF',
+    '\uFEFFbom\r\nmixed\nend',
+    'a lone surrogate \uD800 here\n',
+    many,
+  ]) {
+    const file = parseText(text);
+    const pieces = [...textFileContent(file).chunks()];
+    assert.ok(
+      pieces.every((piece) => piece.length > 0),
+      'no empty piece',
+    );
+    assert.deepEqual(
+      Buffer.concat(pieces),
+      Buffer.from(encodeTextFile(file)),
+      JSON.stringify(text.slice(0, 40)),
+    );
+    // Asked again, from the start.
+    assert.deepEqual(Buffer.concat([...textFileContent(file).chunks()]), Buffer.concat(pieces));
+  }
+  assert.ok(
+    [...textFileContent(parseText(many)).chunks()].length > 1,
+    'a large file comes in several pieces',
+  );
 });
