@@ -143,8 +143,3 @@ export function textFileContent(file: TextFile): { chunks(): Iterable<Uint8Array
 export function lacksFinalNewline(file: TextFile): boolean {
   return file.lines.length > 0 && file.eols[file.eols.length - 1] === '';
 }
-
-/** A new file from lines written by a model: LF endings and a final newline. */
-export function textFileFromLines(lines: readonly string[]): TextFile {
-  return { lines: [...lines], eols: lines.map(() => '\n'), eol: '\n', bom: false };
-}
