@@ -18,8 +18,9 @@ export type PreviousContent = Uint8Array | SymlinkContent | null;
 /**
  * A file's new bytes: all at once, or a source of pieces encoded one at a time as they are
  * written, so a 20 MB file (or 2,000 files of one commit, all written before any is renamed)
- * never sits in memory as bytes beside the text it is made from. `chunks()` may be called
- * more than once (a retry, a test fake), each time yielding the same bytes from the start.
+ * never sits in memory as bytes beside the text it is made from. A piece is valid until the
+ * next one is asked for (it may be encoded into the same buffer): write or copy it first.
+ * `chunks()` may be called more than once, each time yielding the same bytes from the start.
  */
 export type WriteContent = Uint8Array | { chunks(): Iterable<Uint8Array> };
 

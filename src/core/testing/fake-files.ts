@@ -16,7 +16,8 @@ const decoder = new TextDecoder();
 /** All of a write's bytes in one array, its pieces joined (a piece may end inside a character). */
 function bytesOf(content: WriteContent): Uint8Array {
   if (content instanceof Uint8Array) return content;
-  const pieces = [...content.chunks()];
+  // Copied: a piece is valid only until the next one is asked for.
+  const pieces = Array.from(content.chunks(), (piece) => piece.slice());
   const bytes = new Uint8Array(pieces.reduce((n, piece) => n + piece.length, 0));
   let at = 0;
   for (const piece of pieces) {
