@@ -72,7 +72,9 @@ async function readResponse(options: ApplyOptions, cwd: string, io: CliIo): Prom
   }
   const path = resolve(cwd, options.file);
   try {
-    return await readFile(path, 'utf8');
+    // Bytes, then one decode: readFile(path, 'utf8') decodes a large file piece by piece into a
+    // rope that the parser's first regular expression copies flat, a second reply in memory.
+    return (await readFile(path)).toString('utf8');
   } catch (error) {
     throw new AideError('input_unreadable', `cannot read ${options.file}: ${unreadableReason(error)}`, {
       hint: 'Give the path of a file holding the model response, or - to read standard input.',

@@ -9,7 +9,7 @@ import { isLazyMarker } from './elision.js';
 import { matchSearch, type MatchResult, type StrategyName } from './match.js';
 import { restyleReplace } from './indent.js';
 import { splice, type Alignment, type SplicedRegion } from './splice.js';
-import { textFileFromLines, type TextFile } from './text-file.js';
+import type { TextFile } from './text-file.js';
 import { fileIndent } from './trimmed-lines.js';
 import type { EditBlock, EditVariant } from './types.js';
 import type { BlockAction, BlockFailure, FailureKind, FileInput } from './plan-types.js';
@@ -25,7 +25,8 @@ export type VariantResult =
       action: BlockAction;
       strategy: StrategyName | null;
       range: { first: number; last: number } | null;
-      added: number[];
+      /** Indexes of the lines the block wrote into the new content (an iterable: a created file's are all of them). */
+      added: Iterable<number>;
       /** For an already-applied deletion: the failure it is, unless the rest of the reply confirms it. */
       unconfirmed?: BlockFailure;
     }
@@ -76,14 +77,31 @@ function createOrFill(path: string, current: TextFile | null, variant: EditVaria
       `An empty SEARCH creates a new file. To change ${path}, put the lines to replace in SEARCH, copied exactly from the file.`,
     );
   }
-  const file = textFileFromLines(variant.replace);
+  const file = textFileOfBlock(variant.replace);
   return {
     ok: true,
     file,
     action: current === null ? 'created' : 'edited',
     strategy: null,
     range: variant.replace.length > 0 ? { first: 1, last: variant.replace.length } : null,
-    added: variant.replace.map((_, i) => i),
+    added: indexesBelow(variant.replace.length),
+  };
+}
+
+/**
+ * A new file of the block's own lines, not a copy of them: a reply that creates a 20 MB file
+ * holds 385,000 of them, and the planner edits in place only copies it made itself (plan-edits.ts).
+ */
+function textFileOfBlock(lines: string[]): TextFile {
+  return { lines, eols: lines.map(() => '\n'), eol: '\n', bom: false };
+}
+
+/** 0, 1, … count - 1, without an array of them (one number per line of a created file). */
+function indexesBelow(count: number): Iterable<number> {
+  return {
+    *[Symbol.iterator]() {
+      for (let i = 0; i < count; i++) yield i;
+    },
   };
 }
 

@@ -11,7 +11,7 @@ import type { TextFile } from './text-file.js';
 export function invisibleFailure(
   path: string,
   lineAt: (index: number) => string | undefined,
-  added: readonly number[],
+  added: Iterable<number>,
 ): BlockFailure | undefined {
   const found: string[] = [];
   for (const index of added) {

@@ -77,6 +77,27 @@ const encoder = new TextEncoder();
 const CHUNK = 1 << 16;
 
 /**
+ * The file's text in strings of about CHUNK units, a run of whole lines each. One array of
+ * pieces joined per chunk: `chunk += line + eol` left two rope cells a line behind.
+ */
+function* textChunks(file: TextFile): Generator<string, void, undefined> {
+  const pieces: string[] = file.bom ? ['\uFEFF'] : [];
+  let size = 0;
+  for (let i = 0; i < file.lines.length; i++) {
+    const line = file.lines[i] ?? '';
+    const eol = file.eols[i] ?? '';
+    pieces.push(line, eol);
+    size += line.length + eol.length;
+    if (size >= CHUNK) {
+      yield pieces.join('');
+      pieces.length = 0;
+      size = 0;
+    }
+  }
+  yield pieces.join('');
+}
+
+/**
  * The file's bytes, encoded a chunk of lines at a time into one buffer: encoding renderText's
  * string made the whole file a second time as a string (and a rope of two cells a line before
  * that), 50 MB more at the peak for a 20 MB file.
@@ -100,30 +121,36 @@ export function encodeTextFile(file: TextFile): Uint8Array {
       text = text.slice(read);
     }
   };
-  // One array of pieces, joined per chunk: `chunk += line + eol` left two rope cells a line behind.
-  const pieces: string[] = file.bom ? ['\uFEFF'] : [];
-  let size = 0;
-  for (let i = 0; i < file.lines.length; i++) {
-    const line = file.lines[i] ?? '';
-    const eol = file.eols[i] ?? '';
-    pieces.push(line, eol);
-    size += line.length + eol.length;
-    if (size >= CHUNK) {
-      put(pieces.join(''));
-      pieces.length = 0;
-      size = 0;
-    }
-  }
-  put(pieces.join(''));
+  for (const text of textChunks(file)) put(text);
   return written === bytes.length ? bytes : bytes.subarray(0, written);
+}
+
+/**
+ * The file's bytes as a source of pieces of about CHUNK bytes, each encoded only when the write
+ * asks for it (the port's WriteContent): the whole file is never in memory as bytes, which for
+ * a 20 MB file created by a reply was 20 MB beside its lines at the peak, and for a commit of
+ * 2,000 files (all written before the first rename) every file's bytes at once.
+ */
+export function textFileContent(file: TextFile): { chunks(): Iterable<Uint8Array> } {
+  return {
+    *chunks() {
+      // One buffer for every piece of the file, each encoded over the last one written (the
+      // port's contract): a piece each was 320 buffers of 64 KB for a 20 MB file.
+      let buffer: Uint8Array | undefined;
+      for (const text of textChunks(file)) {
+        // At least 4 bytes: encodeInto writes whole characters only, and one takes up to 4.
+        buffer ??= new Uint8Array(Math.max(4, Math.min(text.length, CHUNK)));
+        for (let rest = text; rest !== '';) {
+          const { read, written } = encoder.encodeInto(rest, buffer);
+          yield buffer.subarray(0, written);
+          rest = rest.slice(read);
+        }
+      }
+    },
+  };
 }
 
 /** True when the last line has no terminator. */
 export function lacksFinalNewline(file: TextFile): boolean {
   return file.lines.length > 0 && file.eols[file.eols.length - 1] === '';
-}
-
-/** A new file from lines written by a model: LF endings and a final newline. */
-export function textFileFromLines(lines: readonly string[]): TextFile {
-  return { lines: [...lines], eols: lines.map(() => '\n'), eol: '\n', bom: false };
 }

@@ -7,7 +7,7 @@ import { relative, sep } from 'node:path';
 import { feedbackForModel } from '../edit/feedback.js';
 import { parseResponse } from '../edit/parse-response.js';
 import { planEdits, type BlockOutcome, type ContentChange, type FileInput } from '../edit/plan-edits.js';
-import { decodeTextFile, encodeTextFile } from '../edit/text-file.js';
+import { decodeTextFile, encodeTextFile, textFileContent } from '../edit/text-file.js';
 import type { EditBlock, ParseProblem } from '../edit/types.js';
 import { diffStat, unifiedDiff } from '../edit/unified-diff.js';
 import type { AideEvent } from '../events.js';
@@ -173,7 +173,8 @@ function summarize(change: ContentChange): ChangedFile {
 function toWrite(change: ContentChange, target: string): FileWrite {
   const previous = change.before === null ? null : encodeTextFile(change.before);
   if (change.after === null) return { kind: 'delete', path: target, previous: previous ?? new Uint8Array() };
-  return { kind: 'write', path: target, content: encodeTextFile(change.after), previous };
+  // Encoded while written, a piece at a time: all of a commit's files are written before any is renamed.
+  return { kind: 'write', path: target, content: textFileContent(change.after), previous };
 }
 
 /** Each change under its written name and, when a symlink leads elsewhere, under its target's name too. */

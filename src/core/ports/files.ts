@@ -16,13 +16,22 @@ export interface SymlinkContent {
 export type PreviousContent = Uint8Array | SymlinkContent | null;
 
 /**
+ * A file's new bytes: all at once, or a source of pieces encoded one at a time as they are
+ * written, so a 20 MB file (or 2,000 files of one commit, all written before any is renamed)
+ * never sits in memory as bytes beside the text it is made from. A piece is valid until the
+ * next one is asked for (it may be encoded into the same buffer): write or copy it first.
+ * `chunks()` may be called more than once, each time yielding the same bytes from the start.
+ */
+export type WriteContent = Uint8Array | { chunks(): Iterable<Uint8Array> };
+
+/**
  * One change to write. `previous` is what the path held before (null: nothing), kept for
  * rollback. `executable` sets (true) or clears (false) a file's executable bits, as git
  * records them; omitted, an existing file keeps its mode. A new file gets 0666 or 0777 less
  * the umask, like a git checkout, and an existing file's other bits (a 0600 secret) are kept.
  */
 export type FileWrite =
-  | { kind: 'write'; path: string; content: Uint8Array; previous: PreviousContent; executable?: boolean }
+  | { kind: 'write'; path: string; content: WriteContent; previous: PreviousContent; executable?: boolean }
   | { kind: 'symlink'; path: string; target: string; previous: PreviousContent }
   | { kind: 'delete'; path: string; previous: Uint8Array | SymlinkContent };
 

@@ -42,7 +42,10 @@ function compile(text: string, options: MatchOptions): Rule {
   const hash = text.indexOf('#');
   const glob = hash === -1 ? text : text.slice(0, hash);
   // dot: `.github/workflows/**` and `**/test/**` must match dotted names too.
-  const matches = picomatch(glob, { dot: true, nocase: options.caseInsensitive === true });
+  const regex = picomatch.makeRe(glob, { dot: true, nocase: options.caseInsensitive === true });
+  // What picomatch(glob)(path) decides, without the result object it makes per call: an apply of
+  // 2,000 files asks every rule about every file (110,000 calls with the default rules).
+  const matches = (path: string) => path !== '' && (path === glob || regex.test(path));
   return { text, matches, pointer: hash === -1 ? null : text.slice(hash + 1) };
 }
 

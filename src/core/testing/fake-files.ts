@@ -3,7 +3,7 @@
  * flows (the real ones are tested against real git in infra/shadow). One FakeShadow holds the
  * trees, checkpoints and blobs that the scratch and the recorder share; files are text.
  */
-import type { FileStat, FileSystem, FileWrite } from '../ports/files.js';
+import type { FileStat, FileSystem, FileWrite, WriteContent } from '../ports/files.js';
 import type { IgnoredPath, Scratch, ScratchCapture, ScratchMove } from '../ports/scratch.js';
 import type { ChangedFile, TreeChange } from '../ports/changes.js';
 
@@ -12,6 +12,20 @@ export type Files = ReadonlyMap<string, string>;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+
+/** All of a write's bytes in one array, its pieces joined (a piece may end inside a character). */
+function bytesOf(content: WriteContent): Uint8Array {
+  if (content instanceof Uint8Array) return content;
+  // Copied: a piece is valid only until the next one is asked for.
+  const pieces = Array.from(content.chunks(), (piece) => piece.slice());
+  const bytes = new Uint8Array(pieces.reduce((n, piece) => n + piece.length, 0));
+  let at = 0;
+  for (const piece of pieces) {
+    bytes.set(piece, at);
+    at += piece.length;
+  }
+  return bytes;
+}
 
 /** Trees and checkpoints by id, and blobs by content: the shadow repository, in memory. */
 export class FakeShadow {
@@ -132,7 +146,7 @@ export class MemoryFileSystem implements FileSystem {
 
   commit(changes: readonly FileWrite[]): Promise<void> {
     for (const change of changes) {
-      if (change.kind === 'write') this.files.set(change.path, decoder.decode(change.content));
+      if (change.kind === 'write') this.files.set(change.path, decoder.decode(bytesOf(change.content)));
       else if (change.kind === 'delete') this.files.delete(change.path);
       else throw new Error('the memory file system holds no symlinks');
     }

@@ -82,6 +82,54 @@ function blockedTarget(root: string): string {
   return join(root, 'blocked');
 }
 
+test('commit writes content given as pieces, each asked for only while the file is written', async (t) => {
+  const root = tempDir(t);
+  writeTree(root, { 'a.txt': 'old\n' });
+  const asked: string[] = [];
+  const pieces = (name: string, texts: string[]) => ({
+    *chunks() {
+      for (const text of texts) {
+        asked.push(`${name}:${text}`);
+        yield bytes(text);
+      }
+    },
+  });
+  await fs.commit([
+    {
+      kind: 'write',
+      path: join(root, 'a.txt'),
+      content: pieces('a', ['new ', '', 'text\n']),
+      previous: null,
+    },
+    { kind: 'write', path: join(root, 'sub', 'b.txt'), content: pieces('b', ['café ☕\n']), previous: null },
+  ]);
+  assert.equal(readFileSync(join(root, 'a.txt'), 'utf8'), 'new text\n');
+  assert.equal(readFileSync(join(root, 'sub', 'b.txt'), 'utf8'), 'café ☕\n');
+  assert.deepEqual(asked, ['a:new ', 'a:', 'a:text\n', 'b:café ☕\n']);
+  assert.deepEqual(listing(root), ['a.txt', 'sub', 'sub/b.txt']);
+});
+
+test('a source of pieces that throws half way leaves the old file and no temp file', async (t) => {
+  const root = tempDir(t);
+  writeTree(root, { 'a.txt': 'before\n' });
+  const commit = fs.commit([
+    {
+      kind: 'write',
+      path: join(root, 'a.txt'),
+      content: {
+        *chunks() {
+          yield bytes('half');
+          throw new Error('encoding failed');
+        },
+      },
+      previous: bytes('before\n'),
+    },
+  ]);
+  await assert.rejects(commit, /encoding failed/);
+  assert.equal(readFileSync(join(root, 'a.txt'), 'utf8'), 'before\n');
+  assert.deepEqual(listing(root), ['a.txt']);
+});
+
 test('a failed second write rolls the first back to its previous bytes and leaves no temp file', async (t) => {
   const root = tempDir(t);
   writeTree(root, { 'a.txt': 'before\n' });

@@ -21,7 +21,14 @@ import {
   symlink,
 } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { FileStat, FileSystem, FileWrite, PreviousContent } from '../../core/ports/files.js';
+import type { FileHandle } from 'node:fs/promises';
+import type {
+  FileStat,
+  FileSystem,
+  FileWrite,
+  PreviousContent,
+  WriteContent,
+} from '../../core/ports/files.js';
 import { holdSignals } from '../process/hold-signals.js';
 
 function isMissing(error: unknown): boolean {
@@ -105,10 +112,20 @@ function writeMode(existing: number | undefined, executable: boolean | undefined
   return { create: mode, chmod: mode };
 }
 
-async function writeDurably(path: string, content: Uint8Array, mode: WriteMode): Promise<void> {
+/** Writes every byte of `bytes` at the handle's position (a write may take fewer). */
+async function writeAll(handle: FileHandle, bytes: Uint8Array): Promise<void> {
+  for (let done = 0; done < bytes.length;) {
+    const { bytesWritten } = await handle.write(bytes, done, bytes.length - done);
+    done += bytesWritten;
+  }
+}
+
+async function writeDurably(path: string, content: WriteContent, mode: WriteMode): Promise<void> {
   const handle = await open(path, 'wx', mode.create);
   try {
-    await handle.writeFile(content);
+    if (content instanceof Uint8Array) await handle.writeFile(content);
+    // A piece at a time: each is garbage once written, so the file is never whole in memory.
+    else for (const piece of content.chunks()) await writeAll(handle, piece);
     if (mode.chmod !== undefined) await handle.chmod(mode.chmod);
     await handle.sync();
   } finally {
