@@ -2,19 +2,25 @@
  * Linear-time checks that machine load cannot fail. A bound in milliseconds ("under 5 s") guards
  * against catastrophic backtracking, but on a loaded 2-core machine a linear scan can take that
  * long too (CI at load 12 did). Here the same work runs at two sizes, side by side, and only
- * their ratio counts: load slows both alike. From one size to the other linear work grows 8×,
+ * the ratio of the CPU time they take counts. From one size to the other linear work grows 8×,
  * quadratic 64×, exponential without bound; the check allows 24× (allocation and the garbage
  * collector make a linear scan of many strings grow by up to ~12× here).
  */
 import assert from 'node:assert/strict';
 
-/** Fastest of a few timings of `run`: a pause of the machine lengthens one, rarely all. */
+/**
+ * Fastest of a few CPU timings of `run`, in milliseconds. CPU time, not wall time: on a busy
+ * machine a run of 40 ms is preempted every time while one of 3 ms often fits in one time slice,
+ * so wall-clock ratios grew with the load (65× at load 7 for linear work). What the process
+ * itself spent is what the work costs.
+ */
 function fastest(run: () => void, rounds: number): number {
   let best = Infinity;
   for (let i = 0; i < rounds; i++) {
-    const started = performance.now();
+    const started = process.cpuUsage();
     run();
-    best = Math.min(best, performance.now() - started);
+    const spent = process.cpuUsage(started);
+    best = Math.min(best, (spent.user + spent.system) / 1000);
   }
   return best;
 }
