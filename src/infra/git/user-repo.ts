@@ -182,9 +182,13 @@ export async function pushBase(cwd: string, local: string, remote: string, env: 
   return (await resolveCommit(cwd, `${oldest}^`, env)) ?? EMPTY_TREE_ID;
 }
 
-/** A path-valued config setting (`git config --path --get`, `~` expanded), or undefined when unset. */
+/**
+ * A path-valued config setting (`git config --path --get`, `~` expanded), or undefined when unset.
+ * `--default ''` makes an unset key print an empty line: simple-git waits 50 ms more for a git that
+ * printed nothing at all (its completion plugin), and this runs on every start of the shadow.
+ */
 export async function configPath(cwd: string, key: string, env: Env): Promise<string | undefined> {
-  const value = (await query(cwd, ['config', '--path', '--get', key], env))?.trim();
+  const value = (await query(cwd, ['config', '--path', '--default', '', '--get', key], env))?.trim();
   return value === '' ? undefined : value;
 }
 
