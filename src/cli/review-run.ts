@@ -24,7 +24,7 @@ import { chooseCommands, verifyPolicy, writeReportFile } from './verify-run.js';
 import { openVerifyRunner } from './wiring/runner.js';
 import { prepareReview, type PreparedReview } from './wiring/review.js';
 import { modelCheck, startModelProbe } from './wiring/review-model.js';
-import { findWorkspaceRoot } from './wiring/workspace.js';
+import { locateWorkspace } from './wiring/workspace.js';
 
 const TAIL_LINES = 15;
 
@@ -76,7 +76,9 @@ async function verifySelection(
 export async function runReview(options: ReviewOptions, globals: GlobalOptions, io: CliIo): Promise<number> {
   const startedAt = Date.now();
   const skip = new Set(options.skip);
-  const root = await findWorkspaceRoot(globals.cwd, io.env);
+  // The repository's layout comes with the root: the shadow is opened without asking git again.
+  const located = await locateWorkspace(globals.cwd, io.env);
+  const root = located.root;
   const { config, sandbox: loaded } = await loadWorkspaceConfig(root, io.env, {
     model: options.model,
     endpoint: options.endpoint,
@@ -102,7 +104,7 @@ export async function runReview(options: ReviewOptions, globals: GlobalOptions, 
   const model = skip.has('model') ? null : startModelProbe(config, io.env, interrupt.signal);
   try {
     prepared = await prepareReview(
-      root,
+      located,
       io.env,
       options,
       sandbox,

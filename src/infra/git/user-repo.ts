@@ -102,16 +102,14 @@ export type GitLocation =
  * than `--show-toplevel`, which fails inside a git dir.
  */
 export async function gitLocation(cwd: string, env: Env): Promise<GitLocation> {
-  const args = [
-    'rev-parse',
-    '--is-inside-git-dir',
-    '--is-bare-repository',
-    '--is-inside-work-tree',
-    '--show-cdup',
-  ];
-  const output = await query(cwd, args, env, 10_000);
-  if (output === undefined) return { kind: 'none' };
-  const [insideGitDir, bare, insideWorkTree, cdup = ''] = output.split('\n');
+  const output = await query(cwd, ['rev-parse', ...LOCATION_ARGS], env, 10_000);
+  return output === undefined ? { kind: 'none' } : parseLocation(output.split('\n'));
+}
+
+/** rev-parse's flags for where a folder is: one line each, in this order (parseLocation). */
+const LOCATION_ARGS = ['--is-inside-git-dir', '--is-bare-repository', '--is-inside-work-tree', '--show-cdup'];
+
+function parseLocation([insideGitDir, bare, insideWorkTree, cdup = '']: readonly string[]): GitLocation {
   if (insideGitDir === 'true' || bare === 'true') return { kind: 'git-dir', bare: bare === 'true' };
   if (insideWorkTree === 'true') return { kind: 'work-tree', cdup };
   return { kind: 'none' };
@@ -129,12 +127,13 @@ export interface RepoLayout {
   headTree: string | null;
 }
 
-/** The repository around `cwd`, or undefined outside one. */
-export async function repoLayout(cwd: string, env: Env): Promise<RepoLayout | undefined> {
-  const dirs = ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir'];
-  // One process when HEAD exists; an unborn HEAD makes the combined query fail, then ask again.
-  const output = (await query(cwd, [...dirs, 'HEAD^{tree}'], env)) ?? (await query(cwd, dirs, env));
-  const [toplevel, gitDir, common, headTree] = output?.split('\n') ?? [];
+/** rev-parse's flags for the layout, one line each, in this order (parseLayout); `HEAD^{tree}` may follow. */
+const LAYOUT_ARGS = ['--show-toplevel', '--absolute-git-dir', '--git-common-dir'];
+
+function parseLayout(
+  cwd: string,
+  [toplevel, gitDir, common, headTree]: readonly string[],
+): RepoLayout | undefined {
   if (toplevel === undefined || toplevel === '' || gitDir === undefined || common === undefined)
     return undefined;
   return {
@@ -143,6 +142,42 @@ export async function repoLayout(cwd: string, env: Env): Promise<RepoLayout | un
     commonDir: absolute(cwd, common),
     headTree: headTree === undefined || headTree === '' ? null : headTree,
   };
+}
+
+/** The repository around `cwd`, or undefined outside one. */
+export async function repoLayout(cwd: string, env: Env): Promise<RepoLayout | undefined> {
+  const dirs = ['rev-parse', ...LAYOUT_ARGS];
+  // One process when HEAD exists; an unborn HEAD makes the combined query fail, then ask again.
+  const output = (await query(cwd, [...dirs, 'HEAD^{tree}'], env)) ?? (await query(cwd, dirs, env));
+  return output === undefined ? undefined : parseLayout(cwd, output.split('\n'));
+}
+
+/** Where a folder is for git and, when known already, the layout of the repository around it. */
+export interface LocatedFolder {
+  location: GitLocation;
+  /** Set in a work tree whose HEAD has a commit (the common case); else ask repoLayout. */
+  layout?: RepoLayout;
+}
+
+/**
+ * gitLocation and repoLayout in one git process: what a command that opens the shadow asks at
+ * every start (`aide review --staged` in a hook). `--show-toplevel` fails inside a git dir and
+ * `HEAD^{tree}` on an unborn branch: then gitLocation alone answers, and the layout is not known.
+ */
+export async function locateFolder(cwd: string, env: Env): Promise<LocatedFolder> {
+  const output = await query(
+    cwd,
+    ['rev-parse', ...LOCATION_ARGS, ...LAYOUT_ARGS, 'HEAD^{tree}'],
+    env,
+    10_000,
+  );
+  if (output !== undefined) {
+    const fields = output.split('\n');
+    const location = parseLocation(fields.slice(0, LOCATION_ARGS.length));
+    const layout = parseLayout(cwd, fields.slice(LOCATION_ARGS.length));
+    if (location.kind === 'work-tree' && layout !== undefined) return { location, layout };
+  }
+  return { location: await gitLocation(cwd, env) };
 }
 
 /** The git dir and common dir of the repository at `cwd` (one entry when they are the same); [] outside one. */
