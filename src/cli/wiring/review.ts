@@ -90,10 +90,11 @@ export async function prepareReview<T>(
   try {
     const subject = await subjectOf(store, options);
     const source = new ShadowReviewSource(store.git);
-    const [files, ignoreFile] = await Promise.all([
-      source.files(subject.fromTree, subject.toTree),
-      source.fileAt(subject.toTree, REVIEW_IGNORE_FILE),
-    ]);
+    const { files, file: ignoreFile } = await source.filesWith(
+      subject.fromTree,
+      subject.toTree,
+      REVIEW_IGNORE_FILE,
+    );
     const ignore = ignoreFile === null ? [] : parseReviewIgnore(Buffer.from(ignoreFile).toString('utf8'));
     const inspected = await inspect(files, ignore);
     const patches = withPatches
