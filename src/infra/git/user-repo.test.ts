@@ -57,14 +57,20 @@ test('locateFolder: where a folder is and its layout in one answer, as gitLocati
     layout: await repoLayout(root, env),
   });
   assert.deepEqual((await locateFolder(root, env)).location, { kind: 'work-tree', cdup: '' });
-  // Where the one query fails, the location still comes (the layout is left to repoLayout).
+  // Where the layout query fails, the location still comes: inside .git no layout, outside none.
   assert.deepEqual(await locateFolder(join(root, '.git'), env), {
     location: { kind: 'git-dir', bare: false },
   });
-  assert.deepEqual(await locateFolder(realpathSync(tempDir(t)), env), { location: { kind: 'none' } });
+  const outside = realpathSync(tempDir(t));
+  assert.deepEqual(await locateFolder(outside, env), { location: { kind: 'none' }, layout: null });
+  assert.equal(await repoLayout(outside, env), undefined);
   const unborn = realpathSync(tempDir(t));
   git(unborn, ['init', '-q']);
-  assert.deepEqual(await locateFolder(unborn, env), { location: { kind: 'work-tree', cdup: '' } });
+  assert.deepEqual(await locateFolder(unborn, env), {
+    location: { kind: 'work-tree', cdup: '' },
+    layout: await repoLayout(unborn, env),
+  });
+  assert.equal((await locateFolder(unborn, env)).layout?.headTree, null);
 });
 
 // Inside a hook git sets GIT_DIR, GIT_INDEX_FILE and GIT_WORK_TREE; a query that kept them would

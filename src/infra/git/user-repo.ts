@@ -155,29 +155,31 @@ export async function repoLayout(cwd: string, env: Env): Promise<RepoLayout | un
 /** Where a folder is for git and, when known already, the layout of the repository around it. */
 export interface LocatedFolder {
   location: GitLocation;
-  /** Set in a work tree whose HEAD has a commit (the common case); else ask repoLayout. */
-  layout?: RepoLayout;
+  /**
+   * The repository's layout in a work tree; null where git knows no repository (what repoLayout
+   * would answer there); unset inside a git dir (nothing opens a shadow there).
+   */
+  layout?: RepoLayout | null;
 }
 
 /**
  * gitLocation and repoLayout in one git process: what a command that opens the shadow asks at
- * every start (`aide review --staged` in a hook). `--show-toplevel` fails inside a git dir and
- * `HEAD^{tree}` on an unborn branch: then gitLocation alone answers, and the layout is not known.
+ * every start (`aide review --staged` in a hook). `HEAD^{tree}` fails on an unborn branch: then
+ * the same without it (the first commit's hook: two processes). `--show-toplevel` fails inside a
+ * git dir and outside a repository: then gitLocation alone answers.
  */
 export async function locateFolder(cwd: string, env: Env): Promise<LocatedFolder> {
-  const output = await query(
-    cwd,
-    ['rev-parse', ...LOCATION_ARGS, ...LAYOUT_ARGS, 'HEAD^{tree}'],
-    env,
-    10_000,
-  );
-  if (output !== undefined) {
+  const both = ['rev-parse', ...LOCATION_ARGS, ...LAYOUT_ARGS];
+  for (const args of [[...both, 'HEAD^{tree}'], both]) {
+    const output = await query(cwd, args, env, 10_000);
+    if (output === undefined) continue;
     const fields = output.split('\n');
     const location = parseLocation(fields.slice(0, LOCATION_ARGS.length));
     const layout = parseLayout(cwd, fields.slice(LOCATION_ARGS.length));
     if (location.kind === 'work-tree' && layout !== undefined) return { location, layout };
   }
-  return { location: await gitLocation(cwd, env) };
+  const location = await gitLocation(cwd, env);
+  return location.kind === 'none' ? { location, layout: null } : { location };
 }
 
 /** The git dir and common dir of the repository at `cwd` (one entry when they are the same); [] outside one. */

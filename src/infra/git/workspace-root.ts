@@ -17,8 +17,11 @@ export async function findWorkspaceRoot(cwd: string, env: Env): Promise<string> 
 /** The workspace root and, when git told it on the way, the layout of the repository around it. */
 export interface LocatedWorkspace {
   root: string;
-  /** For describeWorkspace (infra/shadow/shadow-repo.ts), which then need not ask git again. */
-  layout?: RepoLayout;
+  /**
+   * For describeWorkspace (infra/shadow/shadow-repo.ts), which then need not ask git again: null
+   * when the workspace is in no repository; unset when not known.
+   */
+  layout?: RepoLayout | null;
 }
 
 /**

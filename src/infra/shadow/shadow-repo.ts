@@ -49,13 +49,17 @@ async function refuseHugeRoots(root: string, env: Env): Promise<void> {
 
 /**
  * The workspace at `root`. `known` is the repository's layout when the caller has it already
- * (infra/git/workspace-root.ts, locateWorkspace, from the same moment's git process); else git is
- * asked here.
+ * (infra/git/workspace-root.ts, locateWorkspace, from the same moment's git process; null: no
+ * repository); else git is asked here.
  */
-export async function describeWorkspace(root: string, env: Env, known?: RepoLayout): Promise<Workspace> {
+export async function describeWorkspace(
+  root: string,
+  env: Env,
+  known?: RepoLayout | null,
+): Promise<Workspace> {
   await refuseHugeRoots(root, env);
   const stateDir = join(root, STATE_DIR);
-  const layout = known ?? (await repoLayout(root, env));
+  const layout = known === undefined ? await repoLayout(root, env) : (known ?? undefined);
   if (layout === undefined) return { root, stateDir, user: null };
   // Only the top of the user's work tree borrows from it; a subfolder workspace does not.
   if ((await realpath(layout.toplevel).catch(() => layout.toplevel)) !== root)

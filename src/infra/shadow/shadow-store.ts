@@ -52,8 +52,8 @@ export interface ShadowOptions {
   maxFileBytes: number;
   /** The command taking the lock, for the message another aide process would see. */
   command: string;
-  /** The user's repository as the caller found it just now (locateWorkspace); else git is asked. */
-  layout?: RepoLayout;
+  /** The user's repository as the caller found it just now (locateWorkspace; null: none); else git is asked. */
+  layout?: RepoLayout | null;
 }
 
 /**
