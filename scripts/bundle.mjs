@@ -76,6 +76,28 @@ const englishOnlyZod = {
   },
 };
 
+/**
+ * yargs guesses a version at construction (`yargs()` calls `.version()`) by looking for the
+ * package.json above `mainFilename`, the folder above the node_modules that holds yargs. Bundled,
+ * yargs is in no node_modules, so `mainFilename` fell back to the cwd: every start walked up the
+ * user's folders (a readdir of each, /tmp's hundreds of entries in a hook under /tmp) and, finding
+ * none, threw and caught an AssertionError (loading node's assert and its message formatting), or
+ * read the user's own package.json. From the bundle's own file the walk finds aide's package.json,
+ * as unbundled yargs would. aide sets the version itself (cli/main.ts), so nothing else changes.
+ */
+const yargsMainFilename = {
+  name: 'yargs-main-filename',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]yargs[\\/]lib[\\/]platform-shims[\\/]esm\.mjs$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      const main = "const mainFilename = __dirname.substring(0, __dirname.lastIndexOf('node_modules'));";
+      if (!text.includes(main))
+        throw new Error(`${args.path}: \`${main}\` not found (update scripts/bundle.mjs)`);
+      return { contents: text.replace(main, 'const mainFilename = __dirname;'), loader: 'js' };
+    });
+  },
+};
+
 const outdir = 'dist/bundle';
 rmSync(outdir, { recursive: true, force: true });
 const shared = {
@@ -90,7 +112,7 @@ const shared = {
   sourcemap: 'linked',
   sourcesContent: false,
   external: ['typescript', 'web-tree-sitter', '@repomix/tree-sitter-wasms'],
-  plugins: [lazyStringWidth, englishOnlyZod],
+  plugins: [lazyStringWidth, englishOnlyZod, yargsMainFilename],
   logLevel: 'warning',
 };
 // The CLI: one CommonJS file, which the bin compiles through V8's code cache

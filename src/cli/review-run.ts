@@ -8,6 +8,7 @@
 import { join, resolve } from 'node:path';
 import { CONFIG_FILE, SANDBOX_FILE } from '../config/files.js';
 import { loadWorkspaceConfig } from '../config/load-workspace.js';
+import type { SandboxConfig } from '../config/sandbox-schema.js';
 import { drive } from '../core/flows/drive.js';
 import { verifyFlow } from '../core/flows/verify.js';
 import { CHECK_NAMES, runStaticChecks, type CheckResult } from '../core/review/checks.js';
@@ -20,11 +21,9 @@ import { useColor, type CliIo, type GlobalOptions } from './io.js';
 import { renderReview, reviewJson } from './render/review-report.js';
 import { makeStyle } from './render/style.js';
 import { renderReviewJunit } from './render/review-junit.js';
-import { chooseCommands, verifyPolicy, writeReportFile } from './verify-run.js';
-import { openVerifyRunner } from './wiring/runner.js';
 import { prepareReview, type PreparedReview } from './wiring/review.js';
-import { modelCheck, startModelProbe } from './wiring/review-model.js';
-import { findWorkspaceRoot } from './wiring/workspace.js';
+import type { RunnerRequest, VerifyRunner } from './wiring/runner.js';
+import { locateWorkspace } from './wiring/workspace.js';
 
 const TAIL_LINES = 15;
 
@@ -34,6 +33,18 @@ const skipped = (name: CheckResult['name'], reason: string): CheckResult => ({
   reason,
   findings: [],
 });
+
+/**
+ * `aide verify`'s command module (what verify runs, its policy, report files) and the runner are
+ * loaded only when a review verifies or writes a report: a hook's static-only review
+ * (`AIDE_SKIP=verify`) does not pay for the isolation and process modules' start-up.
+ */
+const verifyRun = () => import('./verify-run.js');
+
+async function openRunner(request: RunnerRequest): Promise<VerifyRunner> {
+  const { openVerifyRunner } = await import('./wiring/runner.js');
+  return openVerifyRunner(request);
+}
 
 /** verify's report as one check: the failed commands and the end of their output under it. */
 function verifyResult(report: VerifyReport): CheckResult {
@@ -54,10 +65,11 @@ function verifyResult(report: VerifyReport): CheckResult {
  */
 async function verifySelection(
   root: string,
-  sandbox: Parameters<typeof chooseCommands>[1],
+  sandbox: SandboxConfig,
   only: readonly string[] | undefined,
 ): Promise<CommandSelection | string> {
   try {
+    const { chooseCommands } = await verifyRun();
     return await chooseCommands(root, sandbox, only);
   } catch (error) {
     if (error instanceof AideError && error.code === 'config_invalid') return 'no verify commands';
@@ -76,7 +88,9 @@ async function verifySelection(
 export async function runReview(options: ReviewOptions, globals: GlobalOptions, io: CliIo): Promise<number> {
   const startedAt = Date.now();
   const skip = new Set(options.skip);
-  const root = await findWorkspaceRoot(globals.cwd, io.env);
+  // The repository's layout comes with the root: the shadow is opened without asking git again.
+  const located = await locateWorkspace(globals.cwd, io.env);
+  const root = located.root;
   const { config, sandbox: loaded } = await loadWorkspaceConfig(root, io.env, {
     model: options.model,
     endpoint: options.endpoint,
@@ -85,12 +99,14 @@ export async function runReview(options: ReviewOptions, globals: GlobalOptions, 
   const settings = config.value.review;
   const selection = skip.has('verify') ? null : await verifySelection(root, sandbox, settings.commands);
   const runsVerify = selection !== null && typeof selection !== 'string';
+  // The model client's modules load only for a review that has a model check (as verifyRun).
+  const reviewModel = skip.has('model') ? null : await import('./wiring/review-model.js');
   const interrupt = listenForInterrupt(() =>
     io.stderr.write('\naide: interrupted; stopping the commands and removing the scratch copy…\n'),
   );
   let prepared: PreparedReview<CheckResult[]> | undefined;
   const runner = runsVerify
-    ? await openVerifyRunner({
+    ? await openRunner({
         root,
         env: io.env,
         allowNetwork: sandbox.allow_network,
@@ -99,10 +115,10 @@ export async function runReview(options: ReviewOptions, globals: GlobalOptions, 
       })
     : null;
   // Started before the change is read, so the server's answer comes while the other checks run.
-  const model = skip.has('model') ? null : startModelProbe(config, io.env, interrupt.signal);
+  const model = reviewModel?.startModelProbe(config, io.env, interrupt.signal) ?? null;
   try {
     prepared = await prepareReview(
-      root,
+      located,
       io.env,
       options,
       sandbox,
@@ -125,6 +141,7 @@ export async function runReview(options: ReviewOptions, globals: GlobalOptions, 
     if (selection === null) results.push(skipped('verify', '--skip or AIDE_SKIP'));
     else if (typeof selection === 'string') results.push(skipped('verify', selection));
     else if (prepared.scratch !== null && runner !== null) {
+      const { verifyPolicy } = await verifyRun();
       const flow = verifyFlow(
         {
           cwd: prepared.scratch.path,
@@ -142,9 +159,9 @@ export async function runReview(options: ReviewOptions, globals: GlobalOptions, 
       results.push(verifyResult(report));
     }
     const modelResult =
-      model === null
+      model === null || reviewModel === null
         ? skipped('model', '--skip or AIDE_SKIP')
-        : await modelCheck(model, {
+        : await reviewModel.modelCheck(model, {
             root,
             env: io.env,
             config: config.value,
@@ -162,6 +179,7 @@ export async function runReview(options: ReviewOptions, globals: GlobalOptions, 
         timestamp: new Date(startedAt).toISOString().slice(0, 19),
         durationMs: Date.now() - startedAt,
       });
+      const { writeReportFile } = await verifyRun();
       await writeReportFile(resolve(globals.cwd, options.junit), options.junit, xml, 'the JUnit report');
     }
     io.stdout.write(

@@ -14,6 +14,7 @@ import { newSessionId } from '../../infra/shadow/checkpoints.js';
 import { ShadowReviewSource } from '../../infra/shadow/review-source.js';
 import { EMPTY_TREE, ShadowStore } from '../../infra/shadow/shadow-store.js';
 import type { ReviewOptions } from '../commands/review-options.js';
+import type { LocatedWorkspace } from './workspace.js';
 import { tempRoot } from './temp-root.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -76,7 +77,7 @@ async function subjectOf(store: ShadowStore, options: ReviewOptions): Promise<Re
  * (what differs is written) instead of a full checkout on every commit.
  */
 export async function prepareReview<T>(
-  root: string,
+  { root, layout }: LocatedWorkspace,
   env: Env,
   options: ReviewOptions,
   sandbox: SandboxConfig,
@@ -85,14 +86,15 @@ export async function prepareReview<T>(
   inspect: (files: ReviewedFile[], ignore: IgnoreEntry[]) => Promise<T>,
   withPatches = false,
 ): Promise<PreparedReview<T>> {
-  const store = await ShadowStore.open(root, env, { maxFileBytes, command: 'review' });
+  const store = await ShadowStore.open(root, env, { maxFileBytes, command: 'review', layout });
   try {
     const subject = await subjectOf(store, options);
     const source = new ShadowReviewSource(store.git);
-    const [files, ignoreFile] = await Promise.all([
-      source.files(subject.fromTree, subject.toTree),
-      source.fileAt(subject.toTree, REVIEW_IGNORE_FILE),
-    ]);
+    const { files, file: ignoreFile } = await source.filesWith(
+      subject.fromTree,
+      subject.toTree,
+      REVIEW_IGNORE_FILE,
+    );
     const ignore = ignoreFile === null ? [] : parseReviewIgnore(Buffer.from(ignoreFile).toString('utf8'));
     const inspected = await inspect(files, ignore);
     const patches = withPatches

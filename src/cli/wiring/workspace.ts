@@ -4,11 +4,11 @@
  */
 import type { ConfigFlags } from '../../config/flag-overrides.js';
 import { loadWorkspaceConfig } from '../../config/load-workspace.js';
-import { findWorkspaceRoot } from '../../infra/git/workspace-root.js';
+import { findWorkspaceRoot, locateWorkspace, type LocatedWorkspace } from '../../infra/git/workspace-root.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-export { findWorkspaceRoot };
+export { findWorkspaceRoot, locateWorkspace, type LocatedWorkspace };
 
 /** The workspace a command runs in, and its configuration (`flags`: --model/--endpoint, when the command has them). */
 export async function openWorkspace(cwd: string, env: Env, flags: ConfigFlags = {}) {

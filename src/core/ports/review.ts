@@ -42,8 +42,15 @@ export interface FilePatch {
 /** The change between two trees, file by file. */
 export interface ReviewSource {
   files(from: string, to: string): Promise<ReviewedFile[]>;
+  /**
+   * files(), and one file's bytes in `to` (e.g. `.aide/review-ignore` as the change has it; null
+   * when absent), read with the changed files' blobs in the same git process (a hook waits for each).
+   */
+  filesWith(
+    from: string,
+    to: string,
+    path: string,
+  ): Promise<{ files: ReviewedFile[]; file: Uint8Array | null }>;
   /** The change as a patch with `context` lines around each hunk, one section per file, in git's order. */
   patches(from: string, to: string, context: number): Promise<FilePatch[]>;
-  /** One file's bytes in a tree (e.g. `.aide/review-ignore` as the change has it), null when absent. */
-  fileAt(tree: string, path: string): Promise<Uint8Array | null>;
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { cacheHeader, compileCommonJs, writeCache } from './compiled-commonjs.js';
+import { cacheHeader, compileCommonJs, readCache, writeCache } from './compiled-commonjs.js';
 
 function bundleDir(t: { after: (fn: () => void) => void }): string {
   const dir = mkdtempSync(join(tmpdir(), 'aide-code-cache-'));
@@ -80,4 +80,17 @@ test('a cache is written whole under its header, and a folder it cannot be writt
   writeFileSync(join(dir, 'blocked'), '');
   writeCache(join(dir, 'blocked', 'cache.bin'), 'header\n', Buffer.from([1]));
   assert.deepEqual(readFileSync(join(dir, 'blocked'), 'utf8'), '');
+});
+
+test("a cache is read back only under its own header; another's, a short or a missing one is none", (t) => {
+  const dir = bundleDir(t);
+  const file = join(dir, 'cache.bin');
+  writeCache(file, 'header one\n', Buffer.from([7, 8, 9]));
+  assert.deepEqual([...(readCache(file, 'header one\n') ?? [])], [7, 8, 9]);
+  assert.equal(readCache(file, 'header two\n'), undefined);
+  assert.equal(readCache(file, 'a header longer than the whole file\n'), undefined);
+  writeFileSync(file, 'header one\n');
+  assert.equal(readCache(file, 'header one\n'), undefined);
+  assert.equal(readCache(join(dir, 'missing.bin'), 'header one\n'), undefined);
+  assert.equal(readCache(null, 'header one\n'), undefined);
 });

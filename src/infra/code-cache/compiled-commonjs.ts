@@ -12,7 +12,18 @@
  * flags) costs the compile time it would have saved, nothing else.
  */
 import { isAscii } from 'node:buffer';
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { constants, Script } from 'node:vm';
@@ -46,6 +57,9 @@ export function readCache(cache: string | null, header: string): Buffer | undefi
   if (cache === null) return undefined;
   let bytes: Buffer;
   try {
+    // The header first: another build's cache (the user's, written by an aide since replaced) is
+    // left unread rather than read whole (more than a megabyte) at every start.
+    if (!startsWith(cache, header)) return undefined;
     bytes = readFileSync(cache);
   } catch {
     return undefined;
@@ -53,6 +67,17 @@ export function readCache(cache: string | null, header: string): Buffer | undefi
   if (bytes.length <= header.length || bytes.toString('latin1', 0, header.length) !== header)
     return undefined;
   return bytes.subarray(header.length);
+}
+
+/** Whether the file's first bytes are `header`. Throws when it cannot be read. */
+function startsWith(file: string, header: string): boolean {
+  const fd = openSync(file, 'r');
+  try {
+    const head = Buffer.alloc(header.length);
+    return readSync(fd, head, 0, head.length, 0) === head.length && head.toString('latin1') === header;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   gitDirs,
   gitLocation,
   hooksDir,
+  locateFolder,
   parseWorktrees,
   repoLayout,
   resolveCommit,
@@ -45,6 +46,31 @@ test('an unborn branch has no HEAD tree, and a folder outside git has no layout'
 test('inside .git: a git dir, not a work tree', async (t) => {
   const root = gitRepo(t);
   assert.deepEqual(await gitLocation(join(root, '.git'), env), { kind: 'git-dir', bare: false });
+});
+
+test('locateFolder: where a folder is and its layout in one answer, as gitLocation and repoLayout say', async (t) => {
+  const root = realpathSync(gitRepo(t, { 'src/a.ts': 'a\n' }));
+  mkdirSync(join(root, 'src', 'deep'));
+  const deep = join(root, 'src', 'deep');
+  assert.deepEqual(await locateFolder(deep, env), {
+    location: await gitLocation(deep, env),
+    layout: await repoLayout(root, env),
+  });
+  assert.deepEqual((await locateFolder(root, env)).location, { kind: 'work-tree', cdup: '' });
+  // Where the layout query fails, the location still comes: inside .git no layout, outside none.
+  assert.deepEqual(await locateFolder(join(root, '.git'), env), {
+    location: { kind: 'git-dir', bare: false },
+  });
+  const outside = realpathSync(tempDir(t));
+  assert.deepEqual(await locateFolder(outside, env), { location: { kind: 'none' }, layout: null });
+  assert.equal(await repoLayout(outside, env), undefined);
+  const unborn = realpathSync(tempDir(t));
+  git(unborn, ['init', '-q']);
+  assert.deepEqual(await locateFolder(unborn, env), {
+    location: { kind: 'work-tree', cdup: '' },
+    layout: await repoLayout(unborn, env),
+  });
+  assert.equal((await locateFolder(unborn, env)).layout?.headTree, null);
 });
 
 // Inside a hook git sets GIT_DIR, GIT_INDEX_FILE and GIT_WORK_TREE; a query that kept them would

@@ -102,16 +102,14 @@ export type GitLocation =
  * than `--show-toplevel`, which fails inside a git dir.
  */
 export async function gitLocation(cwd: string, env: Env): Promise<GitLocation> {
-  const args = [
-    'rev-parse',
-    '--is-inside-git-dir',
-    '--is-bare-repository',
-    '--is-inside-work-tree',
-    '--show-cdup',
-  ];
-  const output = await query(cwd, args, env, 10_000);
-  if (output === undefined) return { kind: 'none' };
-  const [insideGitDir, bare, insideWorkTree, cdup = ''] = output.split('\n');
+  const output = await query(cwd, ['rev-parse', ...LOCATION_ARGS], env, 10_000);
+  return output === undefined ? { kind: 'none' } : parseLocation(output.split('\n'));
+}
+
+/** rev-parse's flags for where a folder is: one line each, in this order (parseLocation). */
+const LOCATION_ARGS = ['--is-inside-git-dir', '--is-bare-repository', '--is-inside-work-tree', '--show-cdup'];
+
+function parseLocation([insideGitDir, bare, insideWorkTree, cdup = '']: readonly string[]): GitLocation {
   if (insideGitDir === 'true' || bare === 'true') return { kind: 'git-dir', bare: bare === 'true' };
   if (insideWorkTree === 'true') return { kind: 'work-tree', cdup };
   return { kind: 'none' };
@@ -129,12 +127,13 @@ export interface RepoLayout {
   headTree: string | null;
 }
 
-/** The repository around `cwd`, or undefined outside one. */
-export async function repoLayout(cwd: string, env: Env): Promise<RepoLayout | undefined> {
-  const dirs = ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir'];
-  // One process when HEAD exists; an unborn HEAD makes the combined query fail, then ask again.
-  const output = (await query(cwd, [...dirs, 'HEAD^{tree}'], env)) ?? (await query(cwd, dirs, env));
-  const [toplevel, gitDir, common, headTree] = output?.split('\n') ?? [];
+/** rev-parse's flags for the layout, one line each, in this order (parseLayout); `HEAD^{tree}` may follow. */
+const LAYOUT_ARGS = ['--show-toplevel', '--absolute-git-dir', '--git-common-dir'];
+
+function parseLayout(
+  cwd: string,
+  [toplevel, gitDir, common, headTree]: readonly string[],
+): RepoLayout | undefined {
   if (toplevel === undefined || toplevel === '' || gitDir === undefined || common === undefined)
     return undefined;
   return {
@@ -143,6 +142,44 @@ export async function repoLayout(cwd: string, env: Env): Promise<RepoLayout | un
     commonDir: absolute(cwd, common),
     headTree: headTree === undefined || headTree === '' ? null : headTree,
   };
+}
+
+/** The repository around `cwd`, or undefined outside one. */
+export async function repoLayout(cwd: string, env: Env): Promise<RepoLayout | undefined> {
+  const dirs = ['rev-parse', ...LAYOUT_ARGS];
+  // One process when HEAD exists; an unborn HEAD makes the combined query fail, then ask again.
+  const output = (await query(cwd, [...dirs, 'HEAD^{tree}'], env)) ?? (await query(cwd, dirs, env));
+  return output === undefined ? undefined : parseLayout(cwd, output.split('\n'));
+}
+
+/** Where a folder is for git and, when known already, the layout of the repository around it. */
+export interface LocatedFolder {
+  location: GitLocation;
+  /**
+   * The repository's layout in a work tree; null where git knows no repository (what repoLayout
+   * would answer there); unset inside a git dir (nothing opens a shadow there).
+   */
+  layout?: RepoLayout | null;
+}
+
+/**
+ * gitLocation and repoLayout in one git process: what a command that opens the shadow asks at
+ * every start (`aide review --staged` in a hook). `HEAD^{tree}` fails on an unborn branch: then
+ * the same without it (the first commit's hook: two processes). `--show-toplevel` fails inside a
+ * git dir and outside a repository: then gitLocation alone answers.
+ */
+export async function locateFolder(cwd: string, env: Env): Promise<LocatedFolder> {
+  const both = ['rev-parse', ...LOCATION_ARGS, ...LAYOUT_ARGS];
+  for (const args of [[...both, 'HEAD^{tree}'], both]) {
+    const output = await query(cwd, args, env, 10_000);
+    if (output === undefined) continue;
+    const fields = output.split('\n');
+    const location = parseLocation(fields.slice(0, LOCATION_ARGS.length));
+    const layout = parseLayout(cwd, fields.slice(LOCATION_ARGS.length));
+    if (location.kind === 'work-tree' && layout !== undefined) return { location, layout };
+  }
+  const location = await gitLocation(cwd, env);
+  return location.kind === 'none' ? { location, layout: null } : { location };
 }
 
 /** The git dir and common dir of the repository at `cwd` (one entry when they are the same); [] outside one. */
@@ -182,9 +219,13 @@ export async function pushBase(cwd: string, local: string, remote: string, env: 
   return (await resolveCommit(cwd, `${oldest}^`, env)) ?? EMPTY_TREE_ID;
 }
 
-/** A path-valued config setting (`git config --path --get`, `~` expanded), or undefined when unset. */
+/**
+ * A path-valued config setting (`git config --path --get`, `~` expanded), or undefined when unset.
+ * `--default ''` makes an unset key print an empty line: simple-git waits 50 ms more for a git that
+ * printed nothing at all (its completion plugin), and this runs on every start of the shadow.
+ */
 export async function configPath(cwd: string, key: string, env: Env): Promise<string | undefined> {
-  const value = (await query(cwd, ['config', '--path', '--get', key], env))?.trim();
+  const value = (await query(cwd, ['config', '--path', '--default', '', '--get', key], env))?.trim();
   return value === '' ? undefined : value;
 }
 

@@ -7,16 +7,44 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { AideError } from '../../shared/errors.js';
-import { gitLocation, type Env } from './user-repo.js';
+import { gitLocation, locateFolder, type Env, type GitLocation, type RepoLayout } from './user-repo.js';
 
 export async function findWorkspaceRoot(cwd: string, env: Env): Promise<string> {
-  let real: string;
+  const real = await realFolder(cwd);
+  return rootAt(real, await gitLocation(real, env));
+}
+
+/** The workspace root and, when git told it on the way, the layout of the repository around it. */
+export interface LocatedWorkspace {
+  root: string;
+  /**
+   * For describeWorkspace (infra/shadow/shadow-repo.ts), which then need not ask git again: null
+   * when the workspace is in no repository; unset when not known.
+   */
+  layout?: RepoLayout | null;
+}
+
+/**
+ * findWorkspaceRoot, and the repository's layout from the same git process (user-repo.ts,
+ * locateFolder): for a command that opens the shadow right after, one git process fewer. Asked
+ * anew on every call: in one process (the in-process tests) HEAD moves between two runs.
+ */
+export async function locateWorkspace(cwd: string, env: Env): Promise<LocatedWorkspace> {
+  const real = await realFolder(cwd);
+  const { location, layout } = await locateFolder(real, env);
+  const root = await rootAt(real, location);
+  return { root, layout };
+}
+
+async function realFolder(cwd: string): Promise<string> {
   try {
-    real = await realpath(cwd);
+    return await realpath(cwd);
   } catch {
     throw new AideError('workspace_invalid', `the directory ${cwd} does not exist`, { remedy: 'check_cwd' });
   }
-  const where = await gitLocation(real, env);
+}
+
+async function rootAt(real: string, where: GitLocation): Promise<string> {
   if (where.kind === 'git-dir') throw gitDirError(real, where.bare);
   if (where.kind === 'work-tree') return realpath(resolve(real, where.cdup));
   // git does not know the folder (or refuses it: another user's repository): a git dir it still is.

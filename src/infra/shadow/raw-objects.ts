@@ -108,3 +108,45 @@ export async function readBlobs(git: ShadowGit, shas: Iterable<string | null>): 
   }
   return blobs;
 }
+
+/**
+ * Blobs by any name `cat-file --batch` resolves (an id, or `<tree>:<path>`), through one git
+ * process: null for a name that names nothing (git answers "missing") or no blob (a folder).
+ */
+export async function readNamedBlobs(
+  git: ShadowGit,
+  names: readonly string[],
+  options: GitCallOptions = {},
+): Promise<Map<string, Buffer | null>> {
+  const wanted = [...new Set(names)];
+  const blobs = new Map<string, Buffer | null>();
+  if (wanted.length === 0) return blobs;
+  const input = wanted.map((name) => `${name}\n`).join('');
+  const out = (await git.run(['cat-file', '--batch'], { ...options, input })).stdout;
+  let at = 0;
+  for (const name of wanted) {
+    const newline = out.indexOf(0x0a, at);
+    const header = out.subarray(at, newline === -1 ? out.length : newline).toString('utf8');
+    if (newline === -1) throw batchError(name, header);
+    at = newline + 1;
+    if (header.endsWith(' missing')) {
+      blobs.set(name, null);
+      continue;
+    }
+    const [, type, size] = header.split(' ');
+    if (type === undefined || size === undefined || !/^\d+$/.test(size)) throw batchError(name, header);
+    blobs.set(name, type === 'blob' ? out.subarray(at, at + Number(size)) : null);
+    at += Number(size) + 1;
+  }
+  return blobs;
+}
+
+function batchError(name: string, header: string): AideError {
+  return new AideError(
+    'shadow_failed',
+    `the shadow repository cannot read ${name} (${header || 'no answer'})`,
+    {
+      hint: 'The shadow repository (.aide/state/shadow.git) may be damaged; nothing was written.',
+    },
+  );
+}

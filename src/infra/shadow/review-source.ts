@@ -5,7 +5,8 @@
  */
 import type { AddedLine, FilePatch, ReviewedFile, ReviewSource } from '../../core/ports/review.js';
 import type { ShadowGit } from './git.js';
-import { diffTrees, readBlobs } from './raw-objects.js';
+import { AideError } from '../../shared/errors.js';
+import { diffTrees, readBlobs, readNamedBlobs } from './raw-objects.js';
 import { objectsOnly } from './scratch/object-reader.js';
 
 const LFS_POINTER = Buffer.from('version https://git-lfs.github.com/spec/v1');
@@ -117,15 +118,6 @@ export function splitPatch(patch: string): FilePatch[] {
 export class ShadowReviewSource implements ReviewSource {
   constructor(private readonly git: ShadowGit) {}
 
-  async fileAt(tree: string, path: string): Promise<Uint8Array | null> {
-    // 128: no such path in the tree (git's "fatal: path … does not exist").
-    const result = await this.git.run(['cat-file', 'blob', `${tree}:${path}`], {
-      ...objectsOnly(this.git),
-      okCodes: [128],
-    });
-    return result.code === 0 ? result.stdout : null;
-  }
-
   async patches(from: string, to: string, context: number): Promise<FilePatch[]> {
     const patch = await this.git.run(
       [
@@ -146,6 +138,23 @@ export class ShadowReviewSource implements ReviewSource {
   }
 
   async files(from: string, to: string): Promise<ReviewedFile[]> {
+    return (await this.change(from, to, null)).files;
+  }
+
+  filesWith(
+    from: string,
+    to: string,
+    path: string,
+  ): Promise<{ files: ReviewedFile[]; file: Uint8Array | null }> {
+    return this.change(from, to, path);
+  }
+
+  /** The changed files, and `path` in `to` (null: not asked, or absent) read with their blobs. */
+  private async change(
+    from: string,
+    to: string,
+    path: string | null,
+  ): Promise<{ files: ReviewedFile[]; file: Uint8Array | null }> {
     const options = objectsOnly(this.git);
     // Two read-only git processes on the shadow's objects, independent: side by side (a hook waits).
     const [changes, diff] = await Promise.all([
@@ -158,16 +167,20 @@ export class ShadowReviewSource implements ReviewSource {
     const lines = addedLines(diff.stdout.toString('utf8'));
     const blobOf = (mode: string | null, blob: string | null) =>
       mode !== null && FILE_MODES.has(mode) ? blob : null;
-    const newBlobs = await readBlobs(
-      this.git,
-      changes.map((c) => blobOf(c.newMode, c.newBlob)),
-    );
+    const shas = changes.map((c) => blobOf(c.newMode, c.newBlob)).filter((sha) => sha !== null);
+    const named = path === null ? null : `${to}:${path}`;
+    const newBlobs =
+      named === null
+        ? await readBlobs(this.git, shas)
+        : await readNamedBlobs(this.git, [...shas, named], options);
+    const file = named === null ? null : (newBlobs.get(named) ?? null);
+    for (const sha of shas) if ((newBlobs.get(sha) ?? null) === null) throw missingBlob(sha);
     const read = async (mode: string | null, blob: string | null): Promise<Uint8Array | null> => {
       const sha = blobOf(mode, blob);
       if (sha === null) return null;
       return newBlobs.get(sha) ?? (await readBlobs(this.git, [sha])).get(sha) ?? null;
     };
-    return changes.map((change) => {
+    const files = changes.map((change): ReviewedFile => {
       const sha = blobOf(change.newMode, change.newBlob);
       const content = sha === null ? undefined : newBlobs.get(sha);
       const binary = content?.subarray(0, 8000).includes(0) ?? false;
@@ -182,5 +195,12 @@ export class ShadowReviewSource implements ReviewSource {
         after: () => read(change.newMode, change.newBlob),
       };
     });
+    return { files, file };
   }
+}
+
+function missingBlob(sha: string): AideError {
+  return new AideError('shadow_failed', `the shadow repository cannot read object ${sha} (missing)`, {
+    hint: 'The shadow repository (.aide/state/shadow.git) may be damaged; nothing was written.',
+  });
 }

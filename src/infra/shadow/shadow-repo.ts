@@ -9,7 +9,7 @@ import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { STATE_DIR } from '../../config/files.js';
 import { AideError } from '../../shared/errors.js';
-import { configPath, repoLayout } from '../git/user-repo.js';
+import { configPath, repoLayout, type RepoLayout } from '../git/user-repo.js';
 import { ShadowGit, type ShadowLocation } from './git.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -47,10 +47,19 @@ async function refuseHugeRoots(root: string, env: Env): Promise<void> {
   }
 }
 
-export async function describeWorkspace(root: string, env: Env): Promise<Workspace> {
+/**
+ * The workspace at `root`. `known` is the repository's layout when the caller has it already
+ * (infra/git/workspace-root.ts, locateWorkspace, from the same moment's git process; null: no
+ * repository); else git is asked here.
+ */
+export async function describeWorkspace(
+  root: string,
+  env: Env,
+  known?: RepoLayout | null,
+): Promise<Workspace> {
   await refuseHugeRoots(root, env);
   const stateDir = join(root, STATE_DIR);
-  const layout = await repoLayout(root, env);
+  const layout = known === undefined ? await repoLayout(root, env) : (known ?? undefined);
   if (layout === undefined) return { root, stateDir, user: null };
   // Only the top of the user's work tree borrows from it; a subfolder workspace does not.
   if ((await realpath(layout.toplevel).catch(() => layout.toplevel)) !== root)
@@ -62,9 +71,12 @@ export async function describeWorkspace(root: string, env: Env): Promise<Workspa
   };
 }
 
-/** The user's effective global excludes file (core.excludesFile, or git's XDG default), if it exists. */
-async function userExcludesFile(workspace: Workspace, env: Env): Promise<string | undefined> {
-  const configured = await configPath(workspace.root, 'core.excludesFile', env);
+/**
+ * The user's effective global excludes file (core.excludesFile, or git's XDG default), if it
+ * exists. Never rejects (a git that fails answers unset), so it can start before it is awaited.
+ */
+export async function userExcludesFile(root: string, env: Env): Promise<string | undefined> {
+  const configured = await configPath(root, 'core.excludesFile', env);
   const xdg =
     env['XDG_CONFIG_HOME'] ?? (env['HOME'] === undefined ? undefined : join(env['HOME'], '.config'));
   const candidate =
@@ -105,8 +117,16 @@ function shadowConfig(workTree: string, excludesFile: string | undefined): strin
   return `${lines.join('\n')}\n`;
 }
 
-/** Creates the shadow repository if needed and brings its settings up to date. */
-export async function openShadow(workspace: Workspace, env: Env): Promise<ShadowGit> {
+/**
+ * Creates the shadow repository if needed and brings its settings up to date. `excludesFile`:
+ * userExcludesFile of the workspace, when the caller started it earlier (one git process, run
+ * while other work goes on).
+ */
+export async function openShadow(
+  workspace: Workspace,
+  env: Env,
+  excludesFile: Promise<string | undefined> = userExcludesFile(workspace.root, env),
+): Promise<ShadowGit> {
   const gitDir = join(workspace.stateDir, 'shadow.git');
   const location: ShadowLocation = { gitDir, workTree: workspace.root, indexFile: join(gitDir, 'index') };
   const git = new ShadowGit(location, env);
@@ -115,10 +135,7 @@ export async function openShadow(workspace: Workspace, env: Env): Promise<Shadow
     await git.run(['init', '-q', '--initial-branch=aide/main']);
   }
   // The shadow's config is aide's own file: written whole, it costs no git process per run.
-  await writeIfChanged(
-    join(gitDir, 'config'),
-    shadowConfig(workspace.root, await userExcludesFile(workspace, env)),
-  );
+  await writeIfChanged(join(gitDir, 'config'), shadowConfig(workspace.root, await excludesFile));
   await mkdir(join(gitDir, 'info'), { recursive: true });
   await mkdir(join(gitDir, 'objects', 'info'), { recursive: true });
   const userExclude =

@@ -25,12 +25,20 @@ import {
   showCheckpoint,
   type Checkpoint,
 } from './checkpoints.js';
+import type { RepoLayout } from '../git/user-repo.js';
 import { missingObject, ShadowGit } from './git.js';
 import { borrowedStores, forgetSettledDirs, ownBorrowedObjects } from './own-objects.js';
 import { diffTrees } from './raw-objects.js';
 import { objectsOnly } from './scratch/object-reader.js';
 import { acquireLock, type WorkspaceLock } from './lock.js';
-import { describeWorkspace, ensureStateDir, openShadow, type Env, type Workspace } from './shadow-repo.js';
+import {
+  describeWorkspace,
+  ensureStateDir,
+  openShadow,
+  userExcludesFile,
+  type Env,
+  type Workspace,
+} from './shadow-repo.js';
 import { EMPTY_TREE, snapshot, snapshotPaths, type Snapshot } from './snapshot.js';
 import { ShadowScratches, type ScratchOptions } from './scratch/worktree-scratch.js';
 import { refTree, stagedTree } from './verify-source.js';
@@ -44,6 +52,8 @@ export interface ShadowOptions {
   maxFileBytes: number;
   /** The command taking the lock, for the message another aide process would see. */
   command: string;
+  /** The user's repository as the caller found it just now (locateWorkspace; null: none); else git is asked. */
+  layout?: RepoLayout | null;
 }
 
 /**
@@ -256,12 +266,14 @@ export class ShadowStore extends ShadowReader implements Checkpointer {
 
   /** Opens (creating if needed) the workspace's shadow repository and takes the workspace lock. */
   static async open(root: string, env: Env, options: ShadowOptions): Promise<ShadowStore> {
-    const workspace = await describeWorkspace(root, env);
+    // A git process of its own, read-only: it runs while the workspace is described and locked.
+    const excludesFile = userExcludesFile(root, env);
+    const workspace = await describeWorkspace(root, env, options.layout);
     await ensureStateDir(workspace);
     const lock = await acquireLock(workspace.stateDir, options.command);
     try {
       if (lock.tookOver !== null) await removeStaleGitLocks(join(workspace.stateDir, 'shadow.git'));
-      const git = await openShadow(workspace, env);
+      const git = await openShadow(workspace, env, excludesFile);
       return new ShadowStore(workspace, git, lock, options, env);
     } catch (error) {
       await lock.release();
