@@ -274,7 +274,7 @@ export class ShadowStore extends ShadowReader implements Checkpointer {
   }
 
   snapshot(): Promise<Snapshot> {
-    return snapshot(this.git, this.workspace, { maxFileBytes: this.options.maxFileBytes });
+    return snapshot(this.git, this.workspace, { maxFileBytes: this.options.maxFileBytes, env: this.env });
   }
 
   /** The staged content (the index git would commit) as a tree; the working tree is not read. */
@@ -328,6 +328,7 @@ export class ShadowStore extends ShadowReader implements Checkpointer {
   ): Promise<CheckpointResult> {
     const snap = await snapshotPaths(this.git, this.workspace, paths, {
       maxFileBytes: this.options.maxFileBytes,
+      env: this.env,
     });
     const session =
       request.session ?? newSessionId(request.reason, new Date(), randomBytes(2).toString('hex'));
