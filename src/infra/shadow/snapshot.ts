@@ -279,6 +279,7 @@ export async function snapshotPaths(
   workspace: Workspace,
   paths: readonly string[],
   options: SnapshotOptions,
+  reader?: ObjectReader,
 ): Promise<Snapshot> {
   const lastFile = join(git.location.gitDir, LAST_TREE_FILE);
   const base = (await readFile(lastFile, 'utf8').catch(() => '')).trim();
@@ -303,7 +304,8 @@ export async function snapshotPaths(
     ),
   );
   if (sizes.some((size) => size > options.maxFileBytes)) return snapshot(git, workspace, options);
-  const objects = new ObjectReader(git);
+  // The caller's reader, kept running between saves, saves a git process per save.
+  const objects = reader ?? new ObjectReader(git);
   try {
     const fileMode = await trustsFileMode(git);
     // Ignored ones are aide's own and kept (the watched paths rule), as the full snapshot keeps
@@ -316,6 +318,7 @@ export async function snapshotPaths(
       fileMode,
       options: {},
       keepIgnored: true,
+      direct: true,
     });
     if (tree === null) return await snapshot(git, workspace, options);
     const changed = (await objects.changes(base, tree)).length;
@@ -326,7 +329,7 @@ export async function snapshotPaths(
     if (!(error instanceof GitCommandError)) throw error;
     return await snapshot(git, workspace, options);
   } finally {
-    objects.close();
+    if (reader === undefined) objects.close();
   }
 }
 
