@@ -11,11 +11,14 @@
  * alone. git's conversions on add are, in order (convert.c):
  *
  * - a clean filter (`filter=`: git-lfs stores a pointer, nbstripout rewrites notebooks) and a
- *   working-tree encoding: anything, the size kept or not. No seed wherever one is set.
+ *   working-tree encoding: anything, the size kept or not. No seed wherever one is set. (One
+ *   set when a file was added and removed since is not seen: git then takes the entry as
+ *   clean too, until `git add --renormalize`.)
  * - CRLF → LF (`text`, `eol`, `crlf`, `text=auto`, core.autocrlf at any level of config) and
  *   `ident` (`$Id: … $` → `$Id$`): bytes are only ever removed. The index records the file's
  *   size with its stat data, so a blob of another size proves a conversion, and a blob of the
- *   same size proves there was none. Every regular entry is checked so (one `cat-file` of the
+ *   same size proves there was none (the index keeps 32 bits of it: a blob over 4 GiB never
+ *   matches, and is hashed again). Every regular entry is checked so (one `cat-file` of the
  *   user's blobs), whatever the attributes say now: a global `core.autocrlf=input`, or attributes
  *   changed since the file was added, leave converted blobs as stat-clean as any other. Under
  *   babel's `* text eol=lf` with LF files nothing differs and the whole index is kept; a file
@@ -46,10 +49,14 @@ const SYSTEM_ATTRIBUTES = ['/etc/gitattributes', '/usr/local/etc/gitattributes']
 
 /** The user's index as read once: the bytes to copy, their times (for git's racy check), the entries. */
 export interface SeedIndex {
+  /** The user's index file. */
   index: string;
+  /** Its bytes, as checked: these are copied, not the file again. */
   bytes: Buffer;
+  /** Its times when they were read (the copy keeps them). */
   atime: Date;
   mtime: Date;
+  /** Its entries, parsed from `bytes`. */
   entries: IndexEntry[];
 }
 
