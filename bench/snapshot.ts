@@ -21,7 +21,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ShadowScratches } from '../src/infra/shadow/scratch/worktree-scratch.js';
 import { ShadowStore } from '../src/infra/shadow/shadow-store.js';
-import { benchEnv } from './stats.js';
+import { benchEnv, spread, type Spread } from './stats.js';
 
 interface Options {
   files: number;
@@ -135,6 +135,12 @@ async function time<T>(fn: () => T | Promise<T>): Promise<{ ms: number; value: T
   return { ms: performance.now() - started, value };
 }
 
+/**
+ * The range of the runs behind each median, by the median's value (a float from the clock: two
+ * measures never share one), for the table's min–max column.
+ */
+const ranges = new Map<number, Spread>();
+
 /** Median of `runs` timed runs; `prepare` runs untimed before each. */
 async function median(
   runs: number,
@@ -146,8 +152,9 @@ async function median(
     await prepare();
     times.push((await time(fn)).ms);
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)] ?? Number.NaN;
+  const runsSpread = spread(times);
+  ranges.set(runsSpread.median, runsSpread);
+  return runsSpread.median;
 }
 
 interface Row {
@@ -157,12 +164,19 @@ interface Row {
   verdict: string;
 }
 
+function rangeText(range: Spread | undefined): string {
+  if (range === undefined) return '';
+  const digits = range.max < 100 ? 1 : 0;
+  return `${range.min.toFixed(digits)}–${range.max.toFixed(digits)}`;
+}
+
 function printTable(rows: readonly Row[], floor: number): void {
   const cells = [
-    ['measure', 'ms', '× git status', 'goal', ''],
+    ['measure', 'ms', 'min–max', '× git status', 'goal', ''],
     ...rows.map((r) => [
       r.name,
       r.ms.toFixed(r.ms < 100 ? 1 : 0),
+      rangeText(ranges.get(r.ms)),
       (r.ms / floor).toFixed(2),
       r.goal,
       r.verdict,
@@ -172,7 +186,7 @@ function printTable(rows: readonly Row[], floor: number): void {
   for (const [n, row] of cells.entries()) {
     console.log(
       row
-        .map((cell, c) => (c === 1 || c === 2 ? cell.padStart(widths[c] ?? 0) : cell.padEnd(widths[c] ?? 0)))
+        .map((cell, c) => (c >= 1 && c <= 3 ? cell.padStart(widths[c] ?? 0) : cell.padEnd(widths[c] ?? 0)))
         .join('  ')
         .trimEnd(),
     );

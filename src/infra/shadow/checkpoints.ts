@@ -1,11 +1,12 @@
 /**
  * Checkpoints: commits of snapshot trees on `refs/heads/aide/<session>` in the shadow
- * repository, with trailers that say what took them. Written with commit-tree and update-ref
+ * repository, with trailers that say what took them. Written as loose objects and update-ref
  * (no second tree walk, no hooks, no auto-gc), and never anywhere in the user's repository.
  */
 import type { CheckpointRecord } from '../../core/ports/checkpoints.js';
 import { AideError } from '../../shared/errors.js';
-import { GitCommandError, missingObject, type ShadowGit } from './git.js';
+import { GitCommandError, missingObject, SHADOW_IDENTITY, type ShadowGit } from './git.js';
+import { writeLooseObject } from './loose-objects.js';
 import { ownBorrowedObjects } from './own-objects.js';
 import { EMPTY_TREE, type SkippedFile } from './snapshot.js';
 import { readWatched } from './watched-paths.js';
@@ -167,6 +168,43 @@ export async function createCheckpoint(
   return { checkpoint: { ...made, filesChanged }, created: true };
 }
 
+/** git's `+hhmm` for the local time zone at `date`. */
+function timeZone(date: Date): string {
+  const east = -date.getTimezoneOffset();
+  const abs = Math.abs(east);
+  return `${east < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}${String(abs % 60).padStart(2, '0')}`;
+}
+
+/**
+ * The commit object `commit-tree` would write (gitformat-commit: tree, parent, author and
+ * committer lines, a blank line, the message as given), written by aide as a loose object
+ * (loose-objects.ts): one git process fewer per checkpoint. update-ref then refuses a commit
+ * that is not in the store.
+ */
+async function writeCommit(
+  git: ShadowGit,
+  tree: string,
+  parent: string | null,
+  date: Date,
+  message: string,
+): Promise<string> {
+  const who = `${SHADOW_IDENTITY.name} <${SHADOW_IDENTITY.email}> ${Math.floor(date.getTime() / 1000)} ${timeZone(date)}`;
+  const text = [
+    `tree ${tree}`,
+    ...(parent === null ? [] : [`parent ${parent}`]),
+    `author ${who}`,
+    `committer ${who}`,
+    '',
+    message,
+  ].join('\n');
+  return writeLooseObject(
+    git.location.gitDir,
+    'commit',
+    Buffer.from(text, 'utf8'),
+    tree.length === 64 ? 'sha256' : 'sha1',
+  );
+}
+
 /** A commit of `tree` on `parent`, the session's branch moved to it (only from `parent`: update-ref checks). */
 async function commitOn(
   git: ShadowGit,
@@ -178,9 +216,7 @@ async function commitOn(
   const watched = (await readWatched(git)).paths.length;
   // Before the checkpoint exists: every object it names is then in the shadow's own store.
   await ownBorrowedObjects(git);
-  const id = await git.text(['commit-tree', tree, ...(parent === null ? [] : ['-p', parent]), '-F', '-'], {
-    input: commitMessage(meta, time, watched),
-  });
+  const id = await writeCommit(git, tree, parent, new Date(time), commitMessage(meta, time, watched));
   // The empty old value makes update-ref fail if the branch appeared meanwhile.
   await git.run([
     'update-ref',

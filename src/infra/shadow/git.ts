@@ -82,6 +82,9 @@ export interface ShadowLocation {
   indexFile: string;
 }
 
+/** The author and committer of every checkpoint. */
+export const SHADOW_IDENTITY = { name: 'aide', email: 'aide@localhost' } as const;
+
 /** Environment for shadow git: only what git needs, plus a fixed identity. */
 export function shadowEnv(
   env: Readonly<Record<string, string | undefined>>,
@@ -99,10 +102,10 @@ export function shadowEnv(
     GIT_CONFIG_GLOBAL: '/dev/null',
     GIT_TERMINAL_PROMPT: '0',
     GIT_PAGER: 'cat',
-    GIT_AUTHOR_NAME: 'aide',
-    GIT_AUTHOR_EMAIL: 'aide@localhost',
-    GIT_COMMITTER_NAME: 'aide',
-    GIT_COMMITTER_EMAIL: 'aide@localhost',
+    GIT_AUTHOR_NAME: SHADOW_IDENTITY.name,
+    GIT_AUTHOR_EMAIL: SHADOW_IDENTITY.email,
+    GIT_COMMITTER_NAME: SHADOW_IDENTITY.name,
+    GIT_COMMITTER_EMAIL: SHADOW_IDENTITY.email,
   };
   const tmp = env['TMPDIR'];
   if (tmp !== undefined) clean['TMPDIR'] = tmp;

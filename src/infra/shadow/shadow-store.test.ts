@@ -241,3 +241,37 @@ describe('the workspace lock', () => {
     );
   });
 });
+
+test('a checkpoint commit aide writes itself is byte for byte the one git commit-tree writes', async (t) => {
+  const root = gitRepo(t, { 'a.txt': 'a\n' });
+  const store = await open(t, root);
+  const { checkpoint: first } = await store.checkpoint({
+    reason: 'manual',
+    message: 'first',
+    session: 'bytes',
+  });
+  writeFileSync(join(root, 'a.txt'), 'ü edited\n');
+  const { checkpoint } = await store.checkpoint({ reason: 'manual', message: 'second ü', session: 'bytes' });
+  const raw = await store.git.text(['cat-file', 'commit', checkpoint.id]);
+  const date = /^committer .* (\d+ [+-]\d{4})$/m.exec(raw)?.[1] ?? '';
+  const message = raw.slice(raw.indexOf('\n\n') + 2);
+  const tree = await store.git.text(['rev-parse', `${checkpoint.id}^{tree}`]);
+  const byGit = execFileSync('git', ['commit-tree', tree, '-p', first.id, '-F', '-'], {
+    env: {
+      PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+      GIT_DIR: store.git.location.gitDir,
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_AUTHOR_NAME: 'aide',
+      GIT_AUTHOR_EMAIL: 'aide@localhost',
+      GIT_COMMITTER_NAME: 'aide',
+      GIT_COMMITTER_EMAIL: 'aide@localhost',
+      GIT_AUTHOR_DATE: date,
+      GIT_COMMITTER_DATE: date,
+    },
+    input: `${message}\n`,
+    encoding: 'utf8',
+  }).trim();
+  assert.equal(byGit, checkpoint.id);
+  await store.git.run(['fsck', '--strict', '--no-dangling']);
+});

@@ -24,12 +24,13 @@ import {
   resolveCheckpoint,
   showCheckpoint,
   type Checkpoint,
+  type CheckpointMeta,
 } from './checkpoints.js';
 import type { RepoLayout } from '../git/user-repo.js';
 import { missingObject, ShadowGit } from './git.js';
 import { borrowedStores, forgetSettledDirs, ownBorrowedObjects } from './own-objects.js';
 import { diffTrees } from './raw-objects.js';
-import { objectsOnly } from './scratch/object-reader.js';
+import { ObjectReader, objectsOnly } from './scratch/object-reader.js';
 import { acquireLock, type WorkspaceLock } from './lock.js';
 import {
   describeWorkspace,
@@ -254,6 +255,14 @@ export class ShadowReader {
 }
 
 export class ShadowStore extends ShadowReader implements Checkpointer {
+  /** One `cat-file --batch` for the known-paths saves, started by the first and ended by close(). */
+  private objects: ObjectReader | undefined;
+  /**
+   * The head this store last recorded on each session's branch: the next checkpoint's parent,
+   * taken without a lookup (update-ref refuses it if the branch has moved since).
+   */
+  private readonly heads = new Map<string, { id: string; tree: string; filesChanged: number }>();
+
   private constructor(
     workspace: Workspace,
     git: ShadowGit,
@@ -282,11 +291,26 @@ export class ShadowStore extends ShadowReader implements Checkpointer {
   }
 
   async close(): Promise<void> {
+    this.objects?.close();
+    this.objects = undefined;
     await this.lock.release();
   }
 
+  /** The parent hint for a checkpoint on `session`, and a way to remember the checkpoint it made. */
+  private headOf(session: string | undefined): CheckpointMeta['parentHint'] {
+    return session === undefined ? undefined : this.heads.get(session);
+  }
+
+  private remember(checkpoint: Checkpoint): void {
+    this.heads.set(checkpoint.session, {
+      id: checkpoint.id,
+      tree: checkpoint.tree,
+      filesChanged: checkpoint.filesChanged,
+    });
+  }
+
   snapshot(): Promise<Snapshot> {
-    return snapshot(this.git, this.workspace, { maxFileBytes: this.options.maxFileBytes });
+    return snapshot(this.git, this.workspace, { maxFileBytes: this.options.maxFileBytes, env: this.env });
   }
 
   /** The staged content (the index git would commit) as a tree; the working tree is not read. */
@@ -313,13 +337,16 @@ export class ShadowStore extends ShadowReader implements Checkpointer {
     const ignored = [...(await watchPaths(this.git, this.workspace.root, paths))].sort();
     const snap = await this.snapshot();
     const session = meta.session ?? newSessionId(meta.reason, new Date(), randomBytes(2).toString('hex'));
+    const hint = this.headOf(meta.session);
     const { checkpoint, created } = await createCheckpoint(this.git, snap.tree, {
       ...meta,
       session,
       skipped: snap.skipped,
       filesChanged: snap.changed,
       newSession: meta.session === undefined,
+      ...(hint === undefined ? {} : { parentHint: hint }),
     });
+    this.remember(checkpoint);
     return { checkpoint, created, skipped: snap.skipped, ...(ignored.length === 0 ? {} : { ignored }) };
   }
 
@@ -338,18 +365,26 @@ export class ShadowStore extends ShadowReader implements Checkpointer {
     paths: readonly string[],
     request: Omit<CheckpointRequest, 'paths'>,
   ): Promise<CheckpointResult> {
-    const snap = await snapshotPaths(this.git, this.workspace, paths, {
-      maxFileBytes: this.options.maxFileBytes,
-    });
+    this.objects ??= new ObjectReader(this.git);
+    const snap = await snapshotPaths(
+      this.git,
+      this.workspace,
+      paths,
+      { maxFileBytes: this.options.maxFileBytes, env: this.env },
+      this.objects,
+    );
     const session =
       request.session ?? newSessionId(request.reason, new Date(), randomBytes(2).toString('hex'));
+    const hint = this.headOf(request.session);
     const { checkpoint, created } = await createCheckpoint(this.git, snap.tree, {
       ...request,
       session,
       skipped: snap.skipped,
       filesChanged: snap.changed,
       newSession: request.session === undefined,
+      ...(hint === undefined ? {} : { parentHint: hint }),
     });
+    this.remember(checkpoint);
     return { checkpoint, created, skipped: snap.skipped };
   }
 
@@ -378,6 +413,7 @@ export class ShadowStore extends ShadowReader implements Checkpointer {
     const bytesBefore = await folderBytes(this.git.location.gitDir);
     let notCompacted: string | null = null;
     if (!options.dryRun && doomed.length > 0) {
+      this.heads.clear();
       for (const s of doomed)
         await this.git.run(['update-ref', '-d', `${BRANCH_PREFIX}${s.session}`, s.head]);
       await this.git.run(['reflog', 'expire', '--expire=now', '--expire-unreachable=now', '--all']);

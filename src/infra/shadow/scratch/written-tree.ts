@@ -15,10 +15,10 @@
  * the caller scans every file then. The known-paths snapshot of the workspace (snapshot.ts,
  * checkpointWritten) builds its tree the same way, keeping ignored files.
  */
-import { createHash } from 'node:crypto';
-import { lstat } from 'node:fs/promises';
+import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GitCallOptions, ShadowGit } from '../git.js';
+import { objectId, writeLooseObject } from '../loose-objects.js';
 import type { ObjectReader } from './object-reader.js';
 
 const TREE = '40000';
@@ -55,6 +55,12 @@ export interface WrittenTreeRequest {
    * watched paths rule says); otherwise they are left out, as `add -A` leaves them.
    */
   keepIgnored?: boolean;
+  /**
+   * Blobs and trees are written by aide (loose-objects.ts) instead of `hash-object` and
+   * `mktree`: two git processes fewer. Only where no attribute converts a file's bytes, as in
+   * the workspace's shadow (its info/attributes turns every conversion off).
+   */
+  direct?: boolean;
 }
 
 const errorCode = (error: unknown) => (error as NodeJS.ErrnoException | null)?.code;
@@ -147,24 +153,31 @@ interface NewTree {
   entries: Array<[string, Entry]>;
 }
 
-/** A tree's id as git computes it (the object's header and its entries, SHA-1 or SHA-256 like the base). */
-function treeId(entries: ReadonlyArray<[string, Entry]>, algorithm: string): string {
-  const parts = entries.flatMap(([name, e]) => [
-    Buffer.from(`${e.mode} `),
-    Buffer.from(name, 'latin1'),
-    Buffer.from([0]),
-    Buffer.from(e.id, 'hex'),
-  ]);
-  const content = Buffer.concat(parts);
-  return createHash(algorithm).update(`tree ${content.length}\0`).update(content).digest('hex');
+/** A tree object's content: each entry's mode, name and binary id, in the order given. */
+function treeContent(entries: ReadonlyArray<[string, Entry]>): Buffer {
+  return Buffer.concat(
+    entries.flatMap(([name, e]) => [
+      Buffer.from(`${e.mode} `),
+      Buffer.from(name, 'latin1'),
+      Buffer.from([0]),
+      Buffer.from(e.id, 'hex'),
+    ]),
+  );
 }
+
+/** A tree's id as git computes it (SHA-1 or SHA-256 like the base). */
+function treeId(entries: ReadonlyArray<[string, Entry]>, algorithm: Algorithm): string {
+  return objectId('tree', treeContent(entries), algorithm);
+}
+
+type Algorithm = 'sha1' | 'sha256';
 
 /** The tree at `tree` (null: none) with the trie's changes; null when it ends up empty (git keeps no empty folder). */
 async function rebuild(
   objects: Trees,
   tree: string | null,
   node: Node,
-  algorithm: string,
+  algorithm: Algorithm,
   out: NewTree[],
 ): Promise<Entry | null> {
   const entries = new Map<string, Entry>();
@@ -191,8 +204,18 @@ async function rebuild(
 }
 
 /** The trees in one `mktree -z --batch` (children before parents); throws if git names one otherwise. */
-async function writeTrees(git: ShadowGit, trees: readonly NewTree[], options: GitCallOptions): Promise<void> {
+async function writeTrees(
+  git: ShadowGit,
+  trees: readonly NewTree[],
+  options: GitCallOptions,
+  direct: Algorithm | null,
+): Promise<void> {
   if (trees.length === 0) return;
+  if (direct !== null) {
+    for (const tree of trees)
+      await writeLooseObject(git.location.gitDir, 'tree', treeContent(tree.entries), direct);
+    return;
+  }
   const input = trees.flatMap((tree, i) => [
     ...(i === 0 ? [] : [Buffer.from([0])]),
     ...tree.entries.flatMap(([name, e]) => [
@@ -251,15 +274,9 @@ export async function writtenTree(
         }),
   );
   const hashed = files.filter((p) => !ignored.has(p));
-  const ids =
-    hashed.length === 0
-      ? []
-      : (
-          await git.text(['hash-object', '-w', '--stdin-paths'], {
-            ...options,
-            input: hashed.map((p) => `${p}\n`).join(''),
-          })
-        ).split('\n');
+  const algorithm = base.length === 64 ? 'sha256' : 'sha1';
+  const direct = request.direct === true ? algorithm : null;
+  const ids = await hashFiles(git, root, hashed, options, direct);
   if (ids.length !== hashed.length)
     throw new Error(`hash-object gave ${ids.length} ids for ${hashed.length} files`);
   const idOf = new Map(hashed.map((p, i) => [p, ids[i] ?? '']));
@@ -282,12 +299,33 @@ export async function writtenTree(
     else if (id !== undefined) place(path, { mode: fileMode(found.executable, old, request.fileMode), id });
     else if (old?.mode === TREE) place(path, null);
   }
-  const algorithm = base.length === 64 ? 'sha256' : 'sha1';
   const trees: NewTree[] = [];
   const top = await rebuild(objects, base, trie, algorithm, trees);
-  if (top === null) return git.text(['mktree', '-z'], { ...options, input: '' });
-  await writeTrees(git, trees, options);
+  if (top === null)
+    return direct === null
+      ? git.text(['mktree', '-z'], { ...options, input: '' })
+      : writeLooseObject(git.location.gitDir, 'tree', Buffer.alloc(0), direct);
+  await writeTrees(git, trees, options, direct);
   return top.id;
+}
+
+/** The written files stored as blobs: by `hash-object -w`, or by aide as they are on disk (`direct`). */
+async function hashFiles(
+  git: ShadowGit,
+  root: string,
+  paths: readonly string[],
+  options: GitCallOptions,
+  direct: Algorithm | null,
+): Promise<string[]> {
+  if (paths.length === 0) return [];
+  if (direct !== null)
+    return Promise.all(
+      paths.map(async (p) =>
+        writeLooseObject(git.location.gitDir, 'blob', await readFile(join(root, ...p.split('/'))), direct),
+      ),
+    );
+  const input = paths.map((p) => `${p}\n`).join('');
+  return (await git.text(['hash-object', '-w', '--stdin-paths'], { ...options, input })).split('\n');
 }
 
 /** A file's mode as `git add` records it: the execute bit, or with core.fileMode false the tracked mode. */
