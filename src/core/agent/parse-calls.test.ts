@@ -120,7 +120,7 @@ describe('degenerate repetition', () => {
   for (const [name, reply] of Object.entries(replies)) {
     test(`${name} parses in linear time`, () => {
       assertLinear(name, (scale) => {
-        const text = reply(2_500 * scale);
+        const text = reply(1_000 * scale);
         return () => {
           parseCalls(text);
         };
