@@ -229,7 +229,16 @@ test('usage errors exit 2: nothing to review, both sources, an unknown check', a
     assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
   }
   assert.equal((await review(root, ['--staged'], { AIDE_SKIP: 'verfy' })).code, 2);
-  assert.equal((await review(root, ['--from-ref', 'no-such-ref'])).code, 2);
+  // A revision that names no commit: the message names the flag it came from, and so does no hint.
+  for (const [flag, args] of [
+    ['--from-ref', ['--from-ref', 'no-such-ref']],
+    ['--to-ref', ['--from-ref', 'HEAD', '--to-ref', 'no-such-ref']],
+  ] as const) {
+    const missing = await review(root, [...args]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, new RegExp(`${flag} no-such-ref: no such commit in this repository`));
+    assert.doesNotMatch(missing.stderr, /e\.g\. --ref/);
+  }
 });
 
 test("verify runs in the workspace's kept scratch, swept between reviews: nothing a command left behind is seen by the next", async (t) => {

@@ -13,7 +13,7 @@ export const REMEDY_TEXT: Readonly<Record<Remedy, string>> = {
   verify_working_tree: 'Run `aide verify` without --staged or --ref to check the files as they are.',
   restage_and_verify:
     'Resolve merge conflicts and stage the result (`git add`), then run `aide verify --staged` again.',
-  name_a_commit: 'Give a branch, tag or commit id (e.g. --ref HEAD~1); `git log --oneline` lists commits.',
+  name_a_commit: 'Give a branch, tag or commit id (e.g. HEAD~1); `git log --oneline` lists commits.',
   init_force:
     'Check the current settings with `aide config`, or run `aide init --force` to replace the file(s) with fresh ones.',
 };

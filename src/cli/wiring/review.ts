@@ -14,6 +14,7 @@ import { newSessionId } from '../../infra/shadow/checkpoints.js';
 import { ShadowReviewSource } from '../../infra/shadow/review-source.js';
 import { EMPTY_TREE, ShadowStore } from '../../infra/shadow/shadow-store.js';
 import type { ReviewOptions } from '../commands/review-options.js';
+import { namedBy } from './named-ref.js';
 import type { LocatedWorkspace } from './workspace.js';
 import { tempRoot } from './temp-root.js';
 
@@ -58,8 +59,8 @@ async function subjectOf(store: ShadowStore, options: ReviewOptions): Promise<Re
   const from =
     options.fromRef === EMPTY_TREE
       ? { tree: EMPTY_TREE, commit: null }
-      : await store.refTree(options.fromRef ?? 'HEAD');
-  const to = await store.refTree(options.toRef ?? 'HEAD');
+      : await namedBy('--from-ref', store.refTree(options.fromRef ?? 'HEAD'));
+  const to = await namedBy('--to-ref', store.refTree(options.toRef ?? 'HEAD'));
   return {
     kind: 'range',
     fromTree: from.tree,

@@ -15,6 +15,7 @@ import { newSessionId } from '../../infra/shadow/checkpoints.js';
 import { ShadowStore } from '../../infra/shadow/shadow-store.js';
 import type { VerifyOptions } from '../commands/verify-options.js';
 import type { VerifyContext } from '../render/verify.js';
+import { namedBy } from './named-ref.js';
 import { tempRoot } from './temp-root.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -35,7 +36,7 @@ async function sourceTree(
       skipped: [],
     };
   if (options.ref !== undefined) {
-    const { commit, tree } = await store.refTree(options.ref);
+    const { commit, tree } = await namedBy('--ref', store.refTree(options.ref));
     return { source: { kind: 'ref', ref: options.ref, commit, tree }, skipped: [] };
   }
   const snap = await store.snapshot();

@@ -71,7 +71,7 @@ export async function refTree(
   if (workspace.user === null) throw notARepository('--ref');
   const commit = rev.startsWith('-') ? undefined : await resolveCommit(workspace.root, rev, env);
   if (commit === undefined || commit === '') {
-    throw new AideError('usage', `--ref ${rev}: no such commit in this repository`, {
+    throw new AideError('usage', `${rev}: no such commit in this repository`, {
       remedy: 'name_a_commit',
     });
   }
