@@ -9,8 +9,9 @@
  *
  * The peak is the child's own `process.resourceUsage().maxRSS`, read at exit by a tiny `--import`
  * preload (the same preload runs in `node -e 0`), so no sampling can miss a short spike. Every
- * run applies into a fresh copy of the repository (the created files removed, the checkpoint refs
- * dropped), and the cases are interleaved so a change of load falls on each of them alike.
+ * run applies into the same repository with the files the last run created removed (its
+ * checkpoints stay in the shadow repository: git keeps them, in processes of its own that this
+ * peak does not count), and the cases are interleaved so a change of load falls on each alike.
  *
  * Run: npm run bench:apply-memory [-- --runs 5] [--keep]  (5 runs by default)
  */

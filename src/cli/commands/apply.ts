@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { z } from 'zod';
@@ -58,7 +59,17 @@ function exitCode(report: ApplyReport): number {
 async function readAll(stream: InputStream): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks).toString('utf8');
+  return replyText(Buffer.concat(chunks));
+}
+
+/**
+ * The reply's text. ASCII is read as latin1 (the same characters): Node keeps a large latin1
+ * string outside V8's heap, where a UTF-8 decode makes a heap string that a 20 MB reply's first
+ * garbage collection copies to the old generation, and counting those 20 MB as survivors, V8
+ * grows its young generation to its maximum (32 MB more at the peak).
+ */
+function replyText(bytes: Buffer): string {
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 }
 
 async function readResponse(options: ApplyOptions, cwd: string, io: CliIo): Promise<string> {
@@ -74,7 +85,7 @@ async function readResponse(options: ApplyOptions, cwd: string, io: CliIo): Prom
   try {
     // Bytes, then one decode: readFile(path, 'utf8') decodes a large file piece by piece into a
     // rope that the parser's first regular expression copies flat, a second reply in memory.
-    return (await readFile(path)).toString('utf8');
+    return replyText(await readFile(path));
   } catch (error) {
     throw new AideError('input_unreadable', `cannot read ${options.file}: ${unreadableReason(error)}`, {
       hint: 'Give the path of a file holding the model response, or - to read standard input.',

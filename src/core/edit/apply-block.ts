@@ -5,6 +5,7 @@
  */
 import { findAlreadyApplied, findAppliedAround } from './already-applied.js';
 import { findClosest, type Closest } from './closest.js';
+import { createdTextFile, replaceCount } from './created-text.js';
 import { isLazyMarker } from './elision.js';
 import { matchSearch, type MatchResult, type StrategyName } from './match.js';
 import { restyleReplace } from './indent.js';
@@ -77,23 +78,16 @@ function createOrFill(path: string, current: TextFile | null, variant: EditVaria
       `An empty SEARCH creates a new file. To change ${path}, put the lines to replace in SEARCH, copied exactly from the file.`,
     );
   }
-  const file = textFileOfBlock(variant.replace);
+  const file = createdTextFile(variant);
+  const count = replaceCount(variant);
   return {
     ok: true,
     file,
     action: current === null ? 'created' : 'edited',
     strategy: null,
-    range: variant.replace.length > 0 ? { first: 1, last: variant.replace.length } : null,
-    added: indexesBelow(variant.replace.length),
+    range: count > 0 ? { first: 1, last: count } : null,
+    added: indexesBelow(count),
   };
-}
-
-/**
- * A new file of the block's own lines, not a copy of them: a reply that creates a 20 MB file
- * holds 385,000 of them, and the planner edits in place only copies it made itself (plan-edits.ts).
- */
-function textFileOfBlock(lines: string[]): TextFile {
-  return { lines, eols: lines.map(() => '\n'), eol: '\n', bom: false };
 }
 
 /** 0, 1, … count - 1, without an array of them (one number per line of a created file). */

@@ -3,6 +3,7 @@
  * wrong counts. Hunks are located by content later, so numbers and counts are ignored; each
  * hunk becomes a search/replace pair.
  */
+import type { Lines } from './line-table.js';
 import { lostPlusReadings, type HunkRow } from './lost-plus.js';
 import { normalizeWrittenPath } from './path-text.js';
 import type { EditBlock, ParseProblem } from './types.js';
@@ -74,14 +75,14 @@ function stripGitPrefixes(oldPath: string | null, newPath: string | null): [stri
 }
 
 /** True when lines[i] and lines[i+1] are a `---` / `+++` file header pair. */
-export function isFileHeader(lines: readonly string[], i: number): boolean {
-  return (lines[i]?.startsWith('--- ') ?? false) && (lines[i + 1]?.startsWith('+++ ') ?? false);
+export function isFileHeader(lines: Lines, i: number): boolean {
+  return (lines.at(i)?.startsWith('--- ') ?? false) && (lines.at(i + 1)?.startsWith('+++ ') ?? false);
 }
 
 /** Whether a text (a whole response or a fenced block) starts like a diff. */
-export function looksLikeDiff(lines: readonly string[], from = 0): boolean {
+export function looksLikeDiff(lines: Lines, from = 0): boolean {
   for (let i = from; i < lines.length; i++) {
-    const line = lines[i] ?? '';
+    const line = lines.at(i) ?? '';
     // jsdiff and svn put an "Index:" line and a "=====" rule before the headers.
     if (line.trim() === '' || /^={5,}$/.test(line)) continue;
     return (
@@ -101,7 +102,7 @@ export function looksLikeDiff(lines: readonly string[], from = 0): boolean {
  * last line consumed.
  */
 export function parseDiff(
-  lines: readonly string[],
+  lines: Lines,
   start: number,
   end: number,
   lineOffset: number,
@@ -150,15 +151,15 @@ export function parseDiff(
     hunk = undefined;
   };
   for (; i < end; i++) {
-    const line = lines[i] ?? '';
+    const line = lines.at(i) ?? '';
     const lineNo = lineOffset + i + 1;
     // Inside a hunk, removing "-- x" and adding "++ y" also looks like a header pair; a real
     // header is followed by a hunk header.
-    if (isFileHeader(lines, i) && (hunk === undefined || HUNK_HEADER.test(lines[i + 2] ?? ''))) {
+    if (isFileHeader(lines, i) && (hunk === undefined || HUNK_HEADER.test(lines.at(i + 2) ?? ''))) {
       closeHunk();
       const [oldPath, newPath] = stripGitPrefixes(
         headerPath(line.slice(4)),
-        headerPath((lines[i + 1] ?? '').slice(4)),
+        headerPath((lines.at(i + 1) ?? '').slice(4)),
       );
       section = {
         line: lineNo,

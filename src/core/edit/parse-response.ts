@@ -9,6 +9,8 @@
  * A reasoning model's `<think>` section is not part of the answer (reasoning.ts).
  */
 import { HEAD, TAIL, isDivider, isNearMarker } from './markers.js';
+import { createVariant } from './created-text.js';
+import { LineTable } from './line-table.js';
 import { isFileHeader, looksLikeDiff, parseDiff } from './parse-diff.js';
 import { bareNameFromLine, pathFromFenceInfo, pathFromLine } from './path-text.js';
 import { stripReasoning } from './reasoning.js';
@@ -37,7 +39,7 @@ function isFenceClose(line: string, fence: Fence): boolean {
 }
 
 class ResponseParser {
-  private readonly lines: string[];
+  private readonly lines: LineTable;
   private readonly drafts: BlockDraft[] = [];
   private readonly problems: ParseProblem[] = [];
   private fence: Fence | undefined;
@@ -47,7 +49,7 @@ class ResponseParser {
   private lastBlockClosed = true;
 
   constructor(text: string) {
-    this.lines = text.replace(/\r\n?/g, '\n').split('\n');
+    this.lines = new LineTable(text.replace(/\r\n?/g, '\n'));
   }
 
   parse(): ParsedResponse {
@@ -58,7 +60,7 @@ class ResponseParser {
 
   private scan(): void {
     for (let i = 0; i < this.lines.length; i++) {
-      const line = this.lines[i] ?? '';
+      const line = this.lines.at(i) ?? '';
       if (HEAD.test(line)) {
         const head = i;
         i = this.readBlock(i);
@@ -117,9 +119,9 @@ class ResponseParser {
     // A diff's context lines start with a space, so only an unindented fence closes it.
     while (
       end < this.lines.length &&
-      !(isFenceClose(this.lines[end] ?? '', fence) && /^[`~]/.test(this.lines[end] ?? ''))
+      !(isFenceClose(this.lines.at(end) ?? '', fence) && /^[`~]/.test(this.lines.at(end) ?? ''))
     ) {
-      if (HEAD.test(this.lines[end] ?? '')) return undefined;
+      if (HEAD.test(this.lines.at(end) ?? '')) return undefined;
       end++;
     }
     if (end >= this.lines.length) {
@@ -156,14 +158,14 @@ class ResponseParser {
     const i = this.previousMeaningful(index, this.boundary);
     // Right after a fence: a small fence holding only the file name (some models write one).
     if (i === undefined) return this.pathInSmallFence(this.boundary - 1);
-    const line = this.lines[i] ?? '';
+    const line = this.lines.at(i) ?? '';
     const fence = FENCE.exec(line);
     if (fence === null) return pathFromLine(line) ?? bareNameFromLine(line);
     const fromInfo = pathFromFenceInfo(fence[2] ?? '');
     if (fromInfo !== undefined) return fromInfo;
     const above = this.previousMeaningful(i, 0);
     if (above === undefined) return undefined;
-    const aboveLine = this.lines[above] ?? '';
+    const aboveLine = this.lines.at(above) ?? '';
     return pathFromLine(aboveLine) ?? this.pathInSmallFence(above) ?? bareNameFromLine(aboveLine);
   }
 
@@ -172,15 +174,15 @@ class ResponseParser {
    * "```" just before the edit. A fence with anything else in it is code, not a file name.
    */
   private pathInSmallFence(close: number): string | undefined {
-    const closing = FENCE.exec(this.lines[close] ?? '');
+    const closing = FENCE.exec(this.lines.at(close) ?? '');
     if (closing?.[1] === undefined || (closing[2] ?? '').trim() !== '') return undefined;
     const name = this.previousMeaningful(close, 0);
     const open = name === undefined ? undefined : this.previousMeaningful(name, 0);
     if (name === undefined || open === undefined) return undefined;
-    const opening = FENCE.exec(this.lines[open] ?? '');
+    const opening = FENCE.exec(this.lines.at(open) ?? '');
     const fence = { char: opening?.[1]?.[0] ?? '', length: opening?.[1]?.length ?? 0, info: '', open };
-    if (opening === null || !isFenceClose(this.lines[close] ?? '', fence)) return undefined;
-    return pathFromLine(this.lines[name] ?? '');
+    if (opening === null || !isFenceClose(this.lines.at(close) ?? '', fence)) return undefined;
+    return pathFromLine(this.lines.at(name) ?? '');
   }
 
   /**
@@ -189,13 +191,13 @@ class ResponseParser {
    */
   private previousMeaningful(index: number, floor: number): number | undefined {
     let i = index - 1;
-    while (i >= floor && /^\s*(?:<\/?[A-Za-z_][\w-]*>[\w+#-]*\s*)?$/.test(this.lines[i] ?? '')) i--;
+    while (i >= floor && /^\s*(?:<\/?[A-Za-z_][\w-]*>[\w+#-]*\s*)?$/.test(this.lines.at(i) ?? '')) i--;
     return i < floor ? undefined : i;
   }
 
   /** A line meant as a marker that is not one (markers.ts): the block it opens would be lost. */
   private nearMarker(i: number): void {
-    const line = (this.lines[i] ?? '').trim();
+    const line = (this.lines.at(i) ?? '').trim();
     this.problems.push({
       line: i + 1,
       message: `line ${i + 1} ("${line}") looks like an edit marker but is not one, so its block cannot be read`,
@@ -209,7 +211,7 @@ class ResponseParser {
    */
   private otherPathMentioned(head: number, reused: string): string | undefined {
     for (let i = this.boundary; i < head; i++) {
-      const line = this.lines[i] ?? '';
+      const line = this.lines.at(i) ?? '';
       if (FENCE.test(line)) continue;
       for (const token of line.split(/\s+/)) {
         const path = pathFromLine(token.replace(/[.,;:!?)]+$/, '').replace(/^\(/, ''));
@@ -221,7 +223,7 @@ class ResponseParser {
 
   /** Reads one SEARCH/REPLACE block starting at `head`; returns the index of its last line. */
   private readBlock(head: number): number {
-    const headMatch = HEAD.exec(this.lines[head] ?? '');
+    const headMatch = HEAD.exec(this.lines.at(head) ?? '');
     const headLength = headMatch?.[1]?.length ?? 0;
     const inline = headMatch?.[2]?.trim() ?? '';
     const explicit = (inline !== '' ? pathFromLine(inline) : undefined) ?? this.pathBefore(head);
@@ -229,7 +231,7 @@ class ResponseParser {
     let tail = -1;
     this.lastBlockClosed = true;
     for (let i = head + 1; i < this.lines.length; i++) {
-      const line = this.lines[i] ?? '';
+      const line = this.lines.at(i) ?? '';
       if (TAIL.test(line)) {
         tail = i;
         break;
@@ -288,6 +290,9 @@ class ResponseParser {
       // content in the reading split at the next one.
       let end = d;
       while (dividers.includes(end + 1)) end++;
+      // A file created whole (an empty SEARCH) keeps its text as a range of the reply: a reply
+      // that creates 2,000 files would otherwise hold each of their lines as a string.
+      if (d === head + 1) return createVariant(this.lines.range(end + 1, tail));
       return { search: this.lines.slice(head + 1, d), replace: this.lines.slice(end + 1, tail) };
     });
     this.drafts.push({

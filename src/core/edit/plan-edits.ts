@@ -6,7 +6,7 @@
 import { applyBlock, withClosest } from './apply-block.js';
 import { editableCopy, spliceInPlace } from './live-lines.js';
 import { normalizeTerminators, type SplicedRegion } from './splice.js';
-import type { TextFile } from './text-file.js';
+import { eagerTextFile, forwardReader, lineCount, type TextFile } from './text-file.js';
 import type { EditBlock } from './types.js';
 import type { BlockFailure, BlockOutcome, EditPlan, ContentChange, FileInput } from './plan-types.js';
 import { planRename } from './rename.js';
@@ -34,7 +34,7 @@ export function planEdits(blocks: readonly EditBlock[], files: ReadonlyMap<strin
   const owned = new WeakSet<TextFile>();
   for (const block of blocks) {
     const base = { index: block.index, line: block.line, path: block.path, format: block.format };
-    const input = current.get(block.path) ?? { state: 'missing' };
+    const input = matchable(current.get(block.path) ?? { state: 'missing' });
     if (block.renameFrom !== undefined) {
       const moved = planRename(block.renameFrom, block.path, current.get(block.renameFrom), input);
       if (!moved.ok) {
@@ -113,7 +113,8 @@ function addedLineOf(
   file: TextFile,
   region: SplicedRegion | undefined,
 ): (index: number) => string | undefined {
-  if (region === undefined) return (index) => file.lines[index];
+  // A created file's lines are read in order, one at a time (created-text.ts).
+  if (region === undefined) return forwardReader(file);
   return (index) => region.lines[index - region.start];
 }
 
@@ -156,9 +157,12 @@ function confirmDeletions(outcomes: BlockOutcome[], unconfirmed: ReadonlyMap<num
 }
 
 function sameText(a: TextFile, b: TextFile): boolean {
-  return (
-    a.bom === b.bom &&
-    a.lines.length === b.lines.length &&
-    a.lines.every((l, i) => l === b.lines[i] && a.eols[i] === b.eols[i])
-  );
+  if (a.bom !== b.bom || lineCount(a) !== lineCount(b)) return false;
+  const [aLines, bLines, aEols, bEols] = [a.lines, b.lines, a.eols, b.eols];
+  return aLines.every((l, i) => l === bLines[i] && aEols[i] === bEols[i]);
+}
+
+/** A file a block edits, with lines of its own when an earlier block created it (created-text.ts). */
+function matchable(input: FileInput): FileInput {
+  return input.state === 'text' ? { state: 'text', file: eagerTextFile(input.file) } : input;
 }

@@ -4,6 +4,8 @@
  * the file ends with a newline, and a UTF-8 byte-order mark.
  */
 
+import type { LineRange } from './line-table.js';
+
 export type Eol = '\n' | '\r\n';
 
 export interface TextFile {
@@ -15,6 +17,51 @@ export interface TextFile {
   eol: Eol;
   /** The file started with U+FEFF. */
   bom: boolean;
+}
+
+const fileRanges = new WeakMap<TextFile, LineRange>();
+
+/**
+ * A file kept as a range of a reply (a file one block creates whole, created-text.ts): its lines
+ * and terminators are made at each read, frozen, and kept by nothing.
+ */
+export function rangeTextFile(range: LineRange): TextFile {
+  const file = Object.defineProperties({ eol: '\n', bom: false } as TextFile, {
+    lines: { enumerable: true, get: () => range.lines() },
+    eols: {
+      enumerable: true,
+      get: () => Object.freeze(new Array<string>(range.count).fill('\n')) as unknown as string[],
+    },
+  });
+  fileRanges.set(file, range);
+  return file;
+}
+
+/** The range a file is kept as, or undefined for a file with lines of its own. */
+export function createdRange(file: TextFile): LineRange | undefined {
+  return fileRanges.get(file);
+}
+
+/** How many lines a file has, without reading a range's lines. */
+export function lineCount(file: TextFile): number {
+  return fileRanges.get(file)?.count ?? file.lines.length;
+}
+
+/** Line `index` of a file, for a reader that goes forward (no array of a range's lines). */
+export function forwardReader(file: TextFile): (index: number) => string | undefined {
+  const range = fileRanges.get(file);
+  if (range !== undefined) return range.reader();
+  const lines = file.lines;
+  return (index) => lines[index];
+}
+
+/**
+ * The file with lines of its own, for the planner to match in and edit: a created file that a
+ * later block edits is read once here, not at every line the matcher looks at.
+ */
+export function eagerTextFile(file: TextFile): TextFile {
+  if (!fileRanges.has(file)) return file;
+  return { lines: [...file.lines], eols: [...file.eols], eol: file.eol, bom: file.bom };
 }
 
 export type DecodeResult =
@@ -67,8 +114,11 @@ export function parseText(source: string): TextFile {
 }
 
 export function renderText(file: TextFile): string {
+  const range = createdRange(file);
+  if (range !== undefined) return range.content();
   let out = file.bom ? '\uFEFF' : '';
-  for (let i = 0; i < file.lines.length; i++) out += (file.lines[i] ?? '') + (file.eols[i] ?? '');
+  const { lines, eols } = file;
+  for (let i = 0; i < lines.length; i++) out += (lines[i] ?? '') + (eols[i] ?? '');
   return out;
 }
 
@@ -81,11 +131,19 @@ const CHUNK = 1 << 16;
  * pieces joined per chunk: `chunk += line + eol` left two rope cells a line behind.
  */
 function* textChunks(file: TextFile): Generator<string, void, undefined> {
+  // A created file is a range of the reply: its pieces are slices of it, with no line strings.
+  const range = createdRange(file);
+  if (range !== undefined) {
+    yield* range.pieces(CHUNK);
+    return;
+  }
   const pieces: string[] = file.bom ? ['\uFEFF'] : [];
   let size = 0;
-  for (let i = 0; i < file.lines.length; i++) {
-    const line = file.lines[i] ?? '';
-    const eol = file.eols[i] ?? '';
+  // Read once: a created file's lines are made at each read (created-text.ts).
+  const { lines, eols } = file;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    const eol = eols[i] ?? '';
     pieces.push(line, eol);
     size += line.length + eol.length;
     if (size >= CHUNK) {
@@ -105,8 +163,12 @@ function* textChunks(file: TextFile): Generator<string, void, undefined> {
 export function encodeTextFile(file: TextFile): Uint8Array {
   // UTF-16 units: the exact size in bytes of ASCII text, a lower bound of any other.
   let units = file.bom ? 1 : 0;
-  for (let i = 0; i < file.lines.length; i++)
-    units += (file.lines[i] ?? '').length + (file.eols[i] ?? '').length;
+  const range = createdRange(file);
+  if (range !== undefined) units = range.content().length;
+  else {
+    const { lines, eols } = file;
+    for (let i = 0; i < lines.length; i++) units += (lines[i] ?? '').length + (eols[i] ?? '').length;
+  }
   let bytes = new Uint8Array(units);
   let written = 0;
   const put = (text: string) => {
@@ -152,5 +214,6 @@ export function textFileContent(file: TextFile): { chunks(): Iterable<Uint8Array
 
 /** True when the last line has no terminator. */
 export function lacksFinalNewline(file: TextFile): boolean {
-  return file.lines.length > 0 && file.eols[file.eols.length - 1] === '';
+  const eols = file.eols;
+  return eols.length > 0 && eols[eols.length - 1] === '';
 }

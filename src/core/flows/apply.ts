@@ -7,7 +7,7 @@ import { relative, sep } from 'node:path';
 import { feedbackForModel } from '../edit/feedback.js';
 import { parseResponse } from '../edit/parse-response.js';
 import { planEdits, type BlockOutcome, type ContentChange, type FileInput } from '../edit/plan-edits.js';
-import { decodeTextFile, encodeTextFile, textFileContent } from '../edit/text-file.js';
+import { decodeTextFile, encodeTextFile, lineCount, textFileContent } from '../edit/text-file.js';
 import type { EditBlock, ParseProblem } from '../edit/types.js';
 import { diffStat, unifiedDiff } from '../edit/unified-diff.js';
 import type { AideEvent } from '../events.js';
@@ -156,12 +156,12 @@ function summarize(change: ContentChange): ChangedFile {
   // and its diff (as large as the file: 20 MB for a 20 MB reply) is made only if something reads
   // it (a dry run, --json, a look at the diff before a yes), not for the usual one-line report.
   const whole = change.before === null ? change.after : change.after === null ? change.before : null;
-  if (whole === null || whole.lines.length === 0) {
+  const count = whole === null ? 0 : lineCount(whole);
+  if (whole === null || count === 0) {
     const diff = unifiedDiff(change.path, change.before, change.after);
     return { path: change.path, action, ...diffStat(diff), diff };
   }
-  const lines = whole.lines.length;
-  const counts = { added: change.before === null ? lines : 0, removed: change.before === null ? 0 : lines };
+  const counts = { added: change.before === null ? count : 0, removed: change.before === null ? 0 : count };
   let diff: string | undefined;
   // Enumerable, after the counts: JSON.stringify and a spread see it as the plain field it was.
   return Object.defineProperty({ path: change.path, action, ...counts }, 'diff', {
