@@ -66,6 +66,11 @@ export async function openActAdapters(request: ActAdaptersRequest): Promise<ActA
     homeBinds: request.homeBinds,
   });
   const store = await ShadowStore.open(root, io.env, { maxFileBytes: request.maxFileBytes, command: 'act' });
+  const scratchesAt = (real: string) => store.scratches({ tempRoot: real, links: request.links, keep: true });
+  // The kept scratch's sweep needs no base: it runs while the session's first snapshot is taken.
+  // A temp dir that cannot be resolved fails when the scratch is opened, as it always did.
+  const early = await realpath(tempRoot(io.env)).then(scratchesAt, () => undefined);
+  early?.prepareKept();
   const caseInsensitive = await ignoresCase(root);
   // A step's capture reads only the paths aide wrote until a command runs in the scratch.
   const tracker = new ScratchTracker();
@@ -89,9 +94,8 @@ export async function openActAdapters(request: ActAdaptersRequest): Promise<ActA
     scratchFs: tracker.files(new NodeFileSystem()),
     caseInsensitive,
     openScratch: async (session, head) => {
-      const scratch = await store
-        .scratches({ tempRoot: await realpath(tempRoot(io.env)), links: request.links, keep: true })
-        .open(session, head);
+      const scratches = early ?? scratchesAt(await realpath(tempRoot(io.env)));
+      const scratch = await scratches.open(session, head);
       tracker.attach(scratch);
       return scratch;
     },
@@ -101,6 +105,8 @@ export async function openActAdapters(request: ActAdaptersRequest): Promise<ActA
           runner.dispose();
           return undefined;
         },
+        // Before the lock goes: a sweep no session took leaves no owner record behind.
+        () => early?.releaseEarly(),
         () => store.close(),
       ]);
       if (failed !== undefined) throw failed;

@@ -36,7 +36,14 @@ import {
   scratchHome,
   writeOwner,
 } from './registry.js';
-import { forgetKept, readKept, resetGitLink, writeKept, type KeptRecord } from './kept-scratch.js';
+import {
+  forgetKept,
+  readKept,
+  resetGitLink,
+  writeKept,
+  writeWorktreeHead,
+  type KeptRecord,
+} from './kept-scratch.js';
 import { ObjectReader, objectsOnly } from './object-reader.js';
 import { WorktreeScratch } from './scratch-checkout.js';
 import { PRIVATE_INDEX, revision, unknownBase } from './scratch-start.js';
@@ -53,6 +60,22 @@ export interface ScratchOptions {
    * and moved, instead of checked out afresh and deleted each time. Off: a scratch per session.
    */
   keep?: boolean;
+}
+
+/** A kept scratch swept, owned by this process, not yet moved: `held` is the tree its files hold. */
+interface Swept {
+  record: KeptRecord;
+  path: string;
+  indexFile: string;
+  held: string;
+}
+
+/** The sweep prepareKept started: of the kept scratch `name`; `swept` null when it failed (nothing owned). */
+interface EarlySweep {
+  name: string;
+  swept: Swept | null;
+  /** open() took it up (or removed it): nothing is left for releaseEarly. */
+  taken?: boolean;
 }
 
 /** The admin folder named by a worktree's `.git` file, checked to be inside this shadow. */
@@ -77,6 +100,9 @@ export class ShadowScratches implements ScratchOpener {
   /** `.aide/state/scratches`: their owner records, out of the sandboxed commands' reach. */
   readonly records: string;
 
+  /** The kept scratch's sweep, started by prepareKept before the base was known; open() takes it. */
+  private early: Promise<EarlySweep | null> | undefined;
+
   constructor(
     private readonly git: ShadowGit,
     private readonly workspace: Workspace,
@@ -84,6 +110,41 @@ export class ShadowScratches implements ScratchOpener {
   ) {
     this.home = scratchHome(options.tempRoot, workspace.root);
     this.records = recordsDir(workspace.stateDir);
+  }
+
+  /**
+   * Starts taking up the kept scratch before the base is known, so that its sweep (a full walk
+   * of the scratch) runs beside the workspace's snapshot, which the base comes from: open() then
+   * only moves it. Nothing when there is no kept scratch to take up here (none yet, stale, in
+   * use, under another temp dir): open() does what it always did. The caller holds the
+   * workspace lock from now on, and calls open() or releaseEarly() after.
+   */
+  prepareKept(): void {
+    if (this.options.keep !== true || this.early !== undefined) return;
+    this.early = this.sweepEarly().catch(() => null);
+  }
+
+  private async sweepEarly(): Promise<EarlySweep | null> {
+    await ensureScratchHome(this.home);
+    const record = await readKept(this.git.location.gitDir);
+    if (record === null || record === 'stale' || record.home !== this.home) return null;
+    const entry = (await listScratches(this.home, this.records)).find((e) => e.session === record.name);
+    if (entry?.alive === true) return null;
+    return { name: record.name, swept: await this.sweep(record).catch(() => null) };
+  }
+
+  /** The early sweep, once it has ended; the caller now owns what it holds (its owner record). */
+  private async takeEarly(): Promise<EarlySweep | null> {
+    const early = this.early === undefined ? null : await this.early;
+    this.early = undefined;
+    return early;
+  }
+
+  /** An early sweep no open() took (the session ended before it had a scratch): its owner record goes. */
+  async releaseEarly(): Promise<void> {
+    const early = await this.takeEarly();
+    if (early !== null && early.swept !== null)
+      await rm(ownerFile(this.records, early.name), { force: true });
   }
 
   /**
@@ -112,6 +173,19 @@ export class ShadowScratches implements ScratchOpener {
       throw new AideError('usage', `"${session}" is not a valid session id`, {
         hint: 'Use letters, digits, ".", "_" and "-".',
       });
+    // Before anything else touches the scratches: a stale sweep's `worktree prune` must not
+    // run while the early sweep has the kept scratch's `.git` half written.
+    const early = await this.takeEarly();
+    try {
+      return await this.openAt(session, base, early);
+    } finally {
+      // Not taken (the session id was refused, the base unknown): as if never swept.
+      if (early !== null && early.swept !== null && early.taken !== true)
+        await rm(ownerFile(this.records, early.name), { force: true });
+    }
+  }
+
+  private async openAt(session: string, base: string, early: EarlySweep | null): Promise<WorktreeScratch> {
     await ensureScratchHome(this.home);
     await this.removeStale();
     const existing = (await listScratches(this.home, this.records)).find((e) => e.session === session);
@@ -132,7 +206,7 @@ export class ShadowScratches implements ScratchOpener {
       if (tree === null) throw unknownBase(base);
       const commit = await commitFor(this.git, objects, base, tree);
       if (this.options.keep === true) {
-        const kept = await this.openKept(session, tree, commit, objects);
+        const kept = await this.openKept(session, tree, commit, objects, early);
         if (kept !== null) return kept;
       }
       return await this.openFresh(session, session, tree, commit, false, objects);
@@ -142,21 +216,30 @@ export class ShadowScratches implements ScratchOpener {
     }
   }
 
-  /** The workspace's kept scratch, taken up again (swept, moved) or made; null when another process has it. */
+  /**
+   * The workspace's kept scratch, taken up again (swept, moved) or made; null when another
+   * process has it. `early`: its sweep, already made by prepareKept.
+   */
   private async openKept(
     session: string,
     tree: string,
     commit: string,
     objects: ObjectReader,
+    early: EarlySweep | null,
   ): Promise<WorktreeScratch | null> {
     const gitDir = this.git.location.gitDir;
     const record = await readKept(gitDir);
     // Kept under another temp dir (TMPDIR differs between runs): left alone, a scratch per session here.
     if (record !== null && record !== 'stale' && record.home !== this.home) return null;
     if (record !== null && record !== 'stale') {
-      const entry = (await listScratches(this.home, this.records)).find((e) => e.session === record.name);
-      if (entry?.alive === true) return null;
-      const reused = await this.reuse(session, record, tree, commit, objects).catch(() => null);
+      const own = early?.name === record.name ? early : null;
+      if (own === null) {
+        const entry = (await listScratches(this.home, this.records)).find((e) => e.session === record.name);
+        if (entry?.alive === true) return null;
+      } else own.taken = true;
+      const swept = own === null ? await this.sweep(record).catch(() => null) : own.swept;
+      const reused =
+        swept === null ? null : await this.moveSwept(session, swept, tree, commit, objects).catch(() => null);
       if (reused !== null) return reused;
     }
     // One that cannot be removed (a folder a command made unreadable) is forgotten: the stale
@@ -169,16 +252,11 @@ export class ShadowScratches implements ScratchOpener {
   }
 
   /**
-   * Takes the kept scratch up again (kept-scratch.ts says what is checked and swept); null
-   * when it cannot be trusted to be aide's (then it is removed and made afresh).
+   * Sweeps the kept scratch (kept-scratch.ts says what is checked and swept): owned by this
+   * process from here on. null when it cannot be trusted to be aide's; a failed sweep throws,
+   * its owner record removed. Either way the caller removes it and makes it afresh.
    */
-  private async reuse(
-    session: string,
-    record: KeptRecord,
-    tree: string,
-    commit: string,
-    objects: ObjectReader,
-  ): Promise<WorktreeScratch | null> {
+  private async sweep(record: KeptRecord): Promise<Swept | null> {
     const path = join(this.home, record.name);
     const indexFile = join(record.adminDir, PRIVATE_INDEX);
     const proven = await lstat(path).catch(() => undefined);
@@ -192,9 +270,26 @@ export class ShadowScratches implements ScratchOpener {
       createdAt: new Date().toISOString(),
     });
     try {
-      await resetGitLink(path, record.adminDir, commit);
-      // Untracked and ignored files, nested repositories, links: all go (links as links).
-      await this.git.run(['clean', '-ffdxq', '--', ':/'], { workTree: path, indexFile });
+      await resetGitLink(path, record.adminDir);
+      const held = await WorktreeScratch.sweep(this.git, { workTree: path, indexFile });
+      return { record, path, indexFile, held };
+    } catch (error) {
+      await rm(ownerFile(this.records, record.name), { force: true });
+      throw error;
+    }
+  }
+
+  /** The swept kept scratch moved to `tree` for `session`; a failure throws, its owner record removed. */
+  private async moveSwept(
+    session: string,
+    swept: Swept,
+    tree: string,
+    commit: string,
+    objects: ObjectReader,
+  ): Promise<WorktreeScratch> {
+    const { record, path, indexFile } = swept;
+    try {
+      await writeWorktreeHead(record.adminDir, commit);
       const linkPaths = await resolveLinkPaths(this.workspace.root, this.options.links);
       const place = { home: this.home, records: this.records, name: record.name, session, path };
       const start = { place: { ...place, adminDir: record.adminDir, kept: true }, indexFile };
@@ -203,6 +298,7 @@ export class ShadowScratches implements ScratchOpener {
         objects,
         this.workspace,
         { ...start, configuredLinks: linkPaths },
+        swept.held,
         tree,
       );
     } catch (error) {
