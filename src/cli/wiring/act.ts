@@ -70,7 +70,8 @@ export async function openActAdapters(request: ActAdaptersRequest): Promise<ActA
   // The kept scratch's sweep needs no base: it runs while the session's first snapshot is taken.
   // A temp dir that cannot be resolved fails when the scratch is opened, as it always did.
   const early = await realpath(tempRoot(io.env)).then(scratchesAt, () => undefined);
-  early?.prepareKept();
+  // Its move, to the tree of the session's first snapshot, runs while that is committed.
+  early?.prepareKept(store.nextSnapshotTree());
   const caseInsensitive = await ignoresCase(root);
   // A step's capture reads only the paths aide wrote until a command runs in the scratch.
   const tracker = new ScratchTracker();

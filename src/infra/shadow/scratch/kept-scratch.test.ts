@@ -261,3 +261,41 @@ test('a failed early sweep makes the kept scratch afresh at open', async (t) => 
   assert.ok(!existsSync(one.path), 'the one that failed its sweep is removed');
   assert.deepEqual(scratchNames(two.path), await treeFiles(store, first));
 });
+
+test('moved early to the first checkpoint’s tree while it is committed, then on to whatever base open is given', async (t) => {
+  const { root, store, scratches, first, second } = await setup(t);
+  const one = await scratches().open('act-1', first);
+  const path = one.path;
+  await one.dispose();
+  writeFileSync(join(path, 'src/b.ts'), 'left by a command\n');
+  writeTree(path, { 'dist/out.js': 'poisoned\n' });
+  const opener = scratches();
+  opener.prepareKept(store.nextSnapshotTree());
+  writeFileSync(join(root, 'lib/c.ts'), 'c, third\n');
+  const { checkpoint } = await store.checkpoint({ reason: 'act', message: 'before' });
+  const third = git(root, [
+    '--git-dir',
+    store.git.location.gitDir,
+    'rev-parse',
+    `${checkpoint.id}^{tree}`,
+  ]).trim();
+  const two = await opener.open('act-2', checkpoint.id);
+  assert.equal(two.path, path, 'the kept one, taken up');
+  assert.deepEqual(scratchNames(path), await treeFiles(store, third));
+  assert.equal(readFileSync(join(path, 'lib/c.ts'), 'utf8'), 'c, third\n');
+  assert.equal(readFileSync(join(path, 'src/b.ts'), 'utf8'), 'b\n');
+  assert.equal((await two.capture()).tree, third);
+  assert.equal(git(path, ['status', '--porcelain']).trim(), '');
+  assert.equal(git(path, ['rev-parse', 'HEAD']).trim(), checkpoint.id, 'HEAD at the base');
+  await two.dispose();
+  // Told a tree other than the base open is given (a resumed session's head): moved on from it.
+  const later = scratches();
+  later.prepareKept(Promise.resolve(first));
+  const three = await later.open('act-3', second);
+  t.after(() => three.dispose());
+  assert.equal(three.path, path);
+  assert.deepEqual(scratchNames(path), await treeFiles(store, second));
+  assert.equal(readFileSync(join(path, 'src/a.ts'), 'utf8'), 'a, second\n');
+  assert.equal((await three.capture()).tree, second);
+  assert.equal(git(path, ['status', '--porcelain']).trim(), '');
+});

@@ -47,6 +47,7 @@ import {
 import { ObjectReader, objectsOnly } from './object-reader.js';
 import { WorktreeScratch } from './scratch-checkout.js';
 import { PRIVATE_INDEX, revision, unknownBase } from './scratch-start.js';
+import { applyTreeChanges, updateIndexEntries } from './tree-files.js';
 
 export { WorktreeScratch } from './scratch-checkout.js';
 
@@ -102,6 +103,8 @@ export class ShadowScratches implements ScratchOpener {
 
   /** The kept scratch's sweep, started by prepareKept before the base was known; open() takes it. */
   private early: Promise<EarlySweep | null> | undefined;
+  /** Tells the early sweep that open() is waiting: it moves to no tree any more. */
+  private opening: (() => void) | undefined;
 
   constructor(
     private readonly git: ShadowGit,
@@ -115,26 +118,59 @@ export class ShadowScratches implements ScratchOpener {
   /**
    * Starts taking up the kept scratch before the base is known, so that its sweep (a full walk
    * of the scratch) runs beside the workspace's snapshot, which the base comes from: open() then
-   * only moves it. Nothing when there is no kept scratch to take up here (none yet, stale, in
-   * use, under another temp dir): open() does what it always did. The caller holds the
-   * workspace lock from now on, and calls open() or releaseEarly() after.
+   * only moves it. `target`: the tree the session will likely start from (its first snapshot's,
+   * told before that snapshot is committed), to move to meanwhile; open() moves on from there to
+   * the base it is given, whatever it is. Nothing when there is no kept scratch to take up here
+   * (none yet, stale, in use, under another temp dir): open() does what it always did. The
+   * caller holds the workspace lock from now on, and calls open() or releaseEarly() after.
    */
-  prepareKept(): void {
+  prepareKept(target?: Promise<string>): void {
     if (this.options.keep !== true || this.early !== undefined) return;
-    this.early = this.sweepEarly().catch(() => null);
+    const opened = new Promise<null>((resolve) => {
+      this.opening = () => {
+        resolve(null);
+      };
+    });
+    this.early = this.sweepEarly(target === undefined ? opened : Promise.race([target, opened])).catch(
+      () => null,
+    );
   }
 
-  private async sweepEarly(): Promise<EarlySweep | null> {
+  private async sweepEarly(target: Promise<string | null>): Promise<EarlySweep | null> {
     await ensureScratchHome(this.home);
     const record = await readKept(this.git.location.gitDir);
     if (record === null || record === 'stale' || record.home !== this.home) return null;
     const entry = (await listScratches(this.home, this.records)).find((e) => e.session === record.name);
     if (entry?.alive === true) return null;
-    return { name: record.name, swept: await this.sweep(record).catch(() => null) };
+    const swept = await this.sweep(record).catch(() => null);
+    const tree = swept === null ? null : await target;
+    if (swept === null || tree === null || tree === swept.held) return { name: record.name, swept };
+    return { name: record.name, swept: await this.moveEarly(swept, tree) };
+  }
+
+  /**
+   * The swept scratch's files and index brought to `tree` before open(), as its move would
+   * (after the sweep nothing ignored is left to remove, and there are no links yet). null when
+   * that fails: the files are then no tree aide knows, and open() makes the scratch afresh.
+   */
+  private async moveEarly(swept: Swept, tree: string): Promise<Swept | null> {
+    const objects = new ObjectReader(this.git);
+    try {
+      const changes = await objects.changes(swept.held, tree);
+      await applyTreeChanges(objects, swept.path, changes);
+      await updateIndexEntries(this.git, changes, { workTree: swept.path, indexFile: swept.indexFile });
+      return { ...swept, held: tree };
+    } catch {
+      await rm(ownerFile(this.records, swept.record.name), { force: true });
+      return null;
+    } finally {
+      objects.close();
+    }
   }
 
   /** The early sweep, once it has ended; the caller now owns what it holds (its owner record). */
   private async takeEarly(): Promise<EarlySweep | null> {
+    this.opening?.();
     const early = this.early === undefined ? null : await this.early;
     this.early = undefined;
     return early;
