@@ -77,6 +77,8 @@ interface EarlySweep {
   swept: Swept | null;
   /** open() took it up (or removed it): nothing is left for releaseEarly. */
   taken?: boolean;
+  /** The reader the early move used, left running for open() (which closes it, or its scratch does). */
+  objects?: ObjectReader;
 }
 
 /** The admin folder named by a worktree's `.git` file, checked to be inside this shadow. */
@@ -137,15 +139,16 @@ export class ShadowScratches implements ScratchOpener {
   }
 
   private async sweepEarly(target: Promise<string | null>): Promise<EarlySweep | null> {
-    await ensureScratchHome(this.home);
-    const record = await readKept(this.git.location.gitDir);
+    const [, record] = await Promise.all([ensureScratchHome(this.home), readKept(this.git.location.gitDir)]);
     if (record === null || record === 'stale' || record.home !== this.home) return null;
     const entry = (await listScratches(this.home, this.records)).find((e) => e.session === record.name);
     if (entry?.alive === true) return null;
     const swept = await this.sweep(record).catch(() => null);
     const tree = swept === null ? null : await target;
     if (swept === null || tree === null || tree === swept.held) return { name: record.name, swept };
-    return { name: record.name, swept: await this.moveEarly(swept, tree) };
+    // Its reader stays running for open(): a git process fewer on the way to the first step.
+    const objects = new ObjectReader(this.git);
+    return { name: record.name, swept: await this.moveEarly(swept, tree, objects), objects };
   }
 
   /**
@@ -153,8 +156,7 @@ export class ShadowScratches implements ScratchOpener {
    * (after the sweep nothing ignored is left to remove, and there are no links yet). null when
    * that fails: the files are then no tree aide knows, and open() makes the scratch afresh.
    */
-  private async moveEarly(swept: Swept, tree: string): Promise<Swept | null> {
-    const objects = new ObjectReader(this.git);
+  private async moveEarly(swept: Swept, tree: string, objects: ObjectReader): Promise<Swept | null> {
     try {
       const changes = await objects.changes(swept.held, tree);
       await applyTreeChanges(objects, swept.path, changes);
@@ -163,8 +165,6 @@ export class ShadowScratches implements ScratchOpener {
     } catch {
       await rm(ownerFile(this.records, swept.record.name), { force: true });
       return null;
-    } finally {
-      objects.close();
     }
   }
 
@@ -179,6 +179,7 @@ export class ShadowScratches implements ScratchOpener {
   /** An early sweep no open() took (the session ended before it had a scratch): its owner record goes. */
   async releaseEarly(): Promise<void> {
     const early = await this.takeEarly();
+    early?.objects?.close();
     if (early !== null && early.swept !== null)
       await rm(ownerFile(this.records, early.name), { force: true });
   }
@@ -214,6 +215,9 @@ export class ShadowScratches implements ScratchOpener {
     const early = await this.takeEarly();
     try {
       return await this.openAt(session, base, early);
+    } catch (error) {
+      early?.objects?.close();
+      throw error;
     } finally {
       // Not taken (the session id was refused, the base unknown): as if never swept.
       if (early !== null && early.swept !== null && early.taken !== true)
@@ -236,7 +240,7 @@ export class ShadowScratches implements ScratchOpener {
       );
     }
     // The scratch's reader answers the base's lookups too: a git process fewer for each.
-    const objects = new ObjectReader(this.git);
+    const objects = early?.objects ?? new ObjectReader(this.git);
     try {
       const tree = await objects.treeId(revision(base));
       if (tree === null) throw unknownBase(base);
@@ -295,14 +299,19 @@ export class ShadowScratches implements ScratchOpener {
   private async sweep(record: KeptRecord): Promise<Swept | null> {
     const path = join(this.home, record.name);
     const indexFile = join(record.adminDir, PRIVATE_INDEX);
-    const proven = await lstat(path).catch(() => undefined);
-    const gitdir = await readFile(join(record.adminDir, 'gitdir'), 'utf8').catch(() => '');
+    // Read side by side: the sweep's walks start as soon as they can.
+    const [proven, gitdir, indexed, identity] = await Promise.all([
+      lstat(path).catch(() => undefined),
+      readFile(join(record.adminDir, 'gitdir'), 'utf8').catch(() => ''),
+      exists(indexFile),
+      processIdentity(process.pid),
+    ]);
     if (proven?.isDirectory() !== true || proven.isSymbolicLink()) return null;
-    if (gitdir.trim() !== join(path, '.git') || !(await exists(indexFile))) return null;
+    if (gitdir.trim() !== join(path, '.git') || !indexed) return null;
     await writeOwner(this.records, record.name, {
       version: 2,
       pid: process.pid,
-      identity: await processIdentity(process.pid),
+      identity,
       createdAt: new Date().toISOString(),
     });
     try {
