@@ -5,7 +5,7 @@
  * delete took 1–27 s (LESSONS.md); moving a kept one costs what changed plus one sweep.
  *
  * Never trusted as it is: verify commands ran in it. Each time it is taken up again
- * (worktree-scratch.ts, ShadowScratches.open):
+ * (kept-takeup.ts, for ShadowScratches.open):
  * - what says where it is comes from the shadow's git dir (`aide-kept-scratch.json`), never from
  *   the scratch: its name has aide's own shape (a folder directly in the home, proven a real
  *   folder), its admin folder must sit in the shadow's `worktrees/` and hold aide's index;

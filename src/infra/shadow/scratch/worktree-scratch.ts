@@ -16,7 +16,7 @@
  *   git call goes through the shadow's isolated runner.
  */
 import { randomBytes } from 'node:crypto';
-import { copyFile, lstat, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { copyFile, readdir, readFile, rm } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import type { ScratchOpener } from '../../../core/ports/scratch.js';
 import { AideError } from '../../../shared/errors.js';
@@ -36,18 +36,11 @@ import {
   scratchHome,
   writeOwner,
 } from './registry.js';
-import {
-  forgetKept,
-  readKept,
-  resetGitLink,
-  writeKept,
-  writeWorktreeHead,
-  type KeptRecord,
-} from './kept-scratch.js';
+import { forgetKept, readKept, writeKept } from './kept-scratch.js';
 import { ObjectReader, objectsOnly } from './object-reader.js';
 import { WorktreeScratch } from './scratch-checkout.js';
 import { PRIVATE_INDEX, revision, unknownBase } from './scratch-start.js';
-import { applyTreeChanges, updateIndexEntries } from './tree-files.js';
+import { exists, KeptTakeUp, type EarlySweep } from './kept-takeup.js';
 
 export { WorktreeScratch } from './scratch-checkout.js';
 
@@ -61,24 +54,6 @@ export interface ScratchOptions {
    * and moved, instead of checked out afresh and deleted each time. Off: a scratch per session.
    */
   keep?: boolean;
-}
-
-/** A kept scratch swept, owned by this process, not yet moved: `held` is the tree its files hold. */
-interface Swept {
-  record: KeptRecord;
-  path: string;
-  indexFile: string;
-  held: string;
-}
-
-/** The sweep prepareKept started: of the kept scratch `name`; `swept` null when it failed (nothing owned). */
-interface EarlySweep {
-  name: string;
-  swept: Swept | null;
-  /** open() took it up (or removed it): nothing is left for releaseEarly. */
-  taken?: boolean;
-  /** The reader the early move used, left running for open() (which closes it, or its scratch does). */
-  objects?: ObjectReader;
 }
 
 /** The admin folder named by a worktree's `.git` file, checked to be inside this shadow. */
@@ -103,10 +78,8 @@ export class ShadowScratches implements ScratchOpener {
   /** `.aide/state/scratches`: their owner records, out of the sandboxed commands' reach. */
   readonly records: string;
 
-  /** The kept scratch's sweep, started by prepareKept before the base was known; open() takes it. */
-  private early: Promise<EarlySweep | null> | undefined;
-  /** Tells the early sweep that open() is waiting: it moves to no tree any more. */
-  private opening: (() => void) | undefined;
+  /** Takes the kept scratch up: its sweep (early, with prepareKept) and its move. */
+  private readonly takeUp: KeptTakeUp;
 
   constructor(
     private readonly git: ShadowGit,
@@ -115,73 +88,27 @@ export class ShadowScratches implements ScratchOpener {
   ) {
     this.home = scratchHome(options.tempRoot, workspace.root);
     this.records = recordsDir(workspace.stateDir);
+    this.takeUp = new KeptTakeUp(git, workspace, {
+      home: this.home,
+      records: this.records,
+      links: options.links,
+    });
   }
 
   /**
-   * Starts taking up the kept scratch before the base is known, so that its sweep (a full walk
-   * of the scratch) runs beside the workspace's snapshot, which the base comes from: open() then
-   * only moves it. `target`: the tree the session will likely start from (its first snapshot's,
-   * told before that snapshot is committed), to move to meanwhile; open() moves on from there to
-   * the base it is given, whatever it is. Nothing when there is no kept scratch to take up here
-   * (none yet, stale, in use, under another temp dir): open() does what it always did. The
-   * caller holds the workspace lock from now on, and calls open() or releaseEarly() after.
+   * Starts taking up the kept scratch before the base is known (kept-takeup.ts, prepare): its
+   * sweep runs beside the workspace's snapshot, which the base comes from, and open() then only
+   * moves it. `target`: the tree to move it to meanwhile (the first snapshot's). Nothing without
+   * `keep`, or when there is no kept scratch to take up here: open() does what it always did.
+   * The caller holds the workspace lock from now on, and calls open() or releaseEarly() after.
    */
   prepareKept(target?: Promise<string>): void {
-    if (this.options.keep !== true || this.early !== undefined) return;
-    const opened = new Promise<null>((resolve) => {
-      this.opening = () => {
-        resolve(null);
-      };
-    });
-    this.early = this.sweepEarly(target === undefined ? opened : Promise.race([target, opened])).catch(
-      () => null,
-    );
-  }
-
-  private async sweepEarly(target: Promise<string | null>): Promise<EarlySweep | null> {
-    const [, record] = await Promise.all([ensureScratchHome(this.home), readKept(this.git.location.gitDir)]);
-    if (record === null || record === 'stale' || record.home !== this.home) return null;
-    const entry = (await listScratches(this.home, this.records)).find((e) => e.session === record.name);
-    if (entry?.alive === true) return null;
-    const swept = await this.sweep(record).catch(() => null);
-    const tree = swept === null ? null : await target;
-    if (swept === null || tree === null || tree === swept.held) return { name: record.name, swept };
-    // Its reader stays running for open(): a git process fewer on the way to the first step.
-    const objects = new ObjectReader(this.git);
-    return { name: record.name, swept: await this.moveEarly(swept, tree, objects), objects };
-  }
-
-  /**
-   * The swept scratch's files and index brought to `tree` before open(), as its move would
-   * (after the sweep nothing ignored is left to remove, and there are no links yet). null when
-   * that fails: the files are then no tree aide knows, and open() makes the scratch afresh.
-   */
-  private async moveEarly(swept: Swept, tree: string, objects: ObjectReader): Promise<Swept | null> {
-    try {
-      const changes = await objects.changes(swept.held, tree);
-      await applyTreeChanges(objects, swept.path, changes);
-      await updateIndexEntries(this.git, changes, { workTree: swept.path, indexFile: swept.indexFile });
-      return { ...swept, held: tree };
-    } catch {
-      await rm(ownerFile(this.records, swept.record.name), { force: true });
-      return null;
-    }
-  }
-
-  /** The early sweep, once it has ended; the caller now owns what it holds (its owner record). */
-  private async takeEarly(): Promise<EarlySweep | null> {
-    this.opening?.();
-    const early = this.early === undefined ? null : await this.early;
-    this.early = undefined;
-    return early;
+    if (this.options.keep === true) this.takeUp.prepare(target);
   }
 
   /** An early sweep no open() took (the session ended before it had a scratch): its owner record goes. */
-  async releaseEarly(): Promise<void> {
-    const early = await this.takeEarly();
-    early?.objects?.close();
-    if (early !== null && early.swept !== null)
-      await rm(ownerFile(this.records, early.name), { force: true });
+  releaseEarly(): Promise<void> {
+    return this.takeUp.release();
   }
 
   /**
@@ -212,7 +139,7 @@ export class ShadowScratches implements ScratchOpener {
       });
     // Before anything else touches the scratches: a stale sweep's `worktree prune` must not
     // run while the early sweep has the kept scratch's `.git` half written.
-    const early = await this.takeEarly();
+    const early = await this.takeUp.take();
     try {
       return await this.openAt(session, base, early);
     } catch (error) {
@@ -277,9 +204,11 @@ export class ShadowScratches implements ScratchOpener {
         const entry = (await listScratches(this.home, this.records)).find((e) => e.session === record.name);
         if (entry?.alive === true) return null;
       } else own.taken = true;
-      const swept = own === null ? await this.sweep(record).catch(() => null) : own.swept;
+      const swept = own === null ? await this.takeUp.sweep(record).catch(() => null) : own.swept;
       const reused =
-        swept === null ? null : await this.moveSwept(session, swept, tree, commit, objects).catch(() => null);
+        swept === null
+          ? null
+          : await this.takeUp.move(session, swept, tree, commit, objects).catch(() => null);
       if (reused !== null) return reused;
     }
     // One that cannot be removed (a folder a command made unreadable) is forgotten: the stale
@@ -289,67 +218,6 @@ export class ShadowScratches implements ScratchOpener {
     const made = await this.openFresh(name, session, tree, commit, true, objects);
     await writeKept(gitDir, { version: 1, name, home: this.home, adminDir: made.adminDir });
     return made;
-  }
-
-  /**
-   * Sweeps the kept scratch (kept-scratch.ts says what is checked and swept): owned by this
-   * process from here on. null when it cannot be trusted to be aide's; a failed sweep throws,
-   * its owner record removed. Either way the caller removes it and makes it afresh.
-   */
-  private async sweep(record: KeptRecord): Promise<Swept | null> {
-    const path = join(this.home, record.name);
-    const indexFile = join(record.adminDir, PRIVATE_INDEX);
-    // Read side by side: the sweep's walks start as soon as they can.
-    const [proven, gitdir, indexed, identity] = await Promise.all([
-      lstat(path).catch(() => undefined),
-      readFile(join(record.adminDir, 'gitdir'), 'utf8').catch(() => ''),
-      exists(indexFile),
-      processIdentity(process.pid),
-    ]);
-    if (proven?.isDirectory() !== true || proven.isSymbolicLink()) return null;
-    if (gitdir.trim() !== join(path, '.git') || !indexed) return null;
-    await writeOwner(this.records, record.name, {
-      version: 2,
-      pid: process.pid,
-      identity,
-      createdAt: new Date().toISOString(),
-    });
-    try {
-      await resetGitLink(path, record.adminDir);
-      const held = await WorktreeScratch.sweep(this.git, { workTree: path, indexFile });
-      return { record, path, indexFile, held };
-    } catch (error) {
-      await rm(ownerFile(this.records, record.name), { force: true });
-      throw error;
-    }
-  }
-
-  /** The swept kept scratch moved to `tree` for `session`; a failure throws, its owner record removed. */
-  private async moveSwept(
-    session: string,
-    swept: Swept,
-    tree: string,
-    commit: string,
-    objects: ObjectReader,
-  ): Promise<WorktreeScratch> {
-    const { record, path, indexFile } = swept;
-    try {
-      await writeWorktreeHead(record.adminDir, commit);
-      const linkPaths = await resolveLinkPaths(this.workspace.root, this.options.links);
-      const place = { home: this.home, records: this.records, name: record.name, session, path };
-      const start = { place: { ...place, adminDir: record.adminDir, kept: true }, indexFile };
-      return await WorktreeScratch.takeUp(
-        this.git,
-        objects,
-        this.workspace,
-        { ...start, configuredLinks: linkPaths },
-        swept.held,
-        tree,
-      );
-    } catch (error) {
-      await rm(ownerFile(this.records, record.name), { force: true });
-      throw error;
-    }
   }
 
   /** Removes the kept scratch (aide checkpoints prune, or a stale one): its folder if provably aide's, its admin folder, its record. */
@@ -447,11 +315,4 @@ async function worktreesToPrune(gitDir: string): Promise<boolean> {
     if (!isAbsolute(target) || !(await exists(target))) return true;
   }
   return false;
-}
-
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
 }
