@@ -14,7 +14,9 @@ import { findResumable, resumeCommand } from '../core/flows/session-select.js';
 import type { Scratch } from '../core/ports/scratch.js';
 import { ExitCode } from '../shared/errors.js';
 import { actAuthor } from './act-agent.js';
-import { openActAdapters, openWorkspace, readSessions, settleAll, workspacePlans } from './wiring/act.js';
+import { loadWorkspaceConfig } from '../config/load-workspace.js';
+import { openActAdapters, readSessions, settleAll, workspacePlans } from './wiring/act.js';
+import { locateWorkspace } from './wiring/workspace.js';
 import { planCommands, stepsToRun } from './act-selection.js';
 import { openActView, type ActView } from './act-view.js';
 import { chooseApprover } from './approver.js';
@@ -36,7 +38,12 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
     ...(options.model === undefined ? {} : { model: options.model }),
     ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }),
   };
-  const { root, config, sandbox } = await openWorkspace(globals.cwd, io.env, flags);
+  // The repository's layout comes with the root: the shadow and the isolation ask git no more.
+  const located = await locateWorkspace(globals.cwd, io.env);
+  const root = located.root;
+  const loadedConfig = await loadWorkspaceConfig(root, io.env, flags);
+  const config = loadedConfig.config.value;
+  const sandbox = loadedConfig.sandbox.value;
   const plans = workspacePlans(root);
   // Read only: nothing is created when there is nothing to resume.
   const named = options.plan === undefined ? undefined : resolve(globals.cwd, options.plan);
@@ -76,6 +83,7 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
     homeBinds: sandbox.home_binds,
     maxFileBytes: config.checkpoints.max_file_bytes,
     links: sandbox.link,
+    ...(located.layout === undefined ? {} : { layout: located.layout }),
   });
   const interrupt = listenForInterrupt(() =>
     io.stderr.write('\naide: interrupted; stopping the running command and removing the scratch copy…\n'),

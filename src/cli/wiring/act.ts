@@ -15,6 +15,7 @@ import { listSessionStates } from '../../infra/session/session-state.js';
 import { planFiles, ShadowSessionStore } from '../../infra/session/shadow-session-store.js';
 import { ScratchTracker } from '../../infra/shadow/scratch/tracking.js';
 import { ShadowStore } from '../../infra/shadow/shadow-store.js';
+import type { RepoLayout } from '../../infra/git/user-repo.js';
 import type { CliIo } from '../io.js';
 import { openVerifyRunner, type VerifyRunner } from './runner.js';
 import { tempRoot } from './temp-root.js';
@@ -39,6 +40,8 @@ export interface ActAdaptersRequest {
   homeBinds: readonly string[];
   maxFileBytes: number;
   links: readonly string[];
+  /** The repository's layout, when locating the workspace told it (null: in no repository). */
+  layout?: RepoLayout | null;
 }
 
 /** What an act session runs on; `close()` releases them all, whichever fail. */
@@ -57,15 +60,26 @@ export interface ActAdapters {
 
 /** The runner first (it may refuse: no isolation), then the shadow store, which takes the lock. */
 export async function openActAdapters(request: ActAdaptersRequest): Promise<ActAdapters> {
-  const { root, io } = request;
+  const { root, io, layout } = request;
   const runner = await openVerifyRunner({
     root,
     env: io.env,
     allowNetwork: request.allowNetwork,
     isolate: request.isolate,
     homeBinds: request.homeBinds,
+    ...(layout === undefined ? {} : { gitDirs: layout === null ? [] : [layout.gitDir, layout.commonDir] }),
   });
-  const store = await ShadowStore.open(root, io.env, { maxFileBytes: request.maxFileBytes, command: 'act' });
+  const store = await ShadowStore.open(root, io.env, {
+    maxFileBytes: request.maxFileBytes,
+    command: 'act',
+    ...(layout === undefined ? {} : { layout }),
+  });
+  const scratchesAt = (real: string) => store.scratches({ tempRoot: real, links: request.links, keep: true });
+  // The kept scratch's sweep needs no base: it runs while the session's first snapshot is taken.
+  // A temp dir that cannot be resolved fails when the scratch is opened, as it always did.
+  const early = await realpath(tempRoot(io.env)).then(scratchesAt, () => undefined);
+  // Its move, to the tree of the session's first snapshot, runs while that is committed.
+  early?.prepareKept(store.nextSnapshotTree());
   const caseInsensitive = await ignoresCase(root);
   // A step's capture reads only the paths aide wrote until a command runs in the scratch.
   const tracker = new ScratchTracker();
@@ -89,9 +103,8 @@ export async function openActAdapters(request: ActAdaptersRequest): Promise<ActA
     scratchFs: tracker.files(new NodeFileSystem()),
     caseInsensitive,
     openScratch: async (session, head) => {
-      const scratch = await store
-        .scratches({ tempRoot: await realpath(tempRoot(io.env)), links: request.links, keep: true })
-        .open(session, head);
+      const scratches = early ?? scratchesAt(await realpath(tempRoot(io.env)));
+      const scratch = await scratches.open(session, head);
       tracker.attach(scratch);
       return scratch;
     },
@@ -101,6 +114,8 @@ export async function openActAdapters(request: ActAdaptersRequest): Promise<ActA
           runner.dispose();
           return undefined;
         },
+        // Before the lock goes: a sweep no session took leaves no owner record behind.
+        () => early?.releaseEarly(),
         () => store.close(),
       ]);
       if (failed !== undefined) throw failed;

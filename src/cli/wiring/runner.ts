@@ -24,6 +24,8 @@ export interface RunnerRequest {
   isolate: boolean;
   /** sandbox.json `home_binds`. */
   homeBinds: readonly string[];
+  /** The workspace's git dir and common dir, when the caller knows them already (none: ask git). */
+  gitDirs?: readonly string[];
 }
 
 /** The runner of one session; `dispose()` removes the commands' private HOME and temp folder. */
@@ -54,7 +56,12 @@ async function isolationFor(request: RunnerRequest): Promise<SessionIsolation> {
   // Read-only: the workspace and every git dir a command could reach it through.
   const readOnlyPaths = [
     request.root,
-    ...(await knownGitDirs(request.root, join(request.root, STATE_DIR, 'shadow.git'), request.env)),
+    ...(await knownGitDirs(
+      request.root,
+      join(request.root, STATE_DIR, 'shadow.git'),
+      request.env,
+      request.gitDirs,
+    )),
   ];
   return prepareIsolation({
     allowNetwork: request.allowNetwork,

@@ -24,9 +24,14 @@ function alternates(objects: string, seen: Set<string>, depth: number): void {
   }
 }
 
-/** Absolute real paths, existing ones only. */
-export async function knownGitDirs(root: string, shadowDir: string, env: Env): Promise<string[]> {
-  const dirs = [...(await gitDirs(root, env)), shadowDir];
+/** Absolute real paths, existing ones only. `known`: the workspace's git dir and common dir, when told already. */
+export async function knownGitDirs(
+  root: string,
+  shadowDir: string,
+  env: Env,
+  known?: readonly string[],
+): Promise<string[]> {
+  const dirs = [...new Set(known ?? (await gitDirs(root, env))), shadowDir];
   const objects = new Set<string>();
   for (const dir of dirs) alternates(join(dir, 'objects'), objects, 0);
   const found = new Set<string>();

@@ -123,6 +123,8 @@ const STALE_GIT_GRACE_MS = 5000;
 export class ShadowStore extends ShadowReader implements Checkpointer {
   /** One `cat-file --batch` for the known-paths saves, started by the first and ended by close(). */
   private objects: ObjectReader | undefined;
+  /** Told the tree of the next checkpoint's snapshot (nextSnapshotTree). */
+  private snapshotted: ((tree: string) => void) | undefined;
   /**
    * The head this store last recorded on each session's branch: the next checkpoint's parent,
    * taken without a lookup (update-ref refuses it if the branch has moved since).
@@ -189,6 +191,20 @@ export class ShadowStore extends ShadowReader implements Checkpointer {
     return refTree(this.git, this.workspace, this.env, rev);
   }
 
+  /**
+   * The tree of the next checkpoint's snapshot, told as soon as it is written, before its commit
+   * is: act moves its kept scratch there meanwhile (ShadowScratches.prepareKept). It may never
+   * come (a resumed session takes no checkpoint first).
+   */
+  nextSnapshotTree(): Promise<string> {
+    return new Promise((resolve) => {
+      this.snapshotted = (tree) => {
+        this.snapshotted = undefined;
+        resolve(tree);
+      };
+    });
+  }
+
   /** Scratch checkouts of this workspace's snapshots and checkpoints. */
   scratches(options: ScratchOptions): ShadowScratches {
     return new ShadowScratches(this.git, this.workspace, options);
@@ -202,6 +218,7 @@ export class ShadowStore extends ShadowReader implements Checkpointer {
     const { paths = [], ...meta } = request;
     const ignored = [...(await watchPaths(this.git, this.workspace.root, paths))].sort();
     const snap = await this.snapshot();
+    this.snapshotted?.(snap.tree);
     const session = meta.session ?? newSessionId(meta.reason, new Date(), randomBytes(2).toString('hex'));
     const hint = this.headOf(meta.session);
     const { checkpoint, created } = await createCheckpoint(this.git, snap.tree, {

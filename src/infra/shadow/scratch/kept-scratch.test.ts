@@ -5,6 +5,7 @@ import {
   existsSync,
   lstatSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   rmSync,
   statSync,
@@ -190,4 +191,111 @@ test('a kept scratch whose index names an object that is not there still ends at
   assert.equal(readFileSync(join(two.path, 'src/b.ts'), 'utf8'), 'b\n');
   assert.equal((await two.capture()).tree, second);
   assert.equal(git(two.path, ['status', '--porcelain']).trim(), '');
+});
+
+test('swept early (prepareKept) beside a snapshot, then opened at its tree: everything a command left is swept', async (t) => {
+  const { root, store, scratches, first } = await setup(t);
+  const one = await scratches().open('act-1', first);
+  const path = one.path;
+  await one.dispose();
+  // A tracked file turned folder, a tracked folder turned file, an untracked and an ignored file,
+  // an edit, a planted .git folder: clean and add -u run side by side on these.
+  rmSync(join(path, 'src/b.ts'));
+  writeTree(path, { 'src/b.ts/inner.ts': 'x\n', 'planted.ts': 'x\n', 'dist/out.js': 'poisoned\n' });
+  rmSync(join(path, 'lib'), { recursive: true });
+  writeFileSync(join(path, 'lib'), 'a file now\n');
+  writeFileSync(join(path, 'src/a.ts'), 'tampered\n');
+  rmSync(join(path, '.git'));
+  writeTree(path, { '.git/hooks/post-checkout': '#!/bin/sh\n' });
+  const opener = scratches();
+  opener.prepareKept();
+  writeFileSync(join(root, 'src/a.ts'), 'a, third\n');
+  const third = (await store.snapshot()).tree;
+  const two = await opener.open('act-2', third);
+  t.after(() => two.dispose());
+  assert.equal(two.path, path, 'the kept one, taken up');
+  assert.deepEqual(scratchNames(path), await treeFiles(store, third));
+  assert.equal(readFileSync(join(path, 'src/a.ts'), 'utf8'), 'a, third\n');
+  assert.equal(readFileSync(join(path, 'src/b.ts'), 'utf8'), 'b\n');
+  assert.equal(readFileSync(join(path, 'lib/c.ts'), 'utf8'), 'c\n');
+  assert.match(readFileSync(join(path, '.git'), 'utf8'), /^gitdir: .*worktrees/);
+  assert.equal((await two.capture()).tree, third);
+  assert.equal(git(path, ['status', '--porcelain']).trim(), '');
+  assert.equal(git(path, ['rev-parse', 'HEAD^{tree}']).trim(), third, 'HEAD written at the base');
+});
+
+test('an early sweep no session takes leaves no owner record, and the next session takes the scratch up', async (t) => {
+  const { store, scratches, first } = await setup(t);
+  const one = await scratches().open('act-1', first);
+  const path = one.path;
+  await one.dispose();
+  const opener = scratches();
+  opener.prepareKept();
+  await opener.releaseEarly();
+  const records = join(store.workspace.stateDir, 'scratches');
+  assert.deepEqual(
+    readdirSync(records).filter((n) => n.endsWith('.json')),
+    [],
+    'no owner record left',
+  );
+  const two = await scratches().open('act-2', first);
+  t.after(() => two.dispose());
+  assert.equal(two.path, path);
+  assert.deepEqual(scratchNames(path), await treeFiles(store, first));
+});
+
+test('a failed early sweep makes the kept scratch afresh at open', async (t) => {
+  const { store, scratches, first } = await setup(t);
+  const one = await scratches().open('act-1', first);
+  await one.dispose();
+  const { adminDir } = JSON.parse(
+    readFileSync(join(store.git.location.gitDir, 'aide-kept-scratch.json'), 'utf8'),
+  ) as { adminDir: string };
+  // A lock left by a killed aide: both add -u and later scans would refuse this index.
+  writeFileSync(join(adminDir, 'aide-index.lock'), '');
+  const opener = scratches();
+  opener.prepareKept();
+  const two = await opener.open('act-2', first);
+  t.after(() => two.dispose());
+  assert.notEqual(two.path, one.path);
+  assert.ok(!existsSync(one.path), 'the one that failed its sweep is removed');
+  assert.deepEqual(scratchNames(two.path), await treeFiles(store, first));
+});
+
+test('moved early to the first checkpoint’s tree while it is committed, then on to whatever base open is given', async (t) => {
+  const { root, store, scratches, first, second } = await setup(t);
+  const one = await scratches().open('act-1', first);
+  const path = one.path;
+  await one.dispose();
+  writeFileSync(join(path, 'src/b.ts'), 'left by a command\n');
+  writeTree(path, { 'dist/out.js': 'poisoned\n' });
+  const opener = scratches();
+  opener.prepareKept(store.nextSnapshotTree());
+  writeFileSync(join(root, 'lib/c.ts'), 'c, third\n');
+  const { checkpoint } = await store.checkpoint({ reason: 'act', message: 'before' });
+  const third = git(root, [
+    '--git-dir',
+    store.git.location.gitDir,
+    'rev-parse',
+    `${checkpoint.id}^{tree}`,
+  ]).trim();
+  const two = await opener.open('act-2', checkpoint.id);
+  assert.equal(two.path, path, 'the kept one, taken up');
+  assert.deepEqual(scratchNames(path), await treeFiles(store, third));
+  assert.equal(readFileSync(join(path, 'lib/c.ts'), 'utf8'), 'c, third\n');
+  assert.equal(readFileSync(join(path, 'src/b.ts'), 'utf8'), 'b\n');
+  assert.equal((await two.capture()).tree, third);
+  assert.equal(git(path, ['status', '--porcelain']).trim(), '');
+  assert.equal(git(path, ['rev-parse', 'HEAD']).trim(), checkpoint.id, 'HEAD at the base');
+  await two.dispose();
+  // Told a tree other than the base open is given (a resumed session's head): moved on from it.
+  const later = scratches();
+  later.prepareKept(Promise.resolve(first));
+  const three = await later.open('act-3', second);
+  t.after(() => three.dispose());
+  assert.equal(three.path, path);
+  assert.deepEqual(scratchNames(path), await treeFiles(store, second));
+  assert.equal(readFileSync(join(path, 'src/a.ts'), 'utf8'), 'a, second\n');
+  assert.equal((await three.capture()).tree, second);
+  assert.equal(git(path, ['status', '--porcelain']).trim(), '');
 });

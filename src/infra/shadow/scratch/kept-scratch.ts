@@ -5,15 +5,18 @@
  * delete took 1–27 s (LESSONS.md); moving a kept one costs what changed plus one sweep.
  *
  * Never trusted as it is: verify commands ran in it. Each time it is taken up again
- * (worktree-scratch.ts, ShadowScratches.open):
+ * (kept-takeup.ts, for ShadowScratches.open):
  * - what says where it is comes from the shadow's git dir (`aide-kept-scratch.json`), never from
  *   the scratch: its name has aide's own shape (a folder directly in the home, proven a real
  *   folder), its admin folder must sit in the shadow's `worktrees/` and hold aide's index;
  * - its `.git` is written again (a folder, a symlink or another gitdir planted there is removed),
- *   and so is the worktree's HEAD;
+ *   and, once the base is known, so is the worktree's HEAD;
  * - everything untracked or ignored goes (`git clean -ffdx`, nested repositories included;
- *   the links are symlinks, removed as links), then every file is compared with aide's index
- *   (a full `add -A`) and the scratch is moved from what it holds to the wanted tree.
+ *   the links are symlinks, removed as links) while every tracked file is compared with aide's
+ *   index (`add -u`), side by side (WorktreeScratch.sweep says why that is the clean then
+ *   `add -A` it replaces), and the scratch is moved from what it holds to the wanted tree.
+ * - In act the sweep starts as soon as the workspace lock is held (prepareKept), beside the
+ *   workspace's snapshot: it needs no base, only the move does.
  * Anything unexpected (an unknown record version, a missing admin folder, a failed sweep)
  * makes it stale: removed (only where provably aide's) and made afresh.
  *
@@ -88,15 +91,23 @@ export async function keptName(gitDir: string): Promise<string | null> {
 
 /**
  * Writes the scratch's `.git` file again, pointing at its admin folder, whatever a command put
- * there (a folder with planted hooks and config, a symlink, another gitdir), and the
- * worktree's HEAD at `commit`, so git run inside sees an ordinary checkout of the base.
+ * there (a folder with planted hooks and config, a symlink, another gitdir). Done before the
+ * sweep; the worktree's HEAD follows once the base is known (writeWorktreeHead).
  */
-export async function resetGitLink(path: string, adminDir: string, commit: string): Promise<void> {
+export async function resetGitLink(path: string, adminDir: string): Promise<void> {
   const dotGit = join(path, '.git');
   const info = await lstat(dotGit).catch(() => undefined);
   if (info?.isDirectory() === true) await rm(dotGit, { recursive: true, force: true });
   else if (info !== undefined) await unlink(dotGit);
   await writeFile(dotGit, `gitdir: ${adminDir}\n`);
+}
+
+/**
+ * The worktree's HEAD at `commit`, so git run inside sees an ordinary checkout of the base.
+ * aide's own git calls name the shadow's git dir and never read it, so it is written last,
+ * before anything runs in the scratch.
+ */
+export async function writeWorktreeHead(adminDir: string, commit: string): Promise<void> {
   await mkdir(adminDir, { recursive: true });
   await writeFile(join(adminDir, 'HEAD'), `${commit}\n`);
 }

@@ -113,22 +113,39 @@ export class WorktreeScratch implements Scratch {
   }
 
   /**
-   * A kept scratch taken up again, its untracked files gone: every file compared with aide's
-   * index (what a command left is unknown), moved from what they hold to `tree`, linked, and its
-   * index copied for git run inside, as a fresh checkout would be. What the index held before
-   * the scan is not asked (a `write-tree` fewer): the scan's tree is what the files hold, and a
-   * broken index fails the scan as it would have failed that `write-tree`.
+   * The sweep of a kept scratch taken up again: everything untracked or ignored goes (`clean
+   * -ffdx`: nested repositories too, links as links) while every tracked file is compared with
+   * aide's index (`add -u`), side by side. Together they are the clean then `add -A` they
+   * replace: clean removes only paths the index lacks and `add -u` reads only paths it has, so
+   * neither sees what the other changes (a tracked file turned folder or symlink is gone for
+   * `add -u` before and after clean removes it), and after clean nothing is left for `add -A`
+   * to add. Both walks run at once instead of one after the other. Returns the tree the files
+   * hold; a broken index fails it, and the caller makes the scratch afresh. Both have ended
+   * when it returns or throws.
+   */
+  static async sweep(git: ShadowGit, options: GitCallOptions): Promise<string> {
+    const settled = await Promise.allSettled([
+      git.run(['clean', '-ffdxq', '--', ':/'], options),
+      git.run(['add', '-u', '--', ':/'], options),
+    ]);
+    for (const result of settled) if (result.status === 'rejected') throw result.reason;
+    return git.text(['write-tree'], options);
+  }
+
+  /**
+   * A kept scratch taken up again, swept (`held`: the tree its files hold, WorktreeScratch.sweep):
+   * moved from there to `tree`, linked, and its index copied for git run inside, as a fresh
+   * checkout would be.
    */
   static async takeUp(
     git: ShadowGit,
     objects: ObjectReader,
     workspace: Workspace,
     start: Omit<ScratchStart, 'tree' | 'links'>,
+    held: string,
     tree: string,
   ): Promise<WorktreeScratch> {
-    const options = { workTree: start.place.path, indexFile: start.indexFile };
     // No links yet: the sweep's clean removed them (as links), and relink makes them again.
-    const held = await scanFiles(git, options, []);
     const scratch = new WorktreeScratch(git, objects, workspace, { ...start, tree: held, links: [] });
     await scratch.moveTo(tree, { sweep: false });
     await scratch.syncIndex();

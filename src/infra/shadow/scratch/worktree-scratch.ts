@@ -16,7 +16,7 @@
  *   git call goes through the shadow's isolated runner.
  */
 import { randomBytes } from 'node:crypto';
-import { copyFile, lstat, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { copyFile, readdir, readFile, rm } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import type { ScratchOpener } from '../../../core/ports/scratch.js';
 import { AideError } from '../../../shared/errors.js';
@@ -36,10 +36,11 @@ import {
   scratchHome,
   writeOwner,
 } from './registry.js';
-import { forgetKept, readKept, resetGitLink, writeKept, type KeptRecord } from './kept-scratch.js';
+import { forgetKept, readKept, writeKept } from './kept-scratch.js';
 import { ObjectReader, objectsOnly } from './object-reader.js';
 import { WorktreeScratch } from './scratch-checkout.js';
 import { PRIVATE_INDEX, revision, unknownBase } from './scratch-start.js';
+import { exists, KeptTakeUp, type EarlySweep } from './kept-takeup.js';
 
 export { WorktreeScratch } from './scratch-checkout.js';
 
@@ -77,6 +78,9 @@ export class ShadowScratches implements ScratchOpener {
   /** `.aide/state/scratches`: their owner records, out of the sandboxed commands' reach. */
   readonly records: string;
 
+  /** Takes the kept scratch up: its sweep (early, with prepareKept) and its move. */
+  private readonly takeUp: KeptTakeUp;
+
   constructor(
     private readonly git: ShadowGit,
     private readonly workspace: Workspace,
@@ -84,6 +88,27 @@ export class ShadowScratches implements ScratchOpener {
   ) {
     this.home = scratchHome(options.tempRoot, workspace.root);
     this.records = recordsDir(workspace.stateDir);
+    this.takeUp = new KeptTakeUp(git, workspace, {
+      home: this.home,
+      records: this.records,
+      links: options.links,
+    });
+  }
+
+  /**
+   * Starts taking up the kept scratch before the base is known (kept-takeup.ts, prepare): its
+   * sweep runs beside the workspace's snapshot, which the base comes from, and open() then only
+   * moves it. `target`: the tree to move it to meanwhile (the first snapshot's). Nothing without
+   * `keep`, or when there is no kept scratch to take up here: open() does what it always did.
+   * The caller holds the workspace lock from now on, and calls open() or releaseEarly() after.
+   */
+  prepareKept(target?: Promise<string>): void {
+    if (this.options.keep === true) this.takeUp.prepare(target);
+  }
+
+  /** An early sweep no open() took (the session ended before it had a scratch): its owner record goes. */
+  releaseEarly(): Promise<void> {
+    return this.takeUp.release();
   }
 
   /**
@@ -112,6 +137,22 @@ export class ShadowScratches implements ScratchOpener {
       throw new AideError('usage', `"${session}" is not a valid session id`, {
         hint: 'Use letters, digits, ".", "_" and "-".',
       });
+    // Before anything else touches the scratches: a stale sweep's `worktree prune` must not
+    // run while the early sweep has the kept scratch's `.git` half written.
+    const early = await this.takeUp.take();
+    try {
+      return await this.openAt(session, base, early);
+    } catch (error) {
+      early?.objects?.close();
+      throw error;
+    } finally {
+      // Not taken (the session id was refused, the base unknown): as if never swept.
+      if (early !== null && early.swept !== null && early.taken !== true)
+        await rm(ownerFile(this.records, early.name), { force: true });
+    }
+  }
+
+  private async openAt(session: string, base: string, early: EarlySweep | null): Promise<WorktreeScratch> {
     await ensureScratchHome(this.home);
     await this.removeStale();
     const existing = (await listScratches(this.home, this.records)).find((e) => e.session === session);
@@ -126,13 +167,13 @@ export class ShadowScratches implements ScratchOpener {
       );
     }
     // The scratch's reader answers the base's lookups too: a git process fewer for each.
-    const objects = new ObjectReader(this.git);
+    const objects = early?.objects ?? new ObjectReader(this.git);
     try {
       const tree = await objects.treeId(revision(base));
       if (tree === null) throw unknownBase(base);
       const commit = await commitFor(this.git, objects, base, tree);
       if (this.options.keep === true) {
-        const kept = await this.openKept(session, tree, commit, objects);
+        const kept = await this.openKept(session, tree, commit, objects, early);
         if (kept !== null) return kept;
       }
       return await this.openFresh(session, session, tree, commit, false, objects);
@@ -142,21 +183,32 @@ export class ShadowScratches implements ScratchOpener {
     }
   }
 
-  /** The workspace's kept scratch, taken up again (swept, moved) or made; null when another process has it. */
+  /**
+   * The workspace's kept scratch, taken up again (swept, moved) or made; null when another
+   * process has it. `early`: its sweep, already made by prepareKept.
+   */
   private async openKept(
     session: string,
     tree: string,
     commit: string,
     objects: ObjectReader,
+    early: EarlySweep | null,
   ): Promise<WorktreeScratch | null> {
     const gitDir = this.git.location.gitDir;
     const record = await readKept(gitDir);
     // Kept under another temp dir (TMPDIR differs between runs): left alone, a scratch per session here.
     if (record !== null && record !== 'stale' && record.home !== this.home) return null;
     if (record !== null && record !== 'stale') {
-      const entry = (await listScratches(this.home, this.records)).find((e) => e.session === record.name);
-      if (entry?.alive === true) return null;
-      const reused = await this.reuse(session, record, tree, commit, objects).catch(() => null);
+      const own = early?.name === record.name ? early : null;
+      if (own === null) {
+        const entry = (await listScratches(this.home, this.records)).find((e) => e.session === record.name);
+        if (entry?.alive === true) return null;
+      } else own.taken = true;
+      const swept = own === null ? await this.takeUp.sweep(record).catch(() => null) : own.swept;
+      const reused =
+        swept === null
+          ? null
+          : await this.takeUp.move(session, swept, tree, commit, objects).catch(() => null);
       if (reused !== null) return reused;
     }
     // One that cannot be removed (a folder a command made unreadable) is forgotten: the stale
@@ -166,49 +218,6 @@ export class ShadowScratches implements ScratchOpener {
     const made = await this.openFresh(name, session, tree, commit, true, objects);
     await writeKept(gitDir, { version: 1, name, home: this.home, adminDir: made.adminDir });
     return made;
-  }
-
-  /**
-   * Takes the kept scratch up again (kept-scratch.ts says what is checked and swept); null
-   * when it cannot be trusted to be aide's (then it is removed and made afresh).
-   */
-  private async reuse(
-    session: string,
-    record: KeptRecord,
-    tree: string,
-    commit: string,
-    objects: ObjectReader,
-  ): Promise<WorktreeScratch | null> {
-    const path = join(this.home, record.name);
-    const indexFile = join(record.adminDir, PRIVATE_INDEX);
-    const proven = await lstat(path).catch(() => undefined);
-    const gitdir = await readFile(join(record.adminDir, 'gitdir'), 'utf8').catch(() => '');
-    if (proven?.isDirectory() !== true || proven.isSymbolicLink()) return null;
-    if (gitdir.trim() !== join(path, '.git') || !(await exists(indexFile))) return null;
-    await writeOwner(this.records, record.name, {
-      version: 2,
-      pid: process.pid,
-      identity: await processIdentity(process.pid),
-      createdAt: new Date().toISOString(),
-    });
-    try {
-      await resetGitLink(path, record.adminDir, commit);
-      // Untracked and ignored files, nested repositories, links: all go (links as links).
-      await this.git.run(['clean', '-ffdxq', '--', ':/'], { workTree: path, indexFile });
-      const linkPaths = await resolveLinkPaths(this.workspace.root, this.options.links);
-      const place = { home: this.home, records: this.records, name: record.name, session, path };
-      const start = { place: { ...place, adminDir: record.adminDir, kept: true }, indexFile };
-      return await WorktreeScratch.takeUp(
-        this.git,
-        objects,
-        this.workspace,
-        { ...start, configuredLinks: linkPaths },
-        tree,
-      );
-    } catch (error) {
-      await rm(ownerFile(this.records, record.name), { force: true });
-      throw error;
-    }
   }
 
   /** Removes the kept scratch (aide checkpoints prune, or a stale one): its folder if provably aide's, its admin folder, its record. */
@@ -306,11 +315,4 @@ async function worktreesToPrune(gitDir: string): Promise<boolean> {
     if (!isAbsolute(target) || !(await exists(target))) return true;
   }
   return false;
-}
-
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
 }
