@@ -30,6 +30,7 @@ import { forgetKept } from './kept-scratch.js';
 import { type ObjectReader, objectsOnly } from './object-reader.js';
 import { changedFilesBetween, DIFF_ARGS } from '../changed-files.js';
 import { applyTreeChanges, updateIndexEntries } from './tree-files.js';
+import { statScan } from './stat-scan.js';
 import { writtenTree } from './written-tree.js';
 import { revision, type ScratchPlace, type ScratchStart, unknownBase } from './scratch-start.js';
 
@@ -220,13 +221,15 @@ export class WorktreeScratch implements Scratch {
   async capture(): Promise<ScratchCapture> {
     this.live();
     const written = await this.captureWritten();
-    const tree = written ?? (await this.captureAll());
+    const scanned = written === null ? await this.captureAll() : null;
+    const tree = written ?? scanned?.tree ?? this.filesTree;
     this.unknownFiles = false;
     this.foreign = false;
     this.written.clear();
     this.filesTree = tree;
-    // The tree from the written paths leaves the index where it was: syncIndex brings it up when a scan needs it.
-    if (written === null) this.indexTree = tree;
+    // The tree from the written paths, or from a stat scan, leaves the index where it was:
+    // syncIndex brings it up when a scan needs it.
+    if (scanned?.indexed === true) this.indexTree = tree;
     const changes = await this.objects.changes(this.baseTree, tree);
     return { base: this.baseTree, tree, changes };
   }
@@ -249,6 +252,8 @@ export class WorktreeScratch implements Scratch {
         root: this.path,
         fileMode: await this.fileMode(),
         options: this.indexOptions,
+        // The shadow's info/attributes turns every conversion off for its worktrees too.
+        direct: true,
       });
     } catch (error) {
       if (error instanceof GitCommandError) return null;
@@ -264,10 +269,25 @@ export class WorktreeScratch implements Scratch {
     return this.trustsFileMode;
   }
 
-  /** The full scan: every file of the scratch against the private index (`add -A`, like `git status`). */
-  private async captureAll(): Promise<string> {
+  /**
+   * Every file of the scratch compared with the private index: by the two read-only walks of a
+   * stat scan (stat-scan.ts) when the files matched a known tree before whatever ran, else (or
+   * when the stat scan cannot decide) by the full `add -A`, which also brings the index up.
+   */
+  private async captureAll(): Promise<{ tree: string; indexed: boolean }> {
+    if (!this.unknownFiles) {
+      const tree = await statScan(this.git, this.objects, {
+        indexTree: this.indexTree,
+        files: this.filesTree,
+        root: this.path,
+        links: this.linkState,
+        fileMode: await this.fileMode(),
+        options: this.indexOptions,
+      });
+      if (tree !== null) return { tree, indexed: false };
+    }
     await this.addMissingEntries();
-    return scanFiles(this.git, this.indexOptions, this.linkState);
+    return { tree: await scanFiles(this.git, this.indexOptions, this.linkState), indexed: true };
   }
 
   async changedFiles(capture?: ScratchCapture): Promise<ChangedFile[]> {
