@@ -92,7 +92,7 @@ export async function openActAdapters(request: ActAdaptersRequest): Promise<ActA
       const scratch = await store
         .scratches({ tempRoot: await realpath(tempRoot(io.env)), links: request.links, keep: true })
         .open(session, head);
-      tracker.attach(scratch);
+      tracker.attach(scratch, { commandsLeaveNothing: runner.isolation.processTree === 'namespace' });
       return scratch;
     },
     close: async () => {
