@@ -212,6 +212,9 @@ export class WorktreeScratch implements Scratch {
   trackWrites(options: { sweepsEarly?: boolean } = {}): void {
     this.tracked = true;
     this.sweepsEarly = options.sweepsEarly === true;
+    // Asked now, beside the session's other start-up work, not in the first step's capture; a
+    // failure is met again (and reported) by the capture that needs it.
+    this.fileMode().catch(() => undefined);
   }
 
   /**
