@@ -157,8 +157,6 @@ export async function* attemptStep(
     },
     { runner: deps.runner, now: deps.now },
   );
-  // Nothing runs in the scratch again before the next step's move (or this one's retry).
-  void deps.scratch.settle?.();
   if (verify.verdict !== 'passed')
     return {
       ...failed(step, 'verify', verify.summary, {

@@ -69,9 +69,10 @@ export interface Scratch {
   capture(): Promise<ScratchCapture>;
   /**
    * The commands run in the scratch so far have ended, and none runs until the next move,
-   * capture or command (the act flow says so after a step's verification): a scratch may begin
-   * the sweep those will need now, in the background, while the step is reviewed and recorded.
-   * Nothing needs to wait for the promise (it says when that sweep has ended; it never rejects).
+   * capture or command (the act flow says so once a step that another follows is verified,
+   * while the step is approved, checkpointed and written back): a scratch may begin the sweep
+   * those will need now, in the background. Nothing needs to wait for the promise (it says
+   * when that sweep has ended; it never rejects).
    */
   settle?(): Promise<void>;
   /** The files a capture changed from its base, each with its diff (a capture is taken now when not given). */
