@@ -4,18 +4,17 @@
  * are read back (written-tree.ts). A full `add -A` + `write-tree` reads the 30k-entry index,
  * rewrites it after re-adding the files the last moves wrote, and has `write-tree` read and
  * write it again (~95 ms at 30k files here); these two read-only walks run side by side
- * (~40 ms), and the tree is rebuilt in node from the few paths they name.
+ * (~40–50 ms), and the tree is rebuilt in node from the few paths they name.
  *
- * Why it is sound, given that the private index holds exactly `indexTree` (every writer of it
- * in scratch-checkout.ts keeps that so, and commands cannot reach it: it is in the shadow, which
- * the sandbox shows read-only) and `files` is the tree the files were known to match before the
- * command:
+ * Why it is sound, given that the private index holds exactly `indexTree` (scratch-checkout.ts
+ * knows no tree for it while a write of it is under way or failed, and then scans in full;
+ * commands cannot reach it: it is in the shadow, which the sandbox shows read-only):
  * - a tracked path `diff-files` does not name matches its index entry by git's own stat check
  *   (size, mtime, ctime, inode, mode; a racily clean entry is compared by content), so it holds
  *   indexTree's blob. A command cannot forge that: ctime is set by the kernel on every change and
- *   cannot be set back, and git compares it (core.trustctime is never turned off for the shadow);
- * - such a path also holds `files`' blob unless the moves since the index was written changed
- *   it: those paths (indexTree → files) are read back too, whatever their stat says;
+ *   cannot be set back, and git compares it (STAT_CHECK pins that);
+ * - such a path also holds `files`' blob unless a move or capture since the index was written
+ *   changed it: those paths (indexTree → files) are read back too, whatever their stat says;
  * - every other path the scan would record is untracked and not ignored, which `ls-files -o`
  *   lists file by file with the same ignore rules `add -A` uses.
  * Anything this does not model gives null and the caller scans every file: a nested repository
@@ -29,6 +28,20 @@ import { touchesLink } from './links.js';
 import type { ObjectReader } from './object-reader.js';
 import { writtenTree } from './written-tree.js';
 
+/**
+ * git's full stat check, pinned (the shadow's config is aide's alone, and global and system
+ * config are off for it; this says what the soundness rests on): ctime compared, every field,
+ * no entry taken as unchanged unasked.
+ */
+const STAT_CHECK = [
+  '-c',
+  'core.trustctime=true',
+  '-c',
+  'core.checkStat=default',
+  '-c',
+  'core.ignoreStat=false',
+];
+
 /** More named paths than this and the full scan is cheaper (and refreshes the index's stat data). */
 const MAX_PATHS = 256;
 
@@ -36,7 +49,7 @@ const MAX_PATHS = 256;
 export interface StatScanRequest {
   /** The tree the private index holds. */
   indexTree: string;
-  /** The tree the files were known to match before whatever ran. */
+  /** The tree the files were last known to hold: the rebuild's base (every path not named holds it). */
   files: string;
   /** The scratch's folder. */
   root: string;
@@ -55,7 +68,7 @@ export async function statScan(
 ): Promise<string | null> {
   const { options } = request;
   const [dirty, untracked, moved] = await Promise.all([
-    git.fields(['diff-files', '--name-only', '-z', '--ignore-submodules=none'], options),
+    git.fields([...STAT_CHECK, 'diff-files', '--name-only', '-z', '--ignore-submodules=none'], options),
     git.fields(['ls-files', '--others', '--exclude-standard', '--full-name', '-z'], options),
     objects.changes(request.indexTree, request.files),
   ]);
