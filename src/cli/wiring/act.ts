@@ -105,7 +105,7 @@ export async function openActAdapters(request: ActAdaptersRequest): Promise<ActA
     openScratch: async (session, head) => {
       const scratches = early ?? scratchesAt(await realpath(tempRoot(io.env)));
       const scratch = await scratches.open(session, head);
-      tracker.attach(scratch);
+      tracker.attach(scratch, { commandsLeaveNothing: runner.isolation.processTree === 'namespace' });
       return scratch;
     },
     close: async () => {

@@ -119,6 +119,16 @@ test('a step that passes verification and is approved is checkpointed and writte
     assert.ok(types(events).includes(type as AideEvent['type']), type);
 });
 
+test("the scratch is told when a verified step's commands are over (settle), before the next step's move; not after the last", async () => {
+  const passed = await act([STEP_1, STEP_2]);
+  assert.deepEqual(passed.scratch.settles, [1]);
+  assert.equal(passed.runner.calls.length, 2);
+  const failed = await act([STEP_1, STEP_2], {
+    script: (run) => (run.name === 'test' ? { exitCode: 1, tail: '1 failing' } : undefined),
+  });
+  assert.deepEqual(failed.scratch.settles, []);
+});
+
 test('a step whose verification fails writes nothing, asks nothing and stops the session', async () => {
   const { report, workspace, approver, recorder } = await act([STEP_1, STEP_2], {
     script: (run) => (run.name === 'test' ? { exitCode: 1, tail: '1 failing' } : undefined),

@@ -130,6 +130,10 @@ async function* actStep(step: ActStep, ctx: StepContext): AsyncGenerator<AideEve
   await deps.scratch.moveTo(ctx.head);
   const attempt = yield* attemptsAt(step, ctx);
   if (attempt.kind !== 'verified') return attempt.report;
+  // Nothing runs in the scratch again before the next step's move, which needs the sweep the
+  // verification made necessary: begun now, it runs while this step is reviewed and recorded.
+  // Not after the last step (the next session sweeps anyway) nor after a failed one (it stops).
+  if (step !== input.steps.at(-1)) void deps.scratch.settle?.();
   const { capture, verified } = attempt;
   const decision = yield* approve(step, ctx, verified);
   if (decision.kind !== 'approve') return declined(step, decision, verified);

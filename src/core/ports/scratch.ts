@@ -67,6 +67,14 @@ export interface Scratch {
   moveTo(target: string, options?: { sweep?: boolean }): Promise<ScratchMove>;
   /** Records the scratch's current files as a tree in the shadow's object store, with the changes from `base`. */
   capture(): Promise<ScratchCapture>;
+  /**
+   * The commands run in the scratch so far have ended, and none runs until the next move,
+   * capture or command (the act flow says so once a step that another follows is verified,
+   * while the step is approved, checkpointed and written back): a scratch may begin the sweep
+   * those will need now, in the background. Nothing needs to wait for the promise (it says
+   * when that sweep has ended; it never rejects).
+   */
+  settle?(): Promise<void>;
   /** The files a capture changed from its base, each with its diff (a capture is taken now when not given). */
   changedFiles(capture?: ScratchCapture): Promise<ChangedFile[]>;
   /** Which of these scratch-relative paths git ignores (a capture leaves them out), each with the rule that does. */

@@ -171,6 +171,8 @@ export class FakeScratch implements Scratch {
   /** Scratch-relative path → the ignore rule that leaves it out of a capture. */
   readonly ignored = new Map<string, string>();
   moves: string[] = [];
+  /** For each settle() call, how many moves had been made by then. */
+  settles: number[] = [];
   disposed = false;
 
   constructor(
@@ -186,6 +188,11 @@ export class FakeScratch implements Scratch {
     this.moves.push(target);
     this.load(target);
     return Promise.resolve({ from, to: target, written: 0, removed: 0, swept: false });
+  }
+
+  settle(): Promise<void> {
+    this.settles.push(this.moves.length);
+    return Promise.resolve();
   }
 
   capture(): Promise<ScratchCapture> {

@@ -52,7 +52,8 @@ export class ShadowSessionRecorder implements SessionRecorder {
 
   async writeBack(changes: readonly TreeChange[], step: WriteBackStep): Promise<WriteBackResult> {
     // Watched before any file changes: later snapshots hold them even if ignore rules change.
-    await watchPaths(
+    // The plan only reads, so it is made meanwhile (its blob reader starts beside check-ignore).
+    const watched = watchPaths(
       this.store.git,
       this.store.workspace.root,
       changes.map((c) => c.path),
@@ -63,7 +64,7 @@ export class ShadowSessionRecorder implements SessionRecorder {
       startedAt: new Date().toISOString(),
       changes: [...changes],
     };
-    return this.write(pending, true);
+    return this.write(pending, true, watched);
   }
 
   pendingWriteBack(): Promise<PendingWriteBack | null> {
@@ -84,10 +85,17 @@ export class ShadowSessionRecorder implements SessionRecorder {
   }
 
   /** Checks every file, journals (a fresh write-back) or keeps the journal (a roll-forward), writes. */
-  private async write(pending: PendingWriteBack, fresh: boolean): Promise<WriteBackResult> {
+  private async write(
+    pending: PendingWriteBack,
+    fresh: boolean,
+    watched: Promise<unknown> = Promise.resolve(),
+  ): Promise<WriteBackResult> {
     const objects = new ObjectReader(this.store.git);
     try {
-      const plan = await planWriteBack(objects, this.store.workspace.root, pending.changes, this.fs);
+      const [plan] = await Promise.all([
+        planWriteBack(objects, this.store.workspace.root, pending.changes, this.fs),
+        watched,
+      ]);
       if (plan.conflicts.length > 0) return { written: 0, conflicts: plan.conflicts };
       // A roll-forward rewrites the journal with its own pid: if it is killed too, the next
       // resume sweeps this process's temp files.

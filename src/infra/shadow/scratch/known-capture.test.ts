@@ -84,3 +84,40 @@ test('the tracker tells the scratch: writes inside by their path, anything outsi
   tracker.commandRan();
   assert.deepEqual(paths(await scratch.capture()), ['modified src/a.ts', 'modified src/b.ts']);
 });
+
+test('settle sweeps in the background where commands leave nothing running: what they wrote is seen, a later command spoils it', async (t) => {
+  const { scratch } = await open(t);
+  scratch.trackWrites({ sweepsEarly: true });
+  writeFileSync(join(scratch.path, 'src/a.ts'), 'by a command\n');
+  scratch.noteForeign();
+  await scratch.settle();
+  // Written after the sweep with nothing told: the sweep's tree is what the capture takes (this
+  // is why only commands that cannot outlive their run allow it).
+  writeFileSync(join(scratch.path, 'src/b.ts'), 'unseen\n');
+  assert.deepEqual(paths(await scratch.capture()), ['modified src/a.ts'], 'the early sweep was used');
+  // aide's own write during a sweep is read again; a command run after it began spoils it.
+  writeFileSync(join(scratch.path, 'src/new.ts'), 'by another command\n');
+  scratch.noteForeign();
+  const sweep = scratch.settle();
+  writeFileSync(join(scratch.path, 'real/c.ts'), 'by aide meanwhile\n');
+  scratch.noteWritten(['real/c.ts']);
+  writeFileSync(join(scratch.path, 'src/late.ts'), 'by a command after settle\n');
+  scratch.noteForeign();
+  await sweep;
+  assert.deepEqual(paths(await scratch.capture()), [
+    'created src/late.ts',
+    'created src/new.ts',
+    'modified real/c.ts',
+    'modified src/a.ts',
+    'modified src/b.ts',
+  ]);
+});
+
+test('settle does nothing where a command may leave processes behind: the next capture scans then', async (t) => {
+  const { scratch } = await open(t);
+  writeFileSync(join(scratch.path, 'src/a.ts'), 'by a command\n');
+  scratch.noteForeign();
+  await scratch.settle();
+  writeFileSync(join(scratch.path, 'src/b.ts'), 'by what it left running\n');
+  assert.deepEqual(paths(await scratch.capture()), ['modified src/a.ts', 'modified src/b.ts']);
+});

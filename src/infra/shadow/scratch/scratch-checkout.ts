@@ -30,6 +30,7 @@ import { forgetKept } from './kept-scratch.js';
 import { type ObjectReader, objectsOnly } from './object-reader.js';
 import { changedFilesBetween, DIFF_ARGS } from '../changed-files.js';
 import { applyTreeChanges, updateIndexEntries } from './tree-files.js';
+import { statScan } from './stat-scan.js';
 import { writtenTree } from './written-tree.js';
 import { revision, type ScratchPlace, type ScratchStart, unknownBase } from './scratch-start.js';
 
@@ -62,8 +63,11 @@ export class WorktreeScratch implements Scratch {
   private baseTree: string;
   /** The tree the files are known to match: the last capture, or the last move's target. */
   private filesTree: string;
-  /** The tree the private index was last brought to. */
-  private indexTree: string;
+  /**
+   * The tree the private index holds (its entries' content: a stat scan relies on it, see
+   * stat-scan.ts); null while a write of the index is under way or failed, when no tree is known.
+   */
+  private indexTree: string | null;
   private linkState: ScratchLink[];
   private disposed = false;
   /** A move failed half-way: the files match no known tree until the next capture. */
@@ -84,6 +88,13 @@ export class WorktreeScratch implements Scratch {
   private written = new Set<string>();
   /** Whether git trusts the execute bit here (core.fileMode), read once when a capture needs it. */
   private trustsFileMode: Promise<boolean> | null = null;
+  /**
+   * Whether settle() may sweep in the background: only where nothing a command started outlives
+   * it (a PID namespace), so that nothing can write after the sweep read the files.
+   */
+  private sweepsEarly = false;
+  /** The sweep settle() began; `spoiled` once anything foreign ran after it began (its tree is then not used). */
+  private early: { scan: Promise<string | null>; spoiled: boolean } | null = null;
 
   private readonly place: ScratchPlace;
   private readonly indexFile: string;
@@ -187,11 +198,13 @@ export class WorktreeScratch implements Scratch {
    * that are also ignored would otherwise be dropped by `add -A`, or removed by `clean -X`).
    */
   private async syncIndex(): Promise<void> {
-    await updateIndexEntries(
-      this.git,
-      await this.objects.changes(this.indexTree, this.filesTree),
-      this.indexOptions,
-    );
+    const from = this.indexTree;
+    this.indexTree = null;
+    // An index of no known tree is given the files' tree afresh (its stat data lost: the next
+    // scan hashes every file again).
+    if (from === null) await this.git.run(['read-tree', this.filesTree], this.indexOptions);
+    else
+      await updateIndexEntries(this.git, await this.objects.changes(from, this.filesTree), this.indexOptions);
     this.indexTree = this.filesTree;
   }
 
@@ -203,6 +216,7 @@ export class WorktreeScratch implements Scratch {
    * them; the index is then no tree aide knows (indexTree stays) until the scan.
    */
   private async addMissingEntries(): Promise<void> {
+    if (this.indexTree === null) return this.syncIndex();
     const changes = await this.objects.changes(this.indexTree, this.filesTree);
     if (changes.some((c) => c.action === 'created' || c.action === 'type_changed')) await this.syncIndex();
   }
@@ -212,8 +226,40 @@ export class WorktreeScratch implements Scratch {
    * (noteForeign) made in it (tracking.ts): captures then read the written paths only, until
    * something foreign ran.
    */
-  trackWrites(): void {
+  trackWrites(options: { sweepsEarly?: boolean } = {}): void {
     this.tracked = true;
+    this.sweepsEarly = options.sweepsEarly === true;
+    // Asked now, beside the session's other start-up work, not in the first step's capture; a
+    // failure is met again (and reported) by the capture that needs it.
+    this.fileMode().catch(() => undefined);
+  }
+
+  /**
+   * Begins the sweep the next capture or move needs (after a command ran), in the background:
+   * its git processes read the files while the step is reviewed, checkpointed and written back,
+   * none of which touches the scratch. Anything foreign after this spoils it; every method that
+   * reads or writes the scratch's files or index waits for it first (adoptEarly). Resolves
+   * when that sweep has ended (the act flow does not wait; tests do).
+   */
+  async settle(): Promise<void> {
+    if (!this.sweepsEarly || !this.tracked || !this.foreign || this.unknownFiles) return;
+    if (this.disposed || this.early !== null) return;
+    // A failed sweep is not this call's to report: the capture that needs it runs it again.
+    const scan = this.captureAll().catch(() => null);
+    this.early = { scan, spoiled: false };
+    await scan;
+  }
+
+  /** Waits for a sweep settle() began, and takes its tree as what the files hold unless something foreign ran since. */
+  private async adoptEarly(): Promise<void> {
+    const early = this.early;
+    if (early === null) return;
+    const scanned = await early.scan;
+    this.early = null;
+    if (scanned === null || early.spoiled || !this.foreign || this.unknownFiles) return;
+    // aide's own writes since the sweep began stay in `written`: the next capture reads them again.
+    this.foreign = false;
+    this.filesTree = scanned;
   }
 
   /**
@@ -232,18 +278,18 @@ export class WorktreeScratch implements Scratch {
   /** Something aide does not control ran in the scratch (a command): the next capture walks every file. */
   noteForeign(): void {
     this.foreign = true;
+    if (this.early !== null) this.early.spoiled = true;
   }
 
   async capture(): Promise<ScratchCapture> {
     this.live();
+    await this.adoptEarly();
     const written = await this.captureWritten();
     const tree = written ?? (await this.captureAll());
     this.unknownFiles = false;
     this.foreign = false;
     this.written.clear();
     this.filesTree = tree;
-    // The tree from the written paths leaves the index where it was: syncIndex brings it up when a scan needs it.
-    if (written === null) this.indexTree = tree;
     const changes = await this.objects.changes(this.baseTree, tree);
     return { base: this.baseTree, tree, changes };
   }
@@ -266,6 +312,8 @@ export class WorktreeScratch implements Scratch {
         root: this.path,
         fileMode: await this.fileMode(),
         options: this.indexOptions,
+        // The shadow's info/attributes turns every conversion off for its worktrees too.
+        direct: true,
       });
     } catch (error) {
       if (error instanceof GitCommandError) return null;
@@ -281,10 +329,30 @@ export class WorktreeScratch implements Scratch {
     return this.trustsFileMode;
   }
 
-  /** The full scan: every file of the scratch against the private index (`add -A`, like `git status`). */
+  /**
+   * Every file of the scratch compared with the private index: by the two read-only walks of a
+   * stat scan (stat-scan.ts) when the files matched a known tree before whatever ran, else (or
+   * when the stat scan cannot decide) by the full `add -A`, which also brings the index up.
+   */
   private async captureAll(): Promise<string> {
+    if (!this.unknownFiles && this.indexTree !== null) {
+      const tree = await statScan(this.git, this.objects, {
+        indexTree: this.indexTree,
+        files: this.filesTree,
+        root: this.path,
+        links: this.linkState,
+        fileMode: await this.fileMode(),
+        options: this.indexOptions,
+      });
+      if (tree !== null) return tree;
+    }
     await this.addMissingEntries();
-    return scanFiles(this.git, this.indexOptions, this.linkState);
+    // The tree from the written paths, or from a stat scan, leaves the index where it was
+    // (syncIndex brings it up when a scan needs it); this one rewrites it.
+    this.indexTree = null;
+    const tree = await scanFiles(this.git, this.indexOptions, this.linkState);
+    this.indexTree = tree;
+    return tree;
   }
 
   async changedFiles(capture?: ScratchCapture): Promise<ChangedFile[]> {
@@ -294,6 +362,7 @@ export class WorktreeScratch implements Scratch {
 
   async ignoredPaths(paths: readonly string[]): Promise<IgnoredPath[]> {
     this.live();
+    await this.adoptEarly();
     if (paths.length === 0) return [];
     // -v names the rule; --no-index would also report tracked files, which a capture does take.
     const out = await this.git.run(['check-ignore', '-v', '-z', '--stdin'], {
@@ -320,6 +389,7 @@ export class WorktreeScratch implements Scratch {
 
   async moveTo(target: string, options: { sweep?: boolean } = {}): Promise<ScratchMove> {
     this.live();
+    await this.adoptEarly();
     const sweep = options.sweep ?? true;
     const rev = revision(target);
     const swept = sweep || this.unknownFiles;
@@ -373,6 +443,9 @@ export class WorktreeScratch implements Scratch {
   async dispose(options: { remove?: boolean } = {}): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
+    // A sweep still reading the files (or writing the index) is let finish first.
+    await this.early?.scan;
+    this.early = null;
     if (this.place.kept && options.remove !== true) {
       // Left for the next session, which sweeps it: the index given the paths of the last move
       // first, so that sweep keeps what aide last wrote (a tracked ignored file included).

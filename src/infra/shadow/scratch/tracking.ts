@@ -14,7 +14,7 @@ import type { FileSystem } from '../../../core/ports/files.js';
 /** The part of a scratch the tracker tells (WorktreeScratch). */
 export interface TrackedScratch {
   readonly path: string;
-  trackWrites(): void;
+  trackWrites(options?: { sweepsEarly?: boolean }): void;
   noteWritten(paths: readonly string[]): void;
   noteForeign(): void;
 }
@@ -22,10 +22,14 @@ export interface TrackedScratch {
 export class ScratchTracker {
   private scratch: TrackedScratch | null = null;
 
-  /** From now on writes and commands are told to this scratch. */
-  attach(scratch: TrackedScratch): void {
+  /**
+   * From now on writes and commands are told to this scratch. `commandsLeaveNothing`: every
+   * process a command starts is gone when its run returns (a PID namespace), so the scratch may
+   * sweep as soon as the flow says the commands are over (Scratch.settle).
+   */
+  attach(scratch: TrackedScratch, options: { commandsLeaveNothing?: boolean } = {}): void {
     this.scratch = scratch;
-    scratch.trackWrites();
+    scratch.trackWrites({ sweepsEarly: options.commandsLeaveNothing === true });
   }
 
   /** A command is about to run (or ran): whatever it wrote is unknown. */
