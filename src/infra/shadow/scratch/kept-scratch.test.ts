@@ -299,3 +299,30 @@ test('moved early to the first checkpoint’s tree while it is committed, then o
   assert.equal((await three.capture()).tree, second);
   assert.equal(git(path, ['status', '--porcelain']).trim(), '');
 });
+
+test('a .git planted in a tracked folder of a kept scratch (git never lists one) is gone at the next take-up', async (t) => {
+  const { scratches, first, second } = await setup(t);
+  const one = await scratches().open('act-1', first);
+  const path = one.path;
+  await one.dispose();
+  // A repository of its own inside `lib/`, whose config would run a program for any git in lib/;
+  // a `.git` file pointing elsewhere; one in another case; one in an untracked folder.
+  writeTree(path, {
+    'lib/.git/HEAD': 'ref: refs/heads/main\n',
+    'lib/.git/config': '[core]\n\tfsmonitor = touch /tmp/aide-pwned-fsmonitor\n',
+    'lib/.git/hooks/post-checkout': '#!/bin/sh\ntouch /tmp/pwned\n',
+    'src/.git': 'gitdir: /tmp/elsewhere\n',
+    'src/deep/.GIT/config': '[core]\n',
+    'planted/.git/config': '[core]\n',
+  });
+  const two = await scratches().open('act-2', second);
+  t.after(() => two.dispose());
+  assert.equal(two.path, path);
+  for (const planted of ['lib/.git', 'src/.git', 'src/deep', 'planted'])
+    assert.equal(existsSync(join(path, planted)), false, `${planted} is still there`);
+  assert.match(readFileSync(join(path, '.git'), 'utf8'), /^gitdir: .*worktrees/, 'the root link stays');
+  // git run in lib/ finds the scratch's own repository, not a planted one.
+  const gitDir = git(join(path, 'lib'), ['rev-parse', '--absolute-git-dir']).trim();
+  assert.match(gitDir, /worktrees/);
+  assert.equal((await two.capture()).tree, second);
+});

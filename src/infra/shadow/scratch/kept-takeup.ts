@@ -145,7 +145,7 @@ export class KeptTakeUp {
     });
     try {
       await resetGitLink(path, record.adminDir);
-      const held = await WorktreeScratch.sweep(this.git, { workTree: path, indexFile });
+      const held = await WorktreeScratch.sweep(this.git, path, { workTree: path, indexFile });
       return { record, path, indexFile, held };
     } catch (error) {
       await rm(ownerFile(this.place.records, record.name), { force: true });

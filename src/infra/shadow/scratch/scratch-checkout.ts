@@ -4,6 +4,7 @@
  * aide's own git calls use a private index in the worktree's admin folder, so git run by the
  * project's commands inside the scratch cannot disturb what aide reads back.
  */
+import { removeNestedGit } from './nested-git.js';
 import { copyFile, rm } from 'node:fs/promises';
 import { isAbsolute, join, sep } from 'node:path';
 import type {
@@ -132,12 +133,14 @@ export class WorktreeScratch implements Scratch {
    * `add -u` before and after clean removes it), and after clean nothing is left for `add -A`
    * to add. Both walks run at once instead of one after the other. Returns the tree the files
    * hold; a broken index fails it, and the caller makes the scratch afresh. Both have ended
-   * when it returns or throws.
+   * when it returns or throws. Beside them, every `.git` below the root goes, which git never
+   * lists (nested-git.ts).
    */
-  static async sweep(git: ShadowGit, options: GitCallOptions): Promise<string> {
+  static async sweep(git: ShadowGit, root: string, options: GitCallOptions): Promise<string> {
     const settled = await Promise.allSettled([
       git.run(['clean', '-ffdxq', '--', ':/'], options),
       git.run(['add', '-u', '--', ':/'], options),
+      removeNestedGit(root),
     ]);
     for (const result of settled) if (result.status === 'rejected') throw result.reason;
     return git.text(['write-tree'], options);

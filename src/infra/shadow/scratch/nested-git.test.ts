@@ -1,0 +1,29 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { tempDir, writeTree } from '../../../../test/helpers/sandbox.js';
+import { nestedGitEntries, removeNestedGit } from './nested-git.js';
+
+test('every .git below the root is found, in any case and at any depth; the root’s own and links are left', async (t) => {
+  {
+    const root = tempDir(t);
+    const outside = tempDir(t, 'aide-outside-');
+    writeTree(outside, { '.git/config': '[core]\n', 'kept.txt': 'x\n' });
+    writeTree(root, {
+      '.git': 'gitdir: /the/worktree\n',
+      'a/.git/config': '[core]\n',
+      'a/b/c/d/.Git': 'gitdir: /elsewhere\n',
+      'e/f.txt': 'not a repository\n',
+      'e/.gitignore': 'dist/\n',
+    });
+    mkdirSync(join(root, 'g/.git'), { recursive: true });
+    symlinkSync(outside, join(root, 'linked'));
+    symlinkSync('/nowhere', join(root, 'e/.git'));
+    assert.deepEqual(await nestedGitEntries(root), ['a/.git', 'a/b/c/d/.Git', 'e/.git', 'g/.git']);
+    assert.deepEqual(await removeNestedGit(root), ['a/.git', 'a/b/c/d/.Git', 'e/.git', 'g/.git']);
+    assert.deepEqual(await nestedGitEntries(root), []);
+    assert.ok(existsSync(join(root, '.git')) && existsSync(join(root, 'e/.gitignore')));
+    assert.ok(existsSync(join(outside, '.git/config')), 'nothing removed through a link');
+  }
+});
