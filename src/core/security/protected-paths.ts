@@ -43,11 +43,11 @@ export interface MatchOptions {
  * expression is made and run: a review of a typical commit asks about ten paths, most of which no
  * rule covers, and making and first running the regular expressions of the ~60 default rules cost
  * 4–5 ms of a hook's start. It is the glob's longest run of plain characters: between `*`, `?`
- * and `/` (`**\/` also matches nothing, so a `/` is never required), ASCII only (with `nocase`,
- * picomatch's `i` flag folds only ASCII letters to ASCII ones, which the path and the text are
- * both lowered for). Null when the glob has other syntax (braces, classes, extglobs, escapes,
- * negation, quotes and a leading `./`, which picomatch drops): then the regular expression alone decides. A test
- * holds this to picomatch's own decisions on generated globs and paths.
+ * and `/` (`**\/` also matches nothing, so a `/` is never required), printable ASCII only (with
+ * `nocase`, picomatch's `i` flag folds only ASCII letters to ASCII ones, which the path and the
+ * text are both lowered for). Null when the glob has other syntax (braces, classes, extglobs,
+ * escapes, negation, quotes and a leading `./`, which picomatch drops): then the regular expression
+ * alone decides. A test holds this to picomatch's own decisions on generated globs and paths.
  */
 function requiredText(glob: string, caseInsensitive: boolean): string | null {
   if (/[\\[\]{}()!+@|"]/.test(glob) || glob.startsWith('./')) return null;
