@@ -85,8 +85,8 @@ const englishOnlyZod = {
  * yargs is in no node_modules, so `mainFilename` fell back to the cwd: every start walked up the
  * user's folders (a readdir of each, /tmp's hundreds of entries in a hook under /tmp) and, finding
  * none, threw and caught an AssertionError (loading node's assert and its message formatting), or
- * read the user's own package.json. From the bundle's own file the walk finds aide's package.json,
- * as unbundled yargs would. aide sets the version itself (cli/main.ts), so nothing else changes.
+ * read the user's own package.json. From the bundle's own file the walk finds the bundle's own
+ * package.json (below), next to it. aide sets the version itself (cli/main.ts), so nothing else changes.
  */
 const yargsMainFilename = {
   name: 'yargs-main-filename',
@@ -194,13 +194,21 @@ if ([...cut].sort().join() !== stubs.join())
   throw new Error(
     `aide-review.cjs left out the runs of [${[...cut].sort().join(', ')}], not [${stubs.join(', ')}] (update scripts/bundle.mjs)`,
   );
-// The bin: answers a bare --version or --help, or loads one of the CLIs above.
+// The bin: answers a bare --version or --help, or loads one of the CLIs above. CommonJS too:
+// started as an ES module, node set up its ES module loader and a facade of each builtin the bin
+// imports, about 6 ms of CPU at every start. aide's package is "type": "module", so a
+// package.json of the bundle's own says what its .js file is (package-files.ts skips it: it names
+// no package).
 await build({
   ...shared,
   entryPoints: { aide: 'src/bin.ts' },
   outdir,
-  format: 'esm',
+  format: 'cjs',
+  define: { 'import.meta.url': 'aideModuleUrl' },
+  // Strict, as the ES module it was: the directive must come before the banner's line.
+  banner: { js: "'use strict';\nconst aideModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
+writeFileSync(join(outdir, 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
 // Each CLI's code cache, made by running its common commands once (warm-code-cache.mjs), in a
 // process of its own: the two builds side by side.
 const warm = (bundle) =>

@@ -10,4 +10,6 @@ import { staticOutput } from './cli/static-output.js';
 const args = process.argv.slice(2);
 const text = staticOutput(args);
 if (text !== undefined) process.stdout.write(`${text}\n`);
-else await loadCli(process.env, bundleFor(args)).start();
+// start() never rejects (runCli turns every error into an exit code); bundled as CommonJS, the
+// bin has no top-level await.
+else void loadCli(process.env, bundleFor(args)).start();
