@@ -1,7 +1,8 @@
-// Writes the build's code cache (dist/bundle/aide-cli.cjs.cache, src/launch/cli-bundle.ts):
-// compiles the CLI bundle, runs the commands most starts are made of, in a throwaway repository
-// with a throwaway home, and saves the bytecode V8 has made by then. Run by scripts/bundle.mjs,
-// in a process of its own (a fresh V8 with node's default flags, as the bin will have).
+// Writes a build's code cache (dist/bundle/<bundle>.cjs.cache, src/launch/cli-bundle.ts) for the
+// bundle named by the first argument, aide-cli or aide-review: compiles the bundle, runs the
+// commands most of its starts are made of, in a throwaway repository with a throwaway home, and
+// saves the bytecode V8 has made by then. Run by scripts/bundle.mjs, once per bundle, each in a
+// process of its own (a fresh V8 with node's default flags, as the bin will have).
 //
 // What runs here decides what a start finds compiled; the rest is compiled as it is first called,
 // as it would be without a cache. More is not free: V8 reads the whole cache back at every start.
@@ -9,9 +10,14 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Readable } from 'node:stream';
 import { cacheHeader, compileCommonJs, writeCache } from '../dist/src/infra/code-cache/compiled-commonjs.js';
 import { builtCacheFile, cliBundleFile } from '../dist/src/launch/cli-bundle.js';
+
+const bundleName = process.argv[2];
+if (bundleName !== 'aide-cli' && bundleName !== 'aide-review')
+  throw new Error(`usage: warm-code-cache.mjs aide-cli|aide-review, not ${bundleName}`);
 
 const root = mkdtempSync(join(tmpdir(), 'aide-warm-'));
 try {
@@ -41,7 +47,7 @@ try {
   git('add', '-A');
   git('commit', '-qm', 'first');
 
-  const bundle = cliBundleFile();
+  const bundle = cliBundleFile(bundleName);
   const { exports: cli, script } = compileCommonJs(bundle, undefined, true);
   const quiet = { write: () => true, isTTY: false };
   const run = (...args) =>
@@ -58,15 +64,32 @@ try {
     'index.js\n```\n<<<<<<< SEARCH\nexport const answer = 41;\n=======\nexport const answer = 42;\n>>>>>>> REPLACE\n```\n',
   );
   // Exit codes do not matter here (a machine without a sandbox refuses verify): what ran did.
-  await run('init');
-  await run('status');
-  await run('status', '--help');
-  await run('apply', reply, '--dry-run');
-  await run('apply', reply);
-  await run('checkpoints');
-  git('add', '-A');
-  await run('review', '--staged');
-  await run('verify');
+  if (bundleName === 'aide-review') {
+    // What a hook runs, in a workspace set up as `aide init` leaves it (init is not in this bundle).
+    const init = spawnSync(
+      process.execPath,
+      [fileURLToPath(new URL('../dist/bundle/aide.js', import.meta.url)), 'init'],
+      {
+        cwd: repo,
+        env,
+        encoding: 'utf8',
+      },
+    );
+    if (init.status !== 0) throw new Error(`aide init: ${init.stdout}${init.stderr}`);
+    writeFileSync(join(repo, 'index.js'), 'export const answer = 42;\n');
+    git('add', '-A');
+    await run('review', '--staged');
+  } else {
+    await run('init');
+    await run('status');
+    await run('status', '--help');
+    await run('apply', reply, '--dry-run');
+    await run('apply', reply);
+    await run('checkpoints');
+    git('add', '-A');
+    await run('review', '--staged');
+    await run('verify');
+  }
   writeCache(builtCacheFile(bundle), cacheHeader(statSync(bundle)), script.createCachedData());
   // writeCache never throws (a start must not fail on a cache); a build must know it has one.
   statSync(builtCacheFile(bundle));

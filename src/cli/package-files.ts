@@ -9,11 +9,21 @@ import { fileURLToPath } from 'node:url';
 
 let root: string | undefined;
 
-/** The package's folder: the first one above this module that holds a package.json. */
+/**
+ * Whether `dir` holds the package's own package.json: one that names a package. dist/bundle/ has
+ * a package.json too, which names none and only says its .js file is CommonJS (scripts/bundle.mjs).
+ */
+function holdsPackage(dir: string): boolean {
+  const file = join(dir, 'package.json');
+  if (!existsSync(file)) return false;
+  return typeof (JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown }).name === 'string';
+}
+
+/** The package's folder: the first one above this module that holds its package.json. */
 export function packageRoot(): string {
   if (root !== undefined) return root;
   let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) {
+  while (!holdsPackage(dir)) {
     const parent = dirname(dir);
     if (parent === dir) throw new Error(`aide's package.json is not above ${fileURLToPath(import.meta.url)}`);
     dir = parent;

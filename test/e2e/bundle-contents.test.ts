@@ -23,7 +23,8 @@ test("the bundle holds zod's English locale and no other", () => {
   assert.doesNotMatch(text, /Entrée invalide/);
 });
 
-test('the CLI bundle is pure ASCII (the bin reads it as a one-byte string), its characters escaped', () => {
+test('the CLI bundles are pure ASCII (the bin reads them as one-byte strings), their characters escaped', () => {
+  assert.equal(isAscii(readFileSync(join(dirname(BIN), 'aide-review.cjs'))), true);
   const bytes = readFileSync(join(dirname(BIN), 'aide-cli.cjs'));
   assert.equal(isAscii(bytes), true);
   // A regular expression literal of aide's own with a non-ASCII character (the ellipsis of a lazy

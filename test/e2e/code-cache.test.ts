@@ -11,6 +11,17 @@ import { BIN, runAide } from '../helpers/cli.js';
 import { gitRepo, tempDir } from '../helpers/sandbox.js';
 
 const USER_CACHE = ['.cache', 'aide', 'cli-code-cache.bin'];
+const USER_REVIEW_CACHE = ['.cache', 'aide', 'review-code-cache.bin'];
+
+/** The package as npm installs it: same files, other inodes and times than the build's caches name. */
+function installedCopy(t: Parameters<typeof tempDir>[0]): string {
+  const pkg = tempDir(t, 'aide-pkg-');
+  const from = join(dirname(BIN), '..', '..');
+  writeFileSync(join(pkg, 'package.json'), readFileSync(join(from, 'package.json')));
+  mkdirSync(join(pkg, 'dist'));
+  cpSync(join(from, 'dist', 'bundle'), join(pkg, 'dist', 'bundle'), { recursive: true });
+  return pkg;
+}
 
 test("the built bin uses the build's cache and writes none of the user's", async (t) => {
   assert.ok(existsSync(join(dirname(BIN), 'aide-cli.cjs.cache')), 'the build wrote its code cache');
@@ -23,12 +34,7 @@ test("the built bin uses the build's cache and writes none of the user's", async
 });
 
 test("an installed copy writes the user's cache once, uses it, and a damaged one costs nothing", async (t) => {
-  // The package as npm installs it: same files, other inodes and times than the build's cache names.
-  const pkg = tempDir(t, 'aide-pkg-');
-  const from = join(dirname(BIN), '..', '..');
-  writeFileSync(join(pkg, 'package.json'), readFileSync(join(from, 'package.json')));
-  mkdirSync(join(pkg, 'dist'));
-  cpSync(join(from, 'dist', 'bundle'), join(pkg, 'dist', 'bundle'), { recursive: true });
+  const pkg = installedCopy(t);
   const bin = join(pkg, 'dist', 'bundle', 'aide.js');
   const home = tempDir(t, 'aide-home-');
   const cache = join(home, ...USER_CACHE);
@@ -62,4 +68,32 @@ test("an installed copy writes the user's cache once, uses it, and a damaged one
   await status();
   const newHeader = readFileSync(cache).toString('latin1').split('\n')[0] ?? '';
   assert.notEqual(newHeader, header);
+});
+
+test("`aide review` starts from its own bundle and cache: the build's, else the user's own", async (t) => {
+  assert.ok(existsSync(join(dirname(BIN), 'aide-review.cjs.cache')), 'the build wrote its code cache');
+  const repo = gitRepo(t, { 'README.md': '# x\n' });
+  const review = async (bin: string, home: string) => {
+    const result = await runAide(['review', '--staged'], {
+      cwd: repo,
+      home,
+      bin,
+      env: { AIDE_SKIP: 'verify' },
+    });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /every check passed or was skipped/);
+  };
+  const builtHome = tempDir(t, 'aide-home-');
+  await review(BIN, builtHome);
+  assert.equal(existsSync(join(builtHome, '.cache', 'aide')), false, "the build's caches fit: none written");
+
+  const pkg = installedCopy(t);
+  const home = tempDir(t, 'aide-home-');
+  await review(join(pkg, 'dist', 'bundle', 'aide.js'), home);
+  const header =
+    readFileSync(join(home, ...USER_REVIEW_CACHE))
+      .toString('latin1')
+      .split('\n')[0] ?? '';
+  assert.match(header, new RegExp(`"size":${statSync(join(pkg, 'dist', 'bundle', 'aide-review.cjs')).size}`));
+  assert.equal(existsSync(join(home, ...USER_CACHE)), false, 'the whole CLI did not start');
 });

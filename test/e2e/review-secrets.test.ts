@@ -70,3 +70,13 @@ test('a malformed .aide/review-ignore is a configuration error naming its line (
   assert.equal(result.code, 2, result.stdout + result.stderr);
   assert.match(result.stderr, /\.aide\/review-ignore:2: cannot read "not a fingerprint"/);
 });
+
+test('added lines of a file whose name holds a space are checked (git ends its +++ line with a TAB)', async (t) => {
+  const root = gitRepo(t, { 'a.txt': 'a\n' });
+  const [, line] = FAKE_ASSIGNMENTS[0] ?? ['', ''];
+  stage(root, { 'my settings.env': `${line}\n`, 'café notes.txt': 'a\u202eb\n' });
+  const result = await review(root);
+  assert.equal(result.code, 1, result.stdout + result.stderr);
+  assert.match(result.stdout, /my settings\.env:1: error: random-looking value/);
+  assert.match(result.stdout, /café notes\.txt:1: /);
+});

@@ -22,6 +22,8 @@ const PLAN_MEMORY = '.cache/aide/sandbox-plans.json';
 
 /** The build's code cache beside the bundle: bytecode the bin hands to V8 at every start. */
 const BUILD_CODE_CACHE = join(dirname(BIN), 'aide-cli.cjs.cache');
+/** The same for `aide review`'s own bundle, what a git hook starts at every commit. */
+const BUILD_REVIEW_CODE_CACHE = join(dirname(BIN), 'aide-review.cjs.cache');
 
 interface Socket {
   path: string;
@@ -51,6 +53,7 @@ function connectTo(path: string): string {
 
 interface World {
   codeCache: Buffer;
+  reviewCodeCache: Buffer;
   corePattern: string;
   home: string;
   homePrint: Record<string, string>;
@@ -91,9 +94,9 @@ async function setUp(mechanism: string): Promise<World> {
     // Bytecode aide runs at its next start, outside any sandbox (src/launch/cli-bundle.ts).
     attempt(
       'user-code-cache',
-      `mkdir -p ${home}/.cache/aide; echo x > ${home}/.cache/aide/cli-code-cache.bin`,
+      `mkdir -p ${home}/.cache/aide; echo x > ${home}/.cache/aide/cli-code-cache.bin; echo x > ${home}/.cache/aide/review-code-cache.bin`,
     ),
-    attempt('build-code-cache', `echo x >> ${BUILD_CODE_CACHE}`),
+    attempt('build-code-cache', `echo x >> ${BUILD_CODE_CACHE}; echo x >> ${BUILD_REVIEW_CODE_CACHE}`),
     attempt('tmp', `echo x > /tmp/${marker}`),
     attempt('run', `echo x > /run/${marker}; echo x > /dev/shm/${marker}`),
     attempt(
@@ -120,6 +123,7 @@ async function setUp(mechanism: string): Promise<World> {
   // The shadow exists before the commands run: aide makes it for the snapshot.
   const corePattern = readFileSync(CORE_PATTERN, 'utf8');
   const codeCache = readFileSync(BUILD_CODE_CACHE);
+  const reviewCodeCache = readFileSync(BUILD_REVIEW_CODE_CACHE);
   const homePrint = fingerprint(home);
   const mainGit = fingerprint(main);
   const linkedPrint = fingerprint(linked);
@@ -128,6 +132,7 @@ async function setUp(mechanism: string): Promise<World> {
   const linkedRun = (await verifyJson(linked, [], env)).report;
   return {
     codeCache,
+    reviewCodeCache,
     corePattern,
     home,
     homePrint,
@@ -177,7 +182,9 @@ for (const mechanism of ['unshare', 'bwrap']) {
 
     test("cannot plant bytecode in aide's code caches (the user's, the build's)", () => {
       assert.equal(existsSync(join(world.home, '.cache/aide/cli-code-cache.bin')), false);
+      assert.equal(existsSync(join(world.home, '.cache/aide/review-code-cache.bin')), false);
       assert.deepEqual(readFileSync(BUILD_CODE_CACHE), world.codeCache);
+      assert.deepEqual(readFileSync(BUILD_REVIEW_CODE_CACHE), world.reviewCodeCache);
       for (const report of [world.mainRun, world.linkedRun])
         // Read-only where the package is in sight; out of sight when it is under /tmp (as in CI).
         assert.match(

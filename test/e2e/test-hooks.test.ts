@@ -19,9 +19,9 @@ function compiled(dir: string): string[] {
 test('no compiled file of the shipped CLI names an AIDE_TEST_ variable', () => {
   const bundle = dirname(BIN);
   const src = join(bundle, '..', 'src');
-  // The bundle: the bin and the CLI it loads; dist/src: one module per file.
+  // The bundle: the bin and the CLIs it loads; dist/src: one module per file.
   for (const [dir, entries, least] of [
-    [bundle, [basename(BIN), 'aide-cli.cjs'], 2],
+    [bundle, [basename(BIN), 'aide-cli.cjs', 'aide-review.cjs'], 3],
     [src, ['bin.js', join('cli', 'main.js')], 50],
   ] as const) {
     const files = compiled(dir);

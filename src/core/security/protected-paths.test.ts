@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import fc from 'fast-check';
+import picomatch from 'picomatch';
 import { DEFAULT_PROTECTED_PATHS } from '../../config/config-schema.js';
 import { findProtected, jsonPointerValue, type ProtectedCandidate } from './protected-paths.js';
 
@@ -223,4 +225,86 @@ test('JSON pointers follow RFC 6901 escapes', () => {
   assert.equal(jsonPointerValue(doc, '/missing/x'), undefined);
   assert.equal(jsonPointerValue(doc, ''), doc);
   assert.equal(jsonPointerValue(doc, '/'), 'empty');
+});
+
+test('rules decide every path as picomatch does: the text a rule requires never turns a match away', async () => {
+  // Globs and paths from pieces that picomatch reads in more than one way: `./`, a trailing `/`,
+  // quotes, regex characters, letters that fold across cases (é/É, the Kelvin sign, the long s).
+  // None spells `.aide/`, so ALWAYS_PROTECTED adds nothing.
+  const piece = (pieces: string[]) => fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 7 });
+  const globPieces = [
+    '**/',
+    '*',
+    '?',
+    '.',
+    './',
+    '/',
+    'a',
+    'b',
+    'A',
+    'ab',
+    '.json',
+    '-',
+    '$',
+    '^',
+    '"',
+    "'",
+    ' ',
+    ',',
+    'é',
+    'É',
+    '\u212a',
+    '\u017f',
+    'k',
+    'test',
+  ];
+  const pathPieces = [
+    'a',
+    'b',
+    'A',
+    'B',
+    '.',
+    '/',
+    'ab',
+    'test',
+    'TEST',
+    'x',
+    'é',
+    'É',
+    '\u212a',
+    'k',
+    'K',
+    '\u017f',
+    's',
+    './',
+    '-',
+    '$',
+    '"',
+    ' ',
+    ',',
+  ];
+  await fc.assert(
+    fc.asyncProperty(
+      piece(globPieces),
+      fc.array(piece(pathPieces), { maxLength: 6 }),
+      fc.boolean(),
+      async (g, ps, nocase) => {
+        const glob = g.join('');
+        const paths = ps.map((p) => p.join(''));
+        const regex = picomatch.makeRe(glob, { dot: true, nocase });
+        const expected = paths.filter((p) => p !== '' && (p === glob || regex.test(p)));
+        const found = await findProtected(
+          [glob],
+          paths.map((p) => changed(p)),
+          { caseInsensitive: nocase },
+        );
+        assert.deepEqual(
+          found.map((f) => f.path),
+          expected,
+          `${glob} ${nocase ? '(nocase)' : ''}`,
+        );
+      },
+    ),
+    { numRuns: 3000 },
+  );
 });

@@ -38,14 +38,45 @@ export interface MatchOptions {
   caseInsensitive?: boolean;
 }
 
+/**
+ * Text every path a glob matches holds, which a path can be checked for before the glob's regular
+ * expression is made and run: a review of a typical commit asks about ten paths, most of which no
+ * rule covers, and making and first running the regular expressions of the ~60 default rules cost
+ * 4–5 ms of a hook's start. It is the glob's longest run of plain characters: between `*`, `?`
+ * and `/` (`**\/` also matches nothing, so a `/` is never required), printable ASCII only (with
+ * `nocase`, picomatch's `i` flag folds only ASCII letters to ASCII ones, which the path and the
+ * text are both lowered for). Null when the glob has other syntax (braces, classes, extglobs,
+ * escapes, negation, quotes and a leading `./`, which picomatch drops): then the regular expression
+ * alone decides. A test holds this to picomatch's own decisions on generated globs and paths.
+ */
+function requiredText(glob: string, caseInsensitive: boolean): string | null {
+  if (/[\\[\]{}()!+@|"]/.test(glob) || glob.startsWith('./')) return null;
+  let longest = '';
+  for (const run of glob.split(/[*?/]|[^ -~]/)) if (run.length > longest.length) longest = run;
+  if (longest === '') return null;
+  return caseInsensitive ? asciiLower(longest) : longest;
+}
+
+function asciiLower(text: string): string {
+  return text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+}
+
 function compile(text: string, options: MatchOptions): Rule {
   const hash = text.indexOf('#');
   const glob = hash === -1 ? text : text.slice(0, hash);
-  // dot: `.github/workflows/**` and `**/test/**` must match dotted names too.
-  const regex = picomatch.makeRe(glob, { dot: true, nocase: options.caseInsensitive === true });
+  const caseInsensitive = options.caseInsensitive === true;
+  const required = requiredText(glob, caseInsensitive);
+  let regex: RegExp | undefined;
   // What picomatch(glob)(path) decides, without the result object it makes per call: an apply of
   // 2,000 files asks every rule about every file (110,000 calls with the default rules).
-  const matches = (path: string) => path !== '' && (path === glob || regex.test(path));
+  const matches = (path: string) => {
+    if (path === '') return false;
+    if (path === glob) return true;
+    if (required !== null && !(caseInsensitive ? asciiLower(path) : path).includes(required)) return false;
+    // dot: `.github/workflows/**` and `**/test/**` must match dotted names too.
+    regex ??= picomatch.makeRe(glob, { dot: true, nocase: caseInsensitive });
+    return regex.test(path);
+  };
   return { text, matches, pointer: hash === -1 ? null : text.slice(hash + 1) };
 }
 

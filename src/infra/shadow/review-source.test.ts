@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
+import { chmodSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { addedLines, splitPatch } from './review-source.js';
+import { gitRepo, tempDir, testEnv, writeTree } from '../../../test/helpers/sandbox.js';
+import { diffTrees } from './raw-objects.js';
+import { addedLines, changesWithPatch, splitPatch } from './review-source.js';
+import { objectsOnly } from './scratch/object-reader.js';
+import { ShadowStore } from './shadow-store.js';
 
 test('added lines are numbered as in the new file, per path, quoted paths decoded; deletions add nothing', () => {
   const patch = [
@@ -72,5 +78,38 @@ test('a patch cut into one section per file, each named by its path: quoted, del
   assert.equal(
     sections[0]?.text,
     'diff --git a/a.txt b/a.txt\nindex 1..2 100644\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-diff --git a/x b/x\n+new\n',
+  );
+});
+
+test("one git process gives the raw changes diffTrees gives and `git diff -U0`'s patch, byte for byte", async (t) => {
+  const root = gitRepo(t, { 'a.txt': 'a\nb\n', 'bin.dat': 'x\u0000y', 'run.sh': 'r\n', 'gone.txt': 'g\n' });
+  const store = await ShadowStore.open(root, testEnv(tempDir(t)), { maxFileBytes: 1 << 24, command: 'test' });
+  t.after(() => store.close());
+  const before = (await store.snapshot()).tree;
+  const options = objectsOnly(store.git);
+  assert.deepEqual(await changesWithPatch(store.git, before, before, options), { changes: [], patch: '' });
+  // Paths that look like raw records or patch lines, a NUL-free byte that is not UTF-8, a binary
+  // file, a mode change, a symlink, a deletion.
+  writeTree(root, {
+    'a.txt': 'a\nB\nc\n',
+    'bin.dat': 'x\u0000z',
+    ':100644 x M': '+ a\n',
+    'diff --git x': 'd\n',
+  });
+  writeFileSync(Buffer.concat([Buffer.from(`${root}/odd-`), Buffer.from([0xff])]), 'odd\n');
+  chmodSync(join(root, 'run.sh'), 0o755);
+  symlinkSync('a.txt', join(root, 'link'));
+  rmSync(join(root, 'gone.txt'));
+  const after = (await store.snapshot()).tree;
+  const { changes, patch } = await changesWithPatch(store.git, before, after, options);
+  assert.deepEqual(changes, await diffTrees(store.git, before, after, options));
+  assert.equal(changes.length, 8);
+  const diff = ['diff', '-U0', '--no-color', '--no-ext-diff', '--no-renames', '--no-textconv', before, after];
+  assert.equal(patch, (await store.git.run(diff, options)).stdout.toString('utf8'));
+  // git ends a `+++` line with a TAB when the name holds a space: not part of the name.
+  assert.deepEqual(addedLines(patch).get(':100644 x M'), [{ line: 1, text: '+ a' }]);
+  assert.deepEqual(
+    splitPatch(patch).map((p) => p.path),
+    [':100644 x M', 'a.txt', 'bin.dat', 'diff --git x', 'gone.txt', 'link', 'odd-\uFFFD', 'run.sh'],
   );
 });

@@ -4,9 +4,9 @@
  * the user's store), so nothing here reads the work tree or writes the user's repository.
  */
 import type { AddedLine, FilePatch, ReviewedFile, ReviewSource } from '../../core/ports/review.js';
-import type { ShadowGit } from './git.js';
+import type { GitCallOptions, ShadowGit } from './git.js';
 import { AideError } from '../../shared/errors.js';
-import { diffTrees, readBlobs, readNamedBlobs } from './raw-objects.js';
+import { parseRawDiff, readBlobs, readNamedBlobs, type RawChange } from './raw-objects.js';
 import { objectsOnly } from './scratch/object-reader.js';
 
 const LFS_POINTER = Buffer.from('version https://git-lfs.github.com/spec/v1');
@@ -34,6 +34,16 @@ function unquote(raw: string): string {
     }
   }
   return Buffer.from(bytes).toString('utf8');
+}
+
+/**
+ * The path of a `--- a/P` or `+++ b/P` line, after its prefix. git ends the line with a TAB when
+ * the name holds a space (diff.c), which no name can end with here: a TAB in a name is always
+ * C-quoted. Read with the TAB, every added line of `my file.env` was filed under another name and
+ * went unchecked.
+ */
+function headerPath(raw: string): string {
+  return unquote(raw.endsWith('\t') ? raw.slice(0, -1) : raw);
 }
 
 /**
@@ -65,7 +75,7 @@ export function addedLines(patch: string): Map<string, AddedLine[]> {
     } else if (line.startsWith('+++ ')) {
       const target = line.slice(4);
       current = target === '/dev/null' ? null : [];
-      if (current !== null) files.set(unquote(target).replace(/^b\//, ''), current);
+      if (current !== null) files.set(headerPath(target).replace(/^b\//, ''), current);
     } else if (line.startsWith('@@ ')) {
       const header = /^@@ -\d+(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(line);
       oldLeft = Number(header?.[1] ?? 1);
@@ -85,7 +95,7 @@ function sectionPath(header: readonly string[]): string | null {
   const named = (prefix: string, side: string) => {
     const line = header.find((l) => l.startsWith(prefix));
     if (line === undefined || line.slice(prefix.length) === '/dev/null') return null;
-    return unquote(line.slice(prefix.length)).replace(new RegExp(`^${side}/`), '');
+    return headerPath(line.slice(prefix.length)).replace(new RegExp(`^${side}/`), '');
   };
   const fromHeaders = named('+++ ', 'b') ?? named('--- ', 'a');
   if (fromHeaders !== null) return fromHeaders;
@@ -112,6 +122,36 @@ export function splitPatch(patch: string): FilePatch[] {
     if (path !== null) patches.push({ path, text: `${lines.join('\n')}\n` });
   }
   return patches;
+}
+
+/**
+ * The changed files (`diff-tree --raw`, as diffTrees reads them) and the `-U0` patch of the same
+ * change, from one read-only git process on the shadow's objects: a hook's review started two
+ * processes for them at every commit. With `-z`, git writes the raw records (`:modes ids status`,
+ * NUL, the path, NUL), then one NUL, then the patch (diff.c's separator); the records are walked
+ * to find where the patch starts, so no path's bytes can be taken for it.
+ */
+export async function changesWithPatch(
+  git: ShadowGit,
+  from: string,
+  to: string,
+  options: GitCallOptions,
+): Promise<{ changes: RawChange[]; patch: string }> {
+  const args = ['diff-tree', '-r', '-z', '--raw', '-p', '-U0', '--no-renames', '--no-abbrev'];
+  const out = (await git.run([...args, '--no-color', '--no-ext-diff', '--no-textconv', from, to], options))
+    .stdout;
+  let at = 0;
+  while (out[at] === 0x3a) {
+    const header = out.indexOf(0, at);
+    const path = header === -1 ? -1 : out.indexOf(0, header + 1);
+    if (path === -1) throw new Error(`git diff-tree: a raw record without its path at byte ${at}`);
+    at = path + 1;
+  }
+  if (at < out.length && out[at] !== 0) throw new Error(`git diff-tree: no patch separator at byte ${at}`);
+  return {
+    changes: parseRawDiff(out.subarray(0, at)),
+    patch: out.subarray(Math.min(at + 1, out.length)).toString('utf8'),
+  };
 }
 
 /** The change between two trees of the shadow, as the review checks read it. */
@@ -156,15 +196,8 @@ export class ShadowReviewSource implements ReviewSource {
     path: string | null,
   ): Promise<{ files: ReviewedFile[]; file: Uint8Array | null }> {
     const options = objectsOnly(this.git);
-    // Two read-only git processes on the shadow's objects, independent: side by side (a hook waits).
-    const [changes, diff] = await Promise.all([
-      diffTrees(this.git, from, to, options),
-      this.git.run(
-        ['diff', '-U0', '--no-color', '--no-ext-diff', '--no-renames', '--no-textconv', from, to],
-        options,
-      ),
-    ]);
-    const lines = addedLines(diff.stdout.toString('utf8'));
+    const { changes, patch } = await changesWithPatch(this.git, from, to, options);
+    const lines = addedLines(patch);
     const blobOf = (mode: string | null, blob: string | null) =>
       mode !== null && FILE_MODES.has(mode) ? blob : null;
     const shas = changes.map((c) => blobOf(c.newMode, c.newBlob)).filter((sha) => sha !== null);
