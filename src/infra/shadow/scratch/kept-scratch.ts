@@ -13,7 +13,7 @@
  *   and, once the base is known, so is the worktree's HEAD;
  * - everything untracked or ignored goes (`git clean -ffdx`, nested repositories included;
  *   the links are symlinks, removed as links) while every tracked file is compared with aide's
- *   index (`add -u`), side by side (WorktreeScratch.sweep says why that is the clean then
+ *   index (`add -u`), side by side (scratch-scans.ts `sweepKept` says why that is the clean then
  *   `add -A` it replaces), and the scratch is moved from what it holds to the wanted tree.
  * - In act the sweep starts as soon as the workspace lock is held (prepareKept), beside the
  *   workspace's snapshot: it needs no base, only the move does.

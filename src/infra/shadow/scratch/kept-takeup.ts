@@ -4,6 +4,7 @@
  * (prepare), then the move to the base the session starts from. ShadowScratches
  * (worktree-scratch.ts) decides when the kept scratch is taken up, removed or made afresh.
  */
+import { sweepKept } from './scratch-scans.js';
 import { lstat, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ShadowGit } from '../git.js';
@@ -145,7 +146,7 @@ export class KeptTakeUp {
     });
     try {
       await resetGitLink(path, record.adminDir);
-      const held = await WorktreeScratch.sweep(this.git, path, { workTree: path, indexFile });
+      const held = await sweepKept(this.git, path, { workTree: path, indexFile });
       return { record, path, indexFile, held };
     } catch (error) {
       await rm(ownerFile(this.place.records, record.name), { force: true });

@@ -4,7 +4,6 @@
  * aide's own git calls use a private index in the worktree's admin folder, so git run by the
  * project's commands inside the scratch cannot disturb what aide reads back.
  */
-import { removeNestedGit } from './nested-git.js';
 import { copyFile, rm } from 'node:fs/promises';
 import { isAbsolute, join, sep } from 'node:path';
 import type {
@@ -15,12 +14,11 @@ import type {
   ScratchMove,
 } from '../../../core/ports/scratch.js';
 import type { ChangedFile } from '../../../core/ports/changes.js';
-import { GitCommandError, type GitCallOptions, type ShadowGit } from '../git.js';
+import { GitCommandError, type ShadowGit } from '../git.js';
 import type { Workspace } from '../shadow-repo.js';
 import {
   linkExcludes,
   linkKeepOptions,
-  linkPaths,
   realFolderChain,
   removeLink,
   syncLinks,
@@ -31,6 +29,7 @@ import { forgetKept } from './kept-scratch.js';
 import { type ObjectReader, objectsOnly } from './object-reader.js';
 import { changedFilesBetween, DIFF_ARGS } from '../changed-files.js';
 import { applyTreeChanges, updateIndexEntries } from './tree-files.js';
+import { scanFiles } from './scratch-scans.js';
 import { statScan } from './stat-scan.js';
 import { writtenTree } from './written-tree.js';
 import { revision, type ScratchPlace, type ScratchStart, unknownBase } from './scratch-start.js';
@@ -41,21 +40,6 @@ function ruleSource(source: string): string {
   return source.endsWith(`info${sep}exclude`) || source.endsWith('info/exclude')
     ? '.git/info/exclude'
     : source;
-}
-
-/** Every file of a scratch against its index (`add -A`, like `git status`): the tree they hold, links left out. */
-async function scanFiles(
-  git: ShadowGit,
-  options: GitCallOptions,
-  links: readonly ScratchLink[],
-): Promise<string> {
-  await git.run(['add', '-A', '--', ':/'], options);
-  // The links (and whatever a command may have put in their place) are never captured. Dropped
-  // after the add, not excluded from it: an exclusion naming an ignored link fails the add.
-  const linked = linkPaths(links);
-  if (linked.length > 0)
-    await git.run(['rm', '-r', '-q', '-f', '--cached', '--ignore-unmatch', '--', ...linked], options);
-  return git.text(['write-tree'], options);
 }
 
 export class WorktreeScratch implements Scratch {
@@ -125,29 +109,7 @@ export class WorktreeScratch implements Scratch {
   }
 
   /**
-   * The sweep of a kept scratch taken up again: everything untracked or ignored goes (`clean
-   * -ffdx`: nested repositories too, links as links) while every tracked file is compared with
-   * aide's index (`add -u`), side by side. Together they are the clean then `add -A` they
-   * replace: clean removes only paths the index lacks and `add -u` reads only paths it has, so
-   * neither sees what the other changes (a tracked file turned folder or symlink is gone for
-   * `add -u` before and after clean removes it), and after clean nothing is left for `add -A`
-   * to add. Both walks run at once instead of one after the other. Returns the tree the files
-   * hold; a broken index fails it, and the caller makes the scratch afresh. Both have ended
-   * when it returns or throws. Beside them, every `.git` below the root goes, which git never
-   * lists (nested-git.ts).
-   */
-  static async sweep(git: ShadowGit, root: string, options: GitCallOptions): Promise<string> {
-    const settled = await Promise.allSettled([
-      git.run(['clean', '-ffdxq', '--', ':/'], options),
-      git.run(['add', '-u', '--', ':/'], options),
-      removeNestedGit(root),
-    ]);
-    for (const result of settled) if (result.status === 'rejected') throw result.reason;
-    return git.text(['write-tree'], options);
-  }
-
-  /**
-   * A kept scratch taken up again, swept (`held`: the tree its files hold, WorktreeScratch.sweep):
+   * A kept scratch taken up again, swept (`held`: the tree its files hold, scratch-scans.ts `sweepKept`):
    * moved from there to `tree`, linked, and its index copied for git run inside, as a fresh
    * checkout would be.
    */
