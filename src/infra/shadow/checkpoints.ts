@@ -8,6 +8,9 @@ import { AideError } from '../../shared/errors.js';
 import { GitCommandError, missingObject, SHADOW_IDENTITY, type ShadowGit } from './git.js';
 import { writeLooseObject } from './loose-objects.js';
 import { ownBorrowedObjects } from './own-objects.js';
+import { noteOwnedCheckpoint, ownedOnTopOf } from './owned-checkpoints.js';
+import type { RefUpdater } from './ref-updater.js';
+import type { ObjectReader } from './scratch/object-reader.js';
 import { EMPTY_TREE, type SkippedFile } from './snapshot.js';
 import { readWatched } from './watched-paths.js';
 
@@ -136,6 +139,16 @@ async function sessionHeadTree(
 }
 
 /**
+ * What a long-lived caller (a store's session) lends a checkpoint: its object reader (to see
+ * that the objects are owned already, owned-checkpoints.ts) and its ref updater (one git process
+ * for every branch move, ref-updater.ts). Without them each checkpoint starts its own git.
+ */
+export interface CheckpointTools {
+  objects?: ObjectReader;
+  refs?: RefUpdater;
+}
+
+/**
  * Records a tree as a checkpoint on the session's branch. When the tree is the branch head's
  * own, nothing new is recorded and the head is returned (`created: false`). A parent the caller
  * names (parentHint) is taken on trust without looking the branch up: update-ref refuses to move
@@ -145,6 +158,7 @@ export async function createCheckpoint(
   git: ShadowGit,
   tree: string,
   meta: CheckpointMeta,
+  tools: CheckpointTools = {},
 ): Promise<{ checkpoint: Checkpoint; created: boolean }> {
   if (!validSessionId(meta.session))
     throw new AideError('usage', `"${meta.session}" is not a valid session id`, {
@@ -152,7 +166,7 @@ export async function createCheckpoint(
     });
   const hint = meta.newSession === true ? undefined : meta.parentHint;
   if (hint !== undefined && hint.tree !== tree) {
-    const made = await commitOn(git, tree, meta, hint.id).catch((error: unknown) => {
+    const made = await commitOn(git, tree, meta, hint.id, tools).catch((error: unknown) => {
       if (error instanceof GitCommandError) return null;
       throw error;
     });
@@ -163,7 +177,7 @@ export async function createCheckpoint(
   const parent = head?.id ?? null;
   if (parent !== null && head?.tree === tree)
     return { checkpoint: await showCheckpoint(git, parent), created: false };
-  const made = await commitOn(git, tree, meta, parent);
+  const made = await commitOn(git, tree, meta, parent, tools);
   const filesChanged = meta.filesChanged ?? (parent === null ? 0 : await filesBetween(git, parent, made.id));
   return { checkpoint: { ...made, filesChanged }, created: true };
 }
@@ -211,21 +225,25 @@ async function commitOn(
   tree: string,
   meta: CheckpointMeta,
   parent: string | null,
+  { objects, refs }: CheckpointTools,
 ): Promise<Omit<Checkpoint, 'filesChanged'>> {
   const time = new Date().toISOString();
-  const watched = (await readWatched(git)).paths.length;
-  // Before the checkpoint exists: every object it names is then in the shadow's own store.
-  await ownBorrowedObjects(git);
+  const { gitDir } = git.location;
+  const [watchedList, owned] = await Promise.all([
+    readWatched(git),
+    parent === null || objects === undefined ? false : ownedOnTopOf(objects, gitDir, parent, tree),
+  ]);
+  const watched = watchedList.paths.length;
+  // Before the checkpoint exists: every object it names is then in the shadow's own store
+  // (already, on top of a checkpoint of this process's: owned-checkpoints.ts).
+  if (!owned) await ownBorrowedObjects(git);
   const id = await writeCommit(git, tree, parent, new Date(time), commitMessage(meta, time, watched));
   // The empty old value makes update-ref fail if the branch appeared meanwhile.
-  await git.run([
-    'update-ref',
-    '-m',
-    `aide: ${meta.reason}`,
-    `${BRANCH_PREFIX}${meta.session}`,
-    id,
-    parent ?? '',
-  ]);
+  const ref = `${BRANCH_PREFIX}${meta.session}`;
+  const message = `aide: ${meta.reason}`;
+  if (refs !== undefined) await refs.update(ref, id, parent ?? '', message);
+  else await git.run(['update-ref', '-m', message, ref, id, parent ?? '']);
+  noteOwnedCheckpoint(gitDir, id, tree);
   return {
     id,
     short: id.slice(0, SHORT),

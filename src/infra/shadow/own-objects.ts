@@ -22,6 +22,7 @@ import { constants } from 'node:fs';
 import { copyFile, link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { ShadowGit } from './git.js';
+import { forgetOwnedCheckpoints } from './owned-checkpoints.js';
 
 const LOOSE_DIR = /^[0-9a-f]{2}$/;
 const LOOSE_NAME = /^[0-9a-f]{38}(?:[0-9a-f]{24})?$/;
@@ -141,12 +142,14 @@ async function saveSettled(gitDir: string, settled: Settled): Promise<void> {
 /** Forgets which folders were settled: after a prune deleted loose objects from the shadow. */
 export async function forgetSettledDirs(gitDir: string): Promise<void> {
   settledByShadow.delete(gitDir);
+  forgetOwnedCheckpoints(gitDir);
   await rm(join(gitDir, SETTLED_FILE), { force: true });
 }
 
 /** Drops what this process read of the settled folders (as a new process starts: for tests). */
 export function unloadSettledDirs(): void {
   settledByShadow.clear();
+  forgetOwnedCheckpoints();
 }
 
 /**

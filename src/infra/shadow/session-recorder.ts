@@ -26,7 +26,6 @@ import {
 } from '../session/write-back-journal.js';
 import { changedFilesBetween } from './changed-files.js';
 import { createCheckpoint } from './checkpoints.js';
-import { ObjectReader } from './scratch/object-reader.js';
 import type { ShadowStore } from './shadow-store.js';
 import { watchPaths } from './watched-paths.js';
 import { planWriteBack } from './write-back.js';
@@ -41,12 +40,17 @@ export class ShadowSessionRecorder implements SessionRecorder {
 
   async checkpointTree(tree: string, meta: CheckpointTreeMeta): Promise<CheckpointRecord> {
     const { from, ...rest } = meta;
-    const { checkpoint } = await createCheckpoint(this.store.git, tree, {
-      session: this.session,
-      reason: 'step',
-      ...rest,
-      ...(from === undefined ? {} : { parentHint: { id: from.checkpoint, ...from } }),
-    });
+    const { checkpoint } = await createCheckpoint(
+      this.store.git,
+      tree,
+      {
+        session: this.session,
+        reason: 'step',
+        ...rest,
+        ...(from === undefined ? {} : { parentHint: { id: from.checkpoint, ...from } }),
+      },
+      this.store.checkpointTools(),
+    );
     return checkpoint;
   }
 
@@ -90,27 +94,23 @@ export class ShadowSessionRecorder implements SessionRecorder {
     fresh: boolean,
     watched: Promise<unknown> = Promise.resolve(),
   ): Promise<WriteBackResult> {
-    const objects = new ObjectReader(this.store.git);
+    // The store's reader, shared by every step's write-back (ended when the store closes).
+    const [plan] = await Promise.all([
+      planWriteBack(this.store.objectReader(), this.store.workspace.root, pending.changes, this.fs),
+      watched,
+    ]);
+    if (plan.conflicts.length > 0) return { written: 0, conflicts: plan.conflicts };
+    // A roll-forward rewrites the journal with its own pid: if it is killed too, the next
+    // resume sweeps this process's temp files.
+    await writeWriteBackJournal(this.files.dir, pending);
     try {
-      const [plan] = await Promise.all([
-        planWriteBack(objects, this.store.workspace.root, pending.changes, this.fs),
-        watched,
-      ]);
-      if (plan.conflicts.length > 0) return { written: 0, conflicts: plan.conflicts };
-      // A roll-forward rewrites the journal with its own pid: if it is killed too, the next
-      // resume sweeps this process's temp files.
-      await writeWriteBackJournal(this.files.dir, pending);
-      try {
-        await holdSignals(() => this.fs.commit(plan.writes));
-      } catch (error) {
-        // The commit rolled back what it had written: the workspace is wholly before the step.
-        if (fresh) await removeWriteBackJournal(this.files.dir);
-        throw error;
-      }
-      return { written: plan.writes.length, conflicts: [] };
-    } finally {
-      objects.close();
+      await holdSignals(() => this.fs.commit(plan.writes));
+    } catch (error) {
+      // The commit rolled back what it had written: the workspace is wholly before the step.
+      if (fresh) await removeWriteBackJournal(this.files.dir);
+      throw error;
     }
+    return { written: plan.writes.length, conflicts: [] };
   }
 
   diff(from: string, to: string): Promise<string> {
@@ -126,13 +126,8 @@ export class ShadowSessionRecorder implements SessionRecorder {
   }
 
   async readBlob(id: string): Promise<Uint8Array> {
-    const objects = new ObjectReader(this.store.git);
-    try {
-      const object = await objects.read(id);
-      if (object?.type !== 'blob') throw new Error(`${id} is not a blob of the shadow repository`);
-      return object.content;
-    } finally {
-      objects.close();
-    }
+    const object = await this.store.objectReader().read(id);
+    if (object?.type !== 'blob') throw new Error(`${id} is not a blob of the shadow repository`);
+    return object.content;
   }
 }

@@ -17,6 +17,7 @@ import type {
 import {
   BRANCH_PREFIX,
   createCheckpoint,
+  type CheckpointTools,
   listSessions,
   newSessionId,
   type Checkpoint,
@@ -26,6 +27,7 @@ import type { RepoLayout } from '../git/user-repo.js';
 import { missingObject, type ShadowGit } from './git.js';
 import { borrowedStores, forgetSettledDirs, ownBorrowedObjects } from './own-objects.js';
 import { ObjectReader } from './scratch/object-reader.js';
+import { RefUpdater } from './ref-updater.js';
 import { acquireLock, type WorkspaceLock } from './lock.js';
 import {
   describeWorkspace,
@@ -121,8 +123,13 @@ async function removeWhenIdle(lockFile: string): Promise<void> {
 const STALE_GIT_GRACE_MS = 5000;
 
 export class ShadowStore extends ShadowReader implements Checkpointer {
-  /** One `cat-file --batch` for the known-paths saves, started by the first and ended by close(). */
+  /**
+   * One `cat-file --batch` for the known-paths saves and a session's write-backs, started by the
+   * first that needs it and ended by close().
+   */
   private objects: ObjectReader | undefined;
+  /** The branch updates of its checkpoints, started by the first (checkpointTools) and ended by close(). */
+  private refs: RefUpdater | undefined;
   /** Told the tree of the next checkpoint's snapshot (nextSnapshotTree). */
   private snapshotted: ((tree: string) => void) | undefined;
   /**
@@ -158,9 +165,26 @@ export class ShadowStore extends ShadowReader implements Checkpointer {
     }
   }
 
+  /**
+   * The store's object reader (started on first use, ended by close()): a write-back per step of
+   * an act session reads its blobs through it instead of starting a `cat-file --batch` of its own.
+   */
+  objectReader(): ObjectReader {
+    this.objects ??= new ObjectReader(this.git);
+    return this.objects;
+  }
+
+  /** What this store's checkpoints use: its object reader and one `update-ref --stdin` (ref-updater.ts). */
+  checkpointTools(): CheckpointTools {
+    this.refs ??= new RefUpdater(this.git);
+    return { objects: this.objectReader(), refs: this.refs };
+  }
+
   async close(): Promise<void> {
     this.objects?.close();
     this.objects = undefined;
+    this.refs?.close();
+    this.refs = undefined;
     await this.lock.release();
   }
 
@@ -248,25 +272,29 @@ export class ShadowStore extends ShadowReader implements Checkpointer {
     paths: readonly string[],
     request: Omit<CheckpointRequest, 'paths'>,
   ): Promise<CheckpointResult> {
-    this.objects ??= new ObjectReader(this.git);
     const snap = await snapshotPaths(
       this.git,
       this.workspace,
       paths,
       { maxFileBytes: this.options.maxFileBytes, env: this.env },
-      this.objects,
+      this.objectReader(),
     );
     const session =
       request.session ?? newSessionId(request.reason, new Date(), randomBytes(2).toString('hex'));
     const hint = this.headOf(request.session);
-    const { checkpoint, created } = await createCheckpoint(this.git, snap.tree, {
-      ...request,
-      session,
-      skipped: snap.skipped,
-      filesChanged: snap.changed,
-      newSession: request.session === undefined,
-      ...(hint === undefined ? {} : { parentHint: hint }),
-    });
+    const { checkpoint, created } = await createCheckpoint(
+      this.git,
+      snap.tree,
+      {
+        ...request,
+        session,
+        skipped: snap.skipped,
+        filesChanged: snap.changed,
+        newSession: request.session === undefined,
+        ...(hint === undefined ? {} : { parentHint: hint }),
+      },
+      this.checkpointTools(),
+    );
     this.remember(checkpoint);
     return { checkpoint, created, skipped: snap.skipped };
   }
