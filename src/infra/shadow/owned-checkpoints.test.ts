@@ -4,7 +4,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { git, gitRepo, testEnv, type Cleanup } from '../../../test/helpers/sandbox.js';
-import { createCheckpoint } from './checkpoints.js';
+import { createCheckpoint } from './checkpoint-commit.js';
 import { forgetOwnedCheckpoints, ownedOnTopOf } from './owned-checkpoints.js';
 import { ShadowStore } from './shadow-store.js';
 

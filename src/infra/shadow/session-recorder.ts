@@ -25,7 +25,7 @@ import {
   writeWriteBackJournal,
 } from '../session/write-back-journal.js';
 import { changedFilesBetween } from './changed-files.js';
-import { createCheckpoint } from './checkpoints.js';
+import { createCheckpoint } from './checkpoint-commit.js';
 import type { ShadowStore } from './shadow-store.js';
 import { watchPaths } from './watched-paths.js';
 import { planWriteBack } from './write-back.js';

@@ -16,13 +16,12 @@ import type {
 } from '../../core/ports/checkpoints.js';
 import {
   BRANCH_PREFIX,
-  createCheckpoint,
-  type CheckpointTools,
   listSessions,
   newSessionId,
   type Checkpoint,
   type CheckpointMeta,
 } from './checkpoints.js';
+import { createCheckpoint, type CheckpointTools } from './checkpoint-commit.js';
 import type { RepoLayout } from '../git/user-repo.js';
 import { missingObject, type ShadowGit } from './git.js';
 import { borrowedStores, forgetSettledDirs, ownBorrowedObjects } from './own-objects.js';

@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } 
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { git, gitRepo, tempDir, testEnv, type Cleanup } from '../../../test/helpers/sandbox.js';
-import { createCheckpoint } from './checkpoints.js';
+import { createCheckpoint } from './checkpoint-commit.js';
 import { describeWorkspace } from './shadow-repo.js';
 import { ShadowStore } from './shadow-store.js';
 import { seedableIndex } from './snapshot-seed.js';
