@@ -5,7 +5,7 @@
  * project's commands inside the scratch cannot disturb what aide reads back.
  */
 import { copyFile, rm } from 'node:fs/promises';
-import { isAbsolute, join, sep } from 'node:path';
+import { join } from 'node:path';
 import type {
   IgnoredPath,
   Scratch,
@@ -31,16 +31,10 @@ import { changedFilesBetween, DIFF_ARGS } from '../changed-files.js';
 import { applyTreeChanges, updateIndexEntries } from './tree-files.js';
 import { scanFiles } from './scratch-scans.js';
 import { statScan } from './stat-scan.js';
+import { ignoredBy } from './ignored-by.js';
 import { writtenTree } from './written-tree.js';
+import { WriteLog } from './write-log.js';
 import { revision, type ScratchPlace, type ScratchStart, unknownBase } from './scratch-start.js';
-
-/** An ignore file as check-ignore names it: work-tree-relative, or the shadow's copy of the workspace's exclude file. */
-function ruleSource(source: string): string {
-  if (!isAbsolute(source)) return source;
-  return source.endsWith(`info${sep}exclude`) || source.endsWith('info/exclude')
-    ? '.git/info/exclude'
-    : source;
-}
 
 export class WorktreeScratch implements Scratch {
   readonly path: string;
@@ -57,20 +51,8 @@ export class WorktreeScratch implements Scratch {
   private disposed = false;
   /** A move failed half-way: the files match no known tree until the next capture. */
   private unknownFiles = false;
-  /**
-   * Whether every write and command in the scratch is told to it (noteWritten, noteForeign):
-   * only then may a capture read just the paths aide wrote. Off by default: every capture walks
-   * every file, whoever wrote them.
-   */
-  private tracked = false;
-  /**
-   * Something aide does not control may have written here since the last full scan (a Run: or
-   * verify command, a write outside the paths aide was told of): the next capture walks every
-   * file. Starts false: a scratch is opened at a known tree with nothing run in it yet.
-   */
-  private foreign = false;
-  /** Paths aide itself wrote since the last capture (scratch-relative): all a capture reads when nothing foreign ran. */
-  private written = new Set<string>();
+  /** The writes and commands aide was told of since the last capture (write-log.ts). */
+  private readonly writes = new WriteLog();
   /** Whether git trusts the execute bit here (core.fileMode), read once when a capture needs it. */
   private trustsFileMode: Promise<boolean> | null = null;
   /**
@@ -192,7 +174,7 @@ export class WorktreeScratch implements Scratch {
    * something foreign ran.
    */
   trackWrites(options: { sweepsEarly?: boolean } = {}): void {
-    this.tracked = true;
+    this.writes.tracked = true;
     this.sweepsEarly = options.sweepsEarly === true;
     // Asked now, beside the session's other start-up work, not in the first step's capture; a
     // failure is met again (and reported) by the capture that needs it.
@@ -207,7 +189,7 @@ export class WorktreeScratch implements Scratch {
    * when that sweep has ended (the act flow does not wait; tests do).
    */
   async settle(): Promise<void> {
-    if (!this.sweepsEarly || !this.tracked || !this.foreign || this.unknownFiles) return;
+    if (!this.sweepsEarly || !this.writes.tracked || !this.writes.foreign || this.unknownFiles) return;
     if (this.disposed || this.early !== null) return;
     // A failed sweep is not this call's to report: the capture that needs it runs it again.
     const scan = this.captureAll().catch(() => null);
@@ -221,9 +203,9 @@ export class WorktreeScratch implements Scratch {
     if (early === null) return;
     const scanned = await early.scan;
     this.early = null;
-    if (scanned === null || early.spoiled || !this.foreign || this.unknownFiles) return;
-    // aide's own writes since the sweep began stay in `written`: the next capture reads them again.
-    this.foreign = false;
+    if (scanned === null || early.spoiled || !this.writes.foreign || this.unknownFiles) return;
+    // aide's own writes since the sweep began stay in the log: the next capture reads them again.
+    this.writes.foreign = false;
     this.filesTree = scanned;
   }
 
@@ -232,17 +214,12 @@ export class WorktreeScratch implements Scratch {
    * nothing else ran here. A path that is not plainly inside the scratch counts as foreign.
    */
   noteWritten(paths: readonly string[]): void {
-    for (const path of paths) {
-      const segments = path.split('/');
-      if (segments.some((s) => s === '' || s === '.' || s === '..' || s.toLowerCase() === '.git'))
-        this.foreign = true;
-      else this.written.add(path);
-    }
+    this.writes.noteWritten(paths);
   }
 
   /** Something aide does not control ran in the scratch (a command): the next capture walks every file. */
   noteForeign(): void {
-    this.foreign = true;
+    this.writes.foreign = true;
     if (this.early !== null) this.early.spoiled = true;
   }
 
@@ -252,8 +229,7 @@ export class WorktreeScratch implements Scratch {
     const written = await this.captureWritten();
     const tree = written ?? (await this.captureAll());
     this.unknownFiles = false;
-    this.foreign = false;
-    this.written.clear();
+    this.writes.clear();
     this.filesTree = tree;
     const changes = await this.objects.changes(this.baseTree, tree);
     return { base: this.baseTree, tree, changes };
@@ -266,8 +242,8 @@ export class WorktreeScratch implements Scratch {
    * not model (a symlink, a folder, written by whatever wrote it), so the scan decides.
    */
   private async captureWritten(): Promise<string | null> {
-    if (!this.tracked || this.foreign || this.unknownFiles) return null;
-    const paths = [...this.written];
+    const paths = this.unknownFiles ? null : this.writes.writtenOnly();
+    if (paths === null) return null;
     if (paths.length === 0) return this.filesTree;
     if (paths.some((p) => this.linkState.some((l) => touchesLink(l, p)))) return null;
     try {
@@ -329,20 +305,7 @@ export class WorktreeScratch implements Scratch {
     this.live();
     await this.adoptEarly();
     if (paths.length === 0) return [];
-    // -v names the rule; --no-index would also report tracked files, which a capture does take.
-    const out = await this.git.run(['check-ignore', '-v', '-z', '--stdin'], {
-      ...this.indexOptions,
-      input: paths.map((p) => `${p}\0`).join(''),
-      okCodes: [1],
-    });
-    const fields = out.stdout.toString('utf8').split('\0');
-    const ignored: IgnoredPath[] = [];
-    for (let i = 0; i + 3 < fields.length; i += 4) {
-      const [source, line, pattern, path] = fields.slice(i, i + 4) as [string, string, string, string];
-      if (pattern !== '' && !pattern.startsWith('!'))
-        ignored.push({ path, rule: `${ruleSource(source)}:${line}: ${pattern}` });
-    }
-    return ignored;
+    return ignoredBy(this.git, this.indexOptions, paths);
   }
 
   async diff(capture?: ScratchCapture): Promise<string> {
