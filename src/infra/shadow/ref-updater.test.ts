@@ -27,14 +27,19 @@ function commits(t: Cleanup): { repo: string; first: string; second: string } {
   return { repo, first, second: git(repo, ['rev-parse', 'HEAD']).trim() };
 }
 
-test('branch moves go through one update-ref process, old values checked, reflog written', async (t) => {
+/** A shadow, a ref updater on it (closed after the test) and the branch the test moves. */
+async function setup(t: Cleanup) {
   const { repo, first, second } = commits(t);
   const store = await open(t, repo);
   const refs = new RefUpdater(store.git);
   t.after(() => {
     refs.close();
   });
-  const ref = 'refs/heads/aide/ref-test';
+  return { store, refs, ref: 'refs/heads/aide/ref-test', first, second };
+}
+
+test('branch moves go through one update-ref process, old values checked, reflog written', async (t) => {
+  const { store, refs, ref, first, second } = await setup(t);
   await refs.update(ref, first, '', 'aide: step');
   assert.equal(inShadow(store, ['rev-parse', ref]), first);
   // Asked together: answered in order, the second checked against the first's new value.
@@ -51,13 +56,7 @@ test('branch moves go through one update-ref process, old values checked, reflog
 });
 
 test('a refused move throws git’s message and leaves the branch; the next move works', async (t) => {
-  const { repo, first, second } = commits(t);
-  const store = await open(t, repo);
-  const refs = new RefUpdater(store.git);
-  t.after(() => {
-    refs.close();
-  });
-  const ref = 'refs/heads/aide/ref-test';
+  const { store, refs, ref, first, second } = await setup(t);
   await refs.update(ref, first, '', 'aide: step');
   // The branch exists: an empty old value means it must not.
   await assert.rejects(refs.update(ref, second, '', 'aide: step'), (error: unknown) => {

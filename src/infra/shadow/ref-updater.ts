@@ -14,6 +14,7 @@
  * running.
  */
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { holdWhileBusy } from './idle-child.js';
 import { GitCommandError, type ShadowGit } from './git.js';
 
 const REPLIES = ['start: ok', 'prepare: ok', 'commit: ok'] as const;
@@ -103,17 +104,8 @@ class UpdateProcess {
     }
   }
 
-  /** Holds the event loop only while an update waits for git. */
   private hold(busy: boolean): void {
-    if (busy) this.child.ref();
-    else this.child.unref();
-    for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr] as unknown as Array<{
-      ref?: () => void;
-      unref?: () => void;
-    }>) {
-      if (busy) stream.ref?.();
-      else stream.unref?.();
-    }
+    holdWhileBusy(this.child, busy);
   }
 }
 

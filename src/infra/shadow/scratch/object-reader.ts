@@ -7,6 +7,7 @@
  * the work grows with what changed, not with the repository.
  */
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { holdWhileBusy } from '../idle-child.js';
 import { join } from 'node:path';
 import type { TreeChange } from '../../../core/ports/changes.js';
 import type { GitCallOptions, ShadowGit } from '../git.js';
@@ -79,18 +80,8 @@ class BatchProcess {
     });
   }
 
-  /** Keeps aide alive only while a read is waiting; an idle reader never holds the process open. */
   private hold(busy: boolean): void {
-    if (busy) this.child.ref();
-    else this.child.unref();
-    // The pipes are sockets, which hold the event loop too.
-    for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr] as unknown as Array<{
-      ref?: () => void;
-      unref?: () => void;
-    }>) {
-      if (busy) stream.ref?.();
-      else stream.unref?.();
-    }
+    holdWhileBusy(this.child, busy);
   }
 
   private fail(error: Error): void {
