@@ -21,12 +21,18 @@
  * cases are interleaved (node, git diff, review, node, …) so a change of load falls on each alike;
  * the load average is printed with the figures.
  *
- * Run: npm run bench:review [-- --runs 15] [--keep]
+ * `--bin <path to an aide entry point>` adds the static review of another build (e.g. the one before
+ * a change), interleaved with this build's, so an A/B of a few milliseconds is read off one run.
+ * aide's code cache goes to the bench's temp folder (XDG_CACHE_HOME), not the user's. The rest of
+ * the environment is the user's, NODE_EXTRA_CA_CERTS included: it slows every node start alike,
+ * `node -e 0` as much as aide.
+ *
+ * Run: npm run bench:review [-- --runs 15] [--keep] [--bin other/dist/bundle/aide.js]
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median, runsAndKeep, spread } from './stats.js';
 
@@ -36,11 +42,19 @@ const VERIFY_GOAL = 1.1;
 /** The verify command: CPU work of about half a second, the same every run. */
 const COMMAND = 'node -e "let x = 0; for (let i = 0; i < 4e8; i++) x += i % 7; if (x < 0) process.exit(1)"';
 
+/** Where the runs keep aide's code cache: the bench's own folder, set once the folder is made. */
+let cacheHome: string | undefined;
+
 function run(command: string, args: readonly string[], cwd: string, skip = 'verify,model'): void {
   const result = spawnSync(command, args, {
     cwd,
     encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', AIDE_SKIP: skip },
+    env: {
+      ...process.env,
+      ...(cacheHome === undefined ? {} : { XDG_CACHE_HOME: cacheHome }),
+      NO_COLOR: '1',
+      AIDE_SKIP: skip,
+    },
   });
   if (result.status !== 0)
     throw new Error(`${command} ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
@@ -94,8 +108,13 @@ function pairedVerifyParts(
 }
 
 function main(): void {
-  const { runs, keep } = runsAndKeep(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  const { runs, keep } = runsAndKeep(argv);
+  const binAt = argv.indexOf('--bin');
+  const other = binAt === -1 ? undefined : resolve(argv[binAt + 1] ?? '');
+  if (other !== undefined && !existsSync(other)) throw new Error(`--bin: ${other} does not exist`);
   const root = mkdtempSync(join(tmpdir(), 'aide-bench-review-'));
+  cacheHome = join(root, 'cache');
   try {
     const repo = makeRepo(root, 'repo', COMMAND);
     // The same repository verified by `true`: what the verify part costs besides the command.
@@ -114,6 +133,9 @@ function main(): void {
         skip: 'model',
         cwd: trivial,
       },
+      ...(other === undefined
+        ? []
+        : [{ name: 'review, --bin build', command: process.execPath, args: [other, 'review', '--staged'] }]),
     ];
     const times = cases.map(() => [] as number[]);
     // One untimed round: the page cache, the shadow repository and git's files warm up.
@@ -139,6 +161,14 @@ function main(): void {
     console.log(
       `\nreview / (git diff --cached --stat + node -e 0) = ${ratio.toFixed(2)}×  goal ≤ ${GOAL}× ${ratio <= GOAL ? 'met' : 'NOT met'}`,
     );
+    if (other !== undefined) {
+      const otherRatio = (medians[6] ?? Number.NaN) / base;
+      const paired = spread((times[6] ?? []).map((ms, round) => ms - (times[2]?.[round] ?? Number.NaN)));
+      console.log(
+        `  --bin build: ${otherRatio.toFixed(2)}× (${other}); it − this build, paired per round: ` +
+          `${paired.median.toFixed(1)} ms median (${paired.min.toFixed(1)}–${paired.max.toFixed(1)} ms)`,
+      );
+    }
     const parts = pairedVerifyParts(times[2] ?? [], times[3] ?? [], times[4] ?? []);
     const ratios = spread(parts.map((p) => p.ratio));
     const extra = spread(parts.map((p) => p.extraMs));
