@@ -97,3 +97,38 @@ test("`aide review` starts from its own bundle and cache: the build's, else the 
   assert.match(header, new RegExp(`"size":${statSync(join(pkg, 'dist', 'bundle', 'aide-review.cjs')).size}`));
   assert.equal(existsSync(join(home, ...USER_CACHE)), false, 'the whole CLI did not start');
 });
+
+test("a start under other node flags keeps its own cache and leaves the build's to the others", async (t) => {
+  const repo = gitRepo(t, { 'README.md': '# x\n' });
+  const home = tempDir(t, 'aide-home-');
+  const cache = join(home, ...USER_REVIEW_CACHE);
+  // A V8 flag: V8 refuses a cache made without it, and one made with it for a start without it.
+  const flagged = { NODE_OPTIONS: '--max-semi-space-size=32' };
+  const review = async (env: Record<string, string>) => {
+    const result = await runAide(['review', '--staged'], {
+      cwd: repo,
+      home,
+      env: { AIDE_SKIP: 'verify', ...env },
+    });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /every check passed or was skipped/);
+  };
+
+  await review(flagged);
+  const written = readFileSync(cache);
+  const header = written.toString('latin1').split('\n')[0] ?? '';
+  assert.match(
+    header,
+    /"flags":"--max-semi-space-size=32"/,
+    'the flagged start wrote a cache naming its flags',
+  );
+  // Without the flag (a GUI's git running the hook): the build's cache, the flagged one left alone.
+  await review({});
+  assert.deepEqual(
+    readFileSync(cache),
+    written,
+    "a start without the flag wrote nothing: the build's cache fit",
+  );
+  await review(flagged);
+  assert.deepEqual(readFileSync(cache), written, 'the flagged start took its own cache again');
+});

@@ -8,8 +8,12 @@
  * A cache starts with a header naming the file it was made from (size, modification time, inode)
  * and the node that made it, and one whose header does not match is never given to V8: V8 checks
  * its own version and flags, but of the source only its length, so without the header a rebuilt
- * file of the same length would run stale bytecode. A cache V8 refuses anyway (damaged, other
- * flags) costs the compile time it would have saved, nothing else.
+ * file of the same length would run stale bytecode. The header also names the flags node was
+ * started with: V8 refuses a cache made under other V8 flags, and the user's cache was the one
+ * offered first, so a hook run now by a GUI's git (no NODE_OPTIONS) and now from a shell with
+ * NODE_OPTIONS set had each start refuse the cache the other had just written, compile without
+ * one (about 50 ms for `aide review`) and write a megabyte at exit. A cache V8 refuses anyway
+ * (damaged) costs the compile time it would have saved, nothing else.
  */
 import { isAscii } from 'node:buffer';
 import {
@@ -40,7 +44,15 @@ export function userCacheFile(
   return dir === null ? null : join(dir, name);
 }
 
-/** The header line a cache of this file, made by this node, starts with. */
+/**
+ * The flags this node was started with, on its command line and in NODE_OPTIONS. Node's own flags
+ * are in it too (V8 would take their caches): a cache is then made again once, never refused.
+ */
+function startFlags(): string {
+  return [...process.execArgv, process.env['NODE_OPTIONS'] ?? ''].join(' ').trim();
+}
+
+/** The header line a cache of this file, made by this node started with these flags, starts with. */
 export function cacheHeader(file: Stats): string {
   const made = {
     size: file.size,
@@ -48,6 +60,7 @@ export function cacheHeader(file: Stats): string {
     ino: file.ino,
     node: process.version,
     arch: process.arch,
+    flags: startFlags(),
   };
   return `${MAGIC} ${JSON.stringify(made)}\n`;
 }
