@@ -218,7 +218,11 @@ const warm = (bundle) =>
       [fileURLToPath(new URL('./warm-code-cache.mjs', import.meta.url)), bundle],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
-        env: Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('GIT_'))),
+        // NODE_OPTIONS dropped: the build's cache is for a plain start, and a cache's header names
+        // the flags node started with (compiled-commonjs.ts).
+        env: Object.fromEntries(
+          Object.entries(process.env).filter(([key]) => !key.startsWith('GIT_') && key !== 'NODE_OPTIONS'),
+        ),
       },
     );
     let output = '';
