@@ -9,9 +9,14 @@
  * sees half an object; one that is there already is left as it is (same name, same content). Only for content taken as is: the
  * shadow's info/attributes turns every conversion off, so `hash-object` of a workspace file
  * stores its bytes unchanged, and so does this.
+ *
+ * The file work is synchronous: an object is a few hundred bytes to a few kilobytes into the page
+ * cache (tens of microseconds), and through the thread pool its six calls (lstat, mkdir, open,
+ * write, close, rename) each waited for a core on a busy machine: a step's capture and checkpoint
+ * of one edited file (the blob and a tree per folder on its path) took 8-13 ms instead of 1-2.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { lstat, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 
@@ -20,31 +25,34 @@ export function objectId(type: string, content: Uint8Array, algorithm: 'sha1' | 
   return createHash(algorithm).update(`${type} ${content.length}\0`).update(content).digest('hex');
 }
 
-/** Writes an object into `<gitDir>/objects`; returns its id. */
-export async function writeLooseObject(
+/** Writes an object into `<gitDir>/objects`; returns its id (a failure as a rejected promise). */
+export function writeLooseObject(
   gitDir: string,
   type: 'blob' | 'tree' | 'commit',
   content: Uint8Array,
   algorithm: 'sha1' | 'sha256',
 ): Promise<string> {
+  return Promise.resolve().then(() => writeNow(gitDir, type, content, algorithm));
+}
+
+function writeNow(
+  gitDir: string,
+  type: 'blob' | 'tree' | 'commit',
+  content: Uint8Array,
+  algorithm: 'sha1' | 'sha256',
+): string {
   const id = objectId(type, content, algorithm);
   const folder = join(gitDir, 'objects', id.slice(0, 2));
   const target = join(folder, id.slice(2));
-  if (
-    await lstat(target).then(
-      () => true,
-      () => false,
-    )
-  )
-    return id;
+  if (lstatSync(target, { throwIfNoEntry: false }) !== undefined) return id;
   const temp = join(folder, `tmp_obj_aide_${randomBytes(6).toString('hex')}`);
   const data = deflateSync(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]));
-  await mkdir(folder, { recursive: true });
   try {
-    await writeFile(temp, data, { flag: 'wx', mode: 0o444 });
-    await rename(temp, target);
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(temp, data, { flag: 'wx', mode: 0o444 });
+    renameSync(temp, target);
   } catch (error) {
-    await rm(temp, { force: true });
+    rmSync(temp, { force: true });
     throw error;
   }
   return id;
