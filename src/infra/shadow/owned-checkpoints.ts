@@ -13,7 +13,7 @@
  * than a step's worth of objects) runs the full pass as before. A prune, which deletes loose
  * objects, forgets what this module knows.
  */
-import { lstat } from 'node:fs/promises';
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ObjectReader } from './scratch/object-reader.js';
 
@@ -73,9 +73,14 @@ async function newObjects(
   return (await Promise.all(nested)).every(Boolean);
 }
 
-async function isOwnLoose(gitDir: string, id: string): Promise<boolean> {
-  const info = await lstat(join(gitDir, 'objects', id.slice(0, 2), id.slice(2))).catch(() => null);
-  return info?.isFile() === true;
+/** Whether `id` is a loose object of the shadow's own store (a stat of a few per step, made at once). */
+function isOwnLoose(gitDir: string, id: string): boolean {
+  try {
+    const info = lstatSync(join(gitDir, 'objects', id.slice(0, 2), id.slice(2)), { throwIfNoEntry: false });
+    return info?.isFile() === true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -97,6 +102,5 @@ export async function ownedOnTopOf(
     // An object the reader cannot read as a tree: the full pass decides.
     return false;
   }
-  const owned = await Promise.all([...found].map((id) => isOwnLoose(gitDir, id)));
-  return owned.every(Boolean);
+  return [...found].every((id) => isOwnLoose(gitDir, id));
 }

@@ -6,6 +6,7 @@ import { gitRepo, tempDir, testEnv, writeTree } from '../../../../test/helpers/s
 import { ShadowStore } from '../shadow-store.js';
 import type { TreeChange } from '../../../core/ports/changes.js';
 import { diffTrees } from '../raw-objects.js';
+import { writeLooseObject } from '../loose-objects.js';
 import { ObjectReader, objectsOnly } from './object-reader.js';
 
 async function open(t: TestContext, files: Record<string, string>) {
@@ -99,4 +100,35 @@ test('a changed file whose name is not UTF-8 is refused, never written under a m
   writeFileSync(odd, 'two\n');
   const third = (await store.snapshot()).tree;
   await assert.rejects(objects.changes(second, third), /is not UTF-8/);
+});
+
+test('a tree read once is kept (its id names its content), within a bound on the entries kept', async (t) => {
+  const { store } = await open(t, { 'a.txt': 'a\n' });
+  const gitDir = store.git.location.gitDir;
+  const blob = await writeLooseObject(gitDir, 'blob', Buffer.from('kept\n'), 'sha1');
+  const treeOf = (name: string) =>
+    writeLooseObject(
+      gitDir,
+      'tree',
+      Buffer.concat([Buffer.from(`100644 ${name}\0`), Buffer.from(blob, 'hex')]),
+      'sha1',
+    );
+  const [first, second, third] = await Promise.all([treeOf('one'), treeOf('two'), treeOf('three')]);
+  const gone = (id: string) => {
+    rmSync(join(gitDir, 'objects', id.slice(0, 2), id.slice(2)), { force: true });
+  };
+  const names = async (reader: ObjectReader, id: string) =>
+    [...(await reader.tree(id)).values()].map((e) => e.name);
+
+  // Room for one entry: the second tree read pushes out the first.
+  const reader = new ObjectReader(store.git, 1);
+  t.after(() => {
+    reader.close();
+  });
+  assert.deepEqual(await names(reader, first), ['one']);
+  assert.deepEqual(await names(reader, second), ['two']);
+  for (const id of [first, second, third]) gone(id);
+  assert.deepEqual(await names(reader, second), ['two'], 'the kept tree is read without git');
+  await assert.rejects(reader.tree(first), /is not a tree/, 'the one pushed out is asked of git again');
+  await assert.rejects(reader.tree(third), /is not a tree/, 'a tree never read comes from git');
 });

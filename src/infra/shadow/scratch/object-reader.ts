@@ -138,10 +138,23 @@ class BatchProcess {
   }
 }
 
+/** How many tree entries an ObjectReader keeps parsed (about 100 bytes each). */
+const TREE_CACHE_ENTRIES = 100_000;
+
 export class ObjectReader {
   private batch: BatchProcess | null = null;
+  /** Trees read, by id, least recently used first; `size` counted once parsed. */
+  private readonly trees = new Map<
+    string,
+    { entries: Promise<ReadonlyMap<string, TreeEntry>>; size: number }
+  >();
+  private treeEntries = 0;
 
-  constructor(private readonly git: ShadowGit) {}
+  constructor(
+    private readonly git: ShadowGit,
+    /** How many tree entries to keep parsed (tests make it small). */
+    private readonly treeCacheEntries = TREE_CACHE_ENTRIES,
+  ) {}
 
   /** The object a revision names (`<id>`, `<rev>^{tree}`, `<tree>:<path>`), or null when there is none. */
   read(rev: string): Promise<GitObject | null> {
@@ -168,8 +181,41 @@ export class ObjectReader {
     return object?.type === 'tree' ? object.id : null;
   }
 
-  /** The entries of a tree, by their names' bytes. */
-  async tree(id: string): Promise<Map<string, TreeEntry>> {
+  /**
+   * The entries of a tree, by their names' bytes. Kept once read (an id names its content, so a
+   * kept tree is never stale): a step's capture, its checkpoint's ownership walk and the next
+   * step's move read the same few folders' trees, each read a round trip to git. At most
+   * treeCacheEntries entries in all are kept, the least recently used given up first.
+   */
+  tree(id: string): Promise<ReadonlyMap<string, TreeEntry>> {
+    const kept = this.trees.get(id);
+    if (kept !== undefined) {
+      this.trees.delete(id);
+      this.trees.set(id, kept);
+      return kept.entries;
+    }
+    const entries = this.parsedTree(id);
+    const record = { entries, size: 0 };
+    this.trees.set(id, record);
+    entries.then(
+      (parsed) => {
+        if (this.trees.get(id) !== record) return;
+        record.size = parsed.size;
+        this.treeEntries += parsed.size;
+        for (const [oldest, old] of this.trees) {
+          if (this.treeEntries <= this.treeCacheEntries || oldest === id) break;
+          this.trees.delete(oldest);
+          this.treeEntries -= old.size;
+        }
+      },
+      () => {
+        if (this.trees.get(id) === record) this.trees.delete(id);
+      },
+    );
+    return entries;
+  }
+
+  private async parsedTree(id: string): Promise<ReadonlyMap<string, TreeEntry>> {
     const object = await this.read(id);
     if (object?.type !== 'tree') throw new Error(`${id} is not a tree`);
     const idBytes = object.id.length / 2;
