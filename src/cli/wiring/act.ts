@@ -100,7 +100,8 @@ export async function openActAdapters(request: ActAdaptersRequest): Promise<ActA
       },
     },
     sessions: new ShadowSessionStore(store, new NodeFileSystem({ afterChange: io.afterWorkspaceChange })),
-    scratchFs: tracker.files(new NodeFileSystem()),
+    // A scratch's files need not survive a crash: its writes skip the fsync.
+    scratchFs: tracker.files(new NodeFileSystem({ durable: false })),
     caseInsensitive,
     openScratch: async (session, head) => {
       const scratches = early ?? scratchesAt(await realpath(tempRoot(io.env)));

@@ -120,14 +120,20 @@ async function writeAll(handle: FileHandle, bytes: Uint8Array): Promise<void> {
   }
 }
 
-async function writeDurably(path: string, content: WriteContent, mode: WriteMode): Promise<void> {
+/** Writes a new file; flushed to the disk (fsync) when `durable`. */
+async function writeDurably(
+  path: string,
+  content: WriteContent,
+  mode: WriteMode,
+  durable = true,
+): Promise<void> {
   const handle = await open(path, 'wx', mode.create);
   try {
     if (content instanceof Uint8Array) await handle.writeFile(content);
     // A piece at a time: each is garbage once written, so the file is never whole in memory.
     else for (const piece of content.chunks()) await writeAll(handle, piece);
     if (mode.chmod !== undefined) await handle.chmod(mode.chmod);
-    await handle.sync();
+    if (durable) await handle.sync();
   } finally {
     await handle.close();
   }
@@ -167,6 +173,12 @@ export interface NodeFileSystemOptions {
    * kill aide between two file writes.
    */
   afterChange?: (done: number) => Promise<void>;
+  /**
+   * false for a scratch copy: its files need not survive a crash or a power cut (a kept scratch
+   * is swept back to a known tree before it is used again), so its writes are not flushed to the
+   * disk, which cost a step's edit a few milliseconds per file. Writes stay atomic. Default true.
+   */
+  durable?: boolean;
 }
 
 export class NodeFileSystem implements FileSystem {
@@ -214,7 +226,8 @@ export class NodeFileSystem implements FileSystem {
         const temp = tempPathFor(change.path);
         staged.push({ change, temp, mode });
         if (change.kind === 'symlink') await symlink(change.target, temp);
-        else await writeDurably(temp, change.content, writeMode(mode, change.executable));
+        else
+          await writeDurably(temp, change.content, writeMode(mode, change.executable), this.options.durable);
       }
       for (const entry of staged) {
         if (entry.temp === null) await rm(entry.change.path);
