@@ -192,7 +192,7 @@ export class WorktreeScratch implements Scratch {
     if (!this.sweepsEarly || !this.writes.tracked || !this.writes.foreign || this.unknownFiles) return;
     if (this.disposed || this.early !== null) return;
     // A failed sweep is not this call's to report: the capture that needs it runs it again.
-    const scan = this.captureAll().catch(() => null);
+    const scan = this.captureAll({ background: true }).catch(() => null);
     this.early = { scan, spoiled: false };
     await scan;
   }
@@ -274,8 +274,10 @@ export class WorktreeScratch implements Scratch {
    * Every file of the scratch compared with the private index: by the two read-only walks of a
    * stat scan (stat-scan.ts) when the files matched a known tree before whatever ran, else (or
    * when the stat scan cannot decide) by the full `add -A`, which also brings the index up.
+   * `background`: begun by settle(), its git processes run at the lowest priority (git.ts).
    */
-  private async captureAll(): Promise<string> {
+  private async captureAll(how: { background?: boolean } = {}): Promise<string> {
+    const options = how.background === true ? { ...this.indexOptions, background: true } : this.indexOptions;
     if (!this.unknownFiles && this.indexTree !== null) {
       const tree = await statScan(this.git, this.objects, {
         indexTree: this.indexTree,
@@ -283,7 +285,7 @@ export class WorktreeScratch implements Scratch {
         root: this.path,
         links: this.linkState,
         fileMode: await this.fileMode(),
-        options: this.indexOptions,
+        options,
       });
       if (tree !== null) return tree;
     }
@@ -291,7 +293,7 @@ export class WorktreeScratch implements Scratch {
     // The tree from the written paths, or from a stat scan, leaves the index where it was
     // (syncIndex brings it up when a scan needs it); this one rewrites it.
     this.indexTree = null;
-    const tree = await scanFiles(this.git, this.indexOptions, this.linkState);
+    const tree = await scanFiles(this.git, options, this.linkState);
     this.indexTree = tree;
     return tree;
   }
