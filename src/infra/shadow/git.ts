@@ -5,8 +5,7 @@
  * prompts), and has its exit code checked: a failed `git add` must never be followed by a
  * `write-tree` that records stale content (opencode #26893).
  */
-import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { setPriority } from 'node:os';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 
 /** Settings forced on every shadow git call, whatever the user's configuration says. */
 const FORCED_CONFIG = [
@@ -39,29 +38,6 @@ export interface GitCallOptions {
   /** Exit codes that are not failures (e.g. 1 for `diff --quiet`). */
   okCodes?: readonly number[];
   timeoutMs?: number;
-  /**
-   * Work nothing waits for yet (the sweep begun after a step's commands, while the step is
-   * reviewed, checkpointed and written back): git runs at the lowest CPU priority, so that on a
-   * busy machine it takes what the step's own work leaves instead of slowing it.
-   */
-  background?: boolean;
-}
-
-/** The lowest priority there is (nice 19): the scheduler runs it when nothing else wants the CPU. */
-const BACKGROUND_NICE = 19;
-
-/**
- * Lowers a just-started git to the background priority, before it has read its index (so the
- * threads it may start later inherit it). Where that is not allowed (some containers refuse
- * setpriority) git runs at the normal priority: only the speed differs.
- */
-function lowerPriority(child: ChildProcess): void {
-  if (child.pid === undefined) return;
-  try {
-    setPriority(child.pid, BACKGROUND_NICE);
-  } catch {
-    // The normal priority.
-  }
 }
 
 export interface GitResult {
@@ -178,7 +154,6 @@ export class ShadowGit {
         timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
         killSignal: 'SIGKILL',
       });
-      if (options.background === true) lowerPriority(child);
       const out: Buffer[] = [];
       let err = '';
       child.stdout.on('data', (chunk: Buffer) => out.push(chunk));

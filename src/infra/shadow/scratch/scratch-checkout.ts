@@ -274,10 +274,9 @@ export class WorktreeScratch implements Scratch {
    * Every file of the scratch compared with the private index: by the two read-only walks of a
    * stat scan (stat-scan.ts) when the files matched a known tree before whatever ran, else (or
    * when the stat scan cannot decide) by the full `add -A`, which also brings the index up.
-   * `background`: begun by settle(), its git processes run at the lowest priority (git.ts).
+   * `background`: begun by settle(), ahead of need (stat-scan.ts: one thread).
    */
   private async captureAll(how: { background?: boolean } = {}): Promise<string> {
-    const options = how.background === true ? { ...this.indexOptions, background: true } : this.indexOptions;
     if (!this.unknownFiles && this.indexTree !== null) {
       const tree = await statScan(this.git, this.objects, {
         indexTree: this.indexTree,
@@ -285,7 +284,8 @@ export class WorktreeScratch implements Scratch {
         root: this.path,
         links: this.linkState,
         fileMode: await this.fileMode(),
-        options,
+        options: this.indexOptions,
+        background: how.background === true,
       });
       if (tree !== null) return tree;
     }
@@ -293,7 +293,7 @@ export class WorktreeScratch implements Scratch {
     // The tree from the written paths, or from a stat scan, leaves the index where it was
     // (syncIndex brings it up when a scan needs it); this one rewrites it.
     this.indexTree = null;
-    const tree = await scanFiles(this.git, options, this.linkState);
+    const tree = await scanFiles(this.git, this.indexOptions, this.linkState);
     this.indexTree = tree;
     return tree;
   }

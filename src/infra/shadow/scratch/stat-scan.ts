@@ -43,12 +43,14 @@ const STAT_CHECK = [
 ];
 
 /**
- * In the background (options.background), one thread: git's parallel stat of the index
- * (core.preloadIndex) starts up to 20 threads, which on a small machine take every core from
- * the step's own work (its checkpoint's reads waited 40 ms at 30k files on 2 cores).
+ * In the background, one thread: git's parallel stat of the index (core.preloadIndex) starts up
+ * to 20 threads, which on a small machine take every core from the step's own work (its
+ * checkpoint's reads waited 40 ms at 30k files on 2 cores). Not a lower priority (nice): the
+ * next step waits for this sweep, and on a machine busy with other work a niced one would wait
+ * for all of it.
  */
-function threads(options: GitCallOptions): string[] {
-  return options.background === true ? ['-c', 'core.preloadIndex=false'] : [];
+function threads(background: boolean | undefined): string[] {
+  return background === true ? ['-c', 'core.preloadIndex=false'] : [];
 }
 
 /** More named paths than this and the full scan is cheaper (and refreshes the index's stat data). */
@@ -67,6 +69,8 @@ export interface StatScanRequest {
   fileMode: boolean;
   /** The scratch's git options (its work tree and private index). */
   options: GitCallOptions;
+  /** Begun ahead of need (Scratch.settle), while the step's own work goes on: one thread. */
+  background?: boolean;
 }
 
 /** See the module comment: the tree the scratch's files hold, or null when the full scan must decide. */
@@ -78,7 +82,14 @@ export async function statScan(
   const { options } = request;
   const [dirty, untracked, moved] = await Promise.all([
     git.fields(
-      [...STAT_CHECK, ...threads(options), 'diff-files', '--name-only', '-z', '--ignore-submodules=none'],
+      [
+        ...STAT_CHECK,
+        ...threads(request.background),
+        'diff-files',
+        '--name-only',
+        '-z',
+        '--ignore-submodules=none',
+      ],
       options,
     ),
     git.fields(['ls-files', '--others', '--exclude-standard', '--full-name', '-z'], options),
