@@ -244,14 +244,20 @@ export class ShadowStore extends ShadowReader implements Checkpointer {
     this.snapshotted?.(snap.tree);
     const session = meta.session ?? newSessionId(meta.reason, new Date(), randomBytes(2).toString('hex'));
     const hint = this.headOf(meta.session);
-    const { checkpoint, created } = await createCheckpoint(this.git, snap.tree, {
-      ...meta,
-      session,
-      skipped: snap.skipped,
-      filesChanged: snap.changed,
-      newSession: meta.session === undefined,
-      ...(hint === undefined ? {} : { parentHint: hint }),
-    });
+    // With the store's tools: an act session's first snapshot starts the ref updater its steps use.
+    const { checkpoint, created } = await createCheckpoint(
+      this.git,
+      snap.tree,
+      {
+        ...meta,
+        session,
+        skipped: snap.skipped,
+        filesChanged: snap.changed,
+        newSession: meta.session === undefined,
+        ...(hint === undefined ? {} : { parentHint: hint }),
+      },
+      this.checkpointTools(),
+    );
     this.remember(checkpoint);
     return { checkpoint, created, skipped: snap.skipped, ...(ignored.length === 0 ? {} : { ignored }) };
   }
