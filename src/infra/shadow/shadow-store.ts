@@ -242,10 +242,18 @@ export class ShadowStore extends ShadowReader implements Checkpointer {
     const ignored = [...(await watchPaths(this.git, this.workspace.root, paths))].sort();
     const snap = await this.snapshot();
     this.snapshotted?.(snap.tree);
+    const { checkpoint, created } = await this.record(snap, meta);
+    return { checkpoint, created, skipped: snap.skipped, ...(ignored.length === 0 ? {} : { ignored }) };
+  }
+
+  /**
+   * A snapshot recorded as a checkpoint: on the request's session (a new one when it names none),
+   * with the store's tools (an act session's first snapshot starts the ref updater its steps use).
+   */
+  private async record(snap: Snapshot, meta: Omit<CheckpointRequest, 'paths'>) {
     const session = meta.session ?? newSessionId(meta.reason, new Date(), randomBytes(2).toString('hex'));
     const hint = this.headOf(meta.session);
-    // With the store's tools: an act session's first snapshot starts the ref updater its steps use.
-    const { checkpoint, created } = await createCheckpoint(
+    const made = await createCheckpoint(
       this.git,
       snap.tree,
       {
@@ -258,8 +266,8 @@ export class ShadowStore extends ShadowReader implements Checkpointer {
       },
       this.checkpointTools(),
     );
-    this.remember(checkpoint);
-    return { checkpoint, created, skipped: snap.skipped, ...(ignored.length === 0 ? {} : { ignored }) };
+    this.remember(made.checkpoint);
+    return made;
   }
 
   /** Removes the workspace's kept scratch (kept-scratch.ts), unless a live process uses it. */
@@ -284,23 +292,7 @@ export class ShadowStore extends ShadowReader implements Checkpointer {
       { maxFileBytes: this.options.maxFileBytes, env: this.env },
       this.objectReader(),
     );
-    const session =
-      request.session ?? newSessionId(request.reason, new Date(), randomBytes(2).toString('hex'));
-    const hint = this.headOf(request.session);
-    const { checkpoint, created } = await createCheckpoint(
-      this.git,
-      snap.tree,
-      {
-        ...request,
-        session,
-        skipped: snap.skipped,
-        filesChanged: snap.changed,
-        newSession: request.session === undefined,
-        ...(hint === undefined ? {} : { parentHint: hint }),
-      },
-      this.checkpointTools(),
-    );
-    this.remember(checkpoint);
+    const { checkpoint, created } = await this.record(snap, request);
     return { checkpoint, created, skipped: snap.skipped };
   }
 
