@@ -83,6 +83,7 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
     homeBinds: sandbox.home_binds,
     maxFileBytes: config.checkpoints.max_file_bytes,
     links: sandbox.link,
+    layers: !sandbox.keep_verify_writes,
     ...(located.layout === undefined ? {} : { layout: located.layout }),
   });
   const interrupt = listenForInterrupt(() =>

@@ -20,6 +20,7 @@ test('a missing sandbox.json means every default', () => {
     timeout_ms: 120000,
     total_timeout_ms: 600000,
     allow_network: false,
+    keep_verify_writes: false,
     link: ['node_modules', '*/node_modules', '*/*/node_modules'],
     flake_reruns: 1,
     max_attempts: 3,

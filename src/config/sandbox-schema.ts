@@ -139,6 +139,11 @@ export const sandboxSchema = strictObject(
       .describe(
         'Let verify commands use the network. Off: they run without network access where the OS allows (threat T10).',
       ),
+    keep_verify_writes: bool()
+      .default(false)
+      .describe(
+        "aide act: keep what verify commands write in the scratch copy (build outputs, caches such as .eslintcache or a tsbuildinfo) for the next step's commands. Off: where the OS allows (an overlay in the sandbox, see aide doctor), each verification writes to a throwaway layer, so every step is verified on exactly its own files and aide need not re-read the scratch after the commands, which on a large repository is most of a step's own time.",
+      ),
     link: list(relativePath('a folder to link'), 'paths', MAX_COMMANDS)
       .default([...DEFAULT_LINKS])
       .describe(

@@ -40,6 +40,8 @@ export interface ActAdaptersRequest {
   homeBinds: readonly string[];
   maxFileBytes: number;
   links: readonly string[];
+  /** Verify commands write to a throwaway layer where one mounts (sandbox.json `keep_verify_writes` off). */
+  layers: boolean;
   /** The repository's layout, when locating the workspace told it (null: in no repository). */
   layout?: RepoLayout | null;
 }
@@ -67,6 +69,8 @@ export async function openActAdapters(request: ActAdaptersRequest): Promise<ActA
     allowNetwork: request.allowNetwork,
     isolate: request.isolate,
     homeBinds: request.homeBinds,
+    // Verify commands write to a throwaway layer where one mounts: the scratch needs no sweep after them.
+    layers: request.layers,
     ...(layout === undefined ? {} : { gitDirs: layout === null ? [] : [layout.gitDir, layout.commonDir] }),
   });
   const store = await ShadowStore.open(root, io.env, {
@@ -86,7 +90,10 @@ export async function openActAdapters(request: ActAdaptersRequest): Promise<ActA
   return {
     runner: {
       isolation: runner.isolation,
+      layers: runner.layers,
       run: async (command) => {
+        // On a layer, the scratch stays exactly as it was (sandbox.ts): nothing foreign ran there.
+        if (command.layer !== undefined && runner.layers === true) return runner.run(command);
         tracker.commandRan();
         try {
           return await runner.run(command);

@@ -16,7 +16,7 @@ import { probeBubblewrap } from '../../infra/process/isolation-probe.js';
 import { prepareIsolation } from '../../infra/process/isolation.js';
 import { probe } from '../../infra/process/probe.js';
 import { keptName } from '../../infra/shadow/scratch/kept-scratch.js';
-import { detectOverlay } from '../../infra/shadow/scratch/overlay.js';
+import { detectOverlay } from '../../infra/process/overlay.js';
 import { listWorkspaceScratches, scratchHome } from '../../infra/shadow/scratch/registry.js';
 import { describeWorkspace, STATE_DIR } from '../../infra/shadow/shadow-repo.js';
 import { ShadowReader } from '../../infra/shadow/shadow-store.js';

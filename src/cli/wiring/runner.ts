@@ -26,6 +26,8 @@ export interface RunnerRequest {
   homeBinds: readonly string[];
   /** The workspace's git dir and common dir, when the caller knows them already (none: ask git). */
   gitDirs?: readonly string[];
+  /** Runs will name layers (CommandRun.layer): a plan that can mount an overlay is preferred. */
+  layers?: boolean;
 }
 
 /** The runner of one session; `dispose()` removes the commands' private HOME and temp folder. */
@@ -69,6 +71,7 @@ async function isolationFor(request: RunnerRequest): Promise<SessionIsolation> {
     env: request.env,
     homeBinds: request.homeBinds,
     ...(force === undefined ? {} : { force }),
+    ...(request.layers === true ? { layers: true } : {}),
     // A hook reviewing each commit, verify after verify: the plan proved a few minutes ago is
     // used without its probe (~10 program starts). aide doctor always probes afresh.
     memory: new PlanMemory(planMemoryFile(request.env)),
@@ -89,6 +92,7 @@ export async function openVerifyRunner(request: RunnerRequest): Promise<VerifyRu
   const runner = new ProcessCommandRunner({ isolation });
   return {
     isolation: runner.isolation,
+    layers: runner.layers,
     run: (command) => runner.run(command),
     dispose: () => {
       isolation.dispose();

@@ -62,7 +62,7 @@ test('versions: parse, compare and ">=" ranges', () => {
   assert.equal(satisfies('v22.1.0', '^20 || ^22'), null);
 });
 
-test('a machine with everything: ok, worktree scratch, overlay detected but not chosen', () => {
+test('a machine with everything: ok, worktree scratch, overlay detected and used for verify commands', () => {
   const report = assessDoctor(facts());
   assert.equal(report.ok, true);
   assert.deepEqual(statuses(facts()), {
@@ -74,7 +74,10 @@ test('a machine with everything: ok, worktree scratch, overlay detected but not 
     model: 'ok',
   });
   assert.equal(report.scratch.mechanism, 'worktree');
-  assert.match(report.scratch.reason, /only inside its own mount namespace/);
+  assert.match(
+    report.scratch.reason,
+    /only inside its own mount namespace.*verify commands write to a throwaway one/,
+  );
   const scratch = report.checks.find((c) => c.id === 'scratch');
   assert.ok(scratch?.details.some((d) => d.includes('1 stale') && d.includes('2.0 GiB free in RAM')));
 });

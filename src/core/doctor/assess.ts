@@ -166,7 +166,7 @@ export function chooseScratch(facts: DoctorFacts): ScratchChoice {
       reason: `a scratch is a git worktree of the shadow, which needs git ${MIN_GIT.replace(/\.0$/, '')} or newer`,
     };
   const overlay = facts.scratch.overlay.available
-    ? "an overlay mounts here too, but only inside its own mount namespace, out of reach of aide's process that writes the edits and reads them back"
+    ? "an overlay mounts here too, but only inside its own mount namespace, out of reach of aide's process that writes the edits and reads them back: act's verify commands write to a throwaway one over the scratch instead"
     : 'no overlay here';
   return {
     mechanism: 'worktree',
@@ -177,7 +177,7 @@ export function chooseScratch(facts: DoctorFacts): ScratchChoice {
 function scratchCheck(facts: DoctorFacts, choice: ScratchChoice): DoctorCheck {
   const { scratch } = facts;
   const overlay = scratch.overlay.available
-    ? `overlay: works (${scratch.overlay.detail}), not used yet`
+    ? `overlay: works (${scratch.overlay.detail}); aide act runs verify commands on a throwaway one over the scratch, under the unshare sandbox (sandbox.json keep_verify_writes: true turns that off)`
     : `overlay: unavailable (${scratch.overlay.detail})`;
   const stale = scratch.stale === 0 ? '' : `, ${scratch.stale} stale (removed when the next session starts)`;
   const free =

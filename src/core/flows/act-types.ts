@@ -190,6 +190,8 @@ export interface StepContext {
   outputs: Map<number, string>;
   /** The session's latest checkpoint: where the next step starts. */
   head: string;
+  /** Verify runs so far: each writes to a layer of its own (CommandRun.layer), so none sees another's leftovers. */
+  verifyRuns: number;
 }
 
 /** A part of a step that worked (its value) or did not (why, for the person reading the step). */

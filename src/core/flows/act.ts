@@ -154,7 +154,13 @@ export async function* actFlow(input: ActInput, deps: ActDeps): AsyncGenerator<A
   const outputs = new Map(
     [...earlier.values()].flatMap((d) => (d.output === null ? [] : [[d.number, d.output] as const])),
   );
-  const ctx: StepContext = { input, deps, outputs, head: input.resume?.head ?? input.base };
+  const ctx: StepContext = {
+    input,
+    deps,
+    outputs,
+    head: input.resume?.head ?? input.base,
+    verifyRuns: 0,
+  };
   const steps: StepReport[] = [];
   let stopped = false;
   for (const step of input.steps) {

@@ -154,6 +154,9 @@ export async function* attemptStep(
       userEnv: input.userEnv,
       logDir: input.logDir(step.number),
       ...(input.signal === undefined ? {} : { signal: input.signal }),
+      // The captured tree is all a verification needs: what the commands write is thrown away
+      // where the runner can, so the scratch holds the capture after them (nothing to sweep).
+      layer: `step ${step.number}, verify run ${++ctx.verifyRuns}`,
     },
     { runner: deps.runner, now: deps.now },
   );

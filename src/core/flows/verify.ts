@@ -49,6 +49,8 @@ export interface VerifyInput {
   logDir: string;
   /** Aborting (Ctrl-C) kills the running command; the rest do not run. */
   signal?: AbortSignal;
+  /** The runner's layer every command of this run writes to, leaving `cwd` as it was (CommandRun.layer). */
+  layer?: string;
 }
 
 export interface VerifyDeps {
@@ -164,6 +166,7 @@ async function* runCommand(
         counter.push(line);
       },
       ...(input.signal === undefined ? {} : { signal: input.signal }),
+      ...(input.layer === undefined ? {} : { layer: input.layer }),
     });
     const run = record(attempt, timeoutMs, logPath, result, counter.result());
     runs.push(run);

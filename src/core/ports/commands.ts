@@ -22,6 +22,13 @@ export interface CommandRun {
   onLine?: (line: string) => void;
   /** Aborting kills the whole process group (TERM, then KILL) and the result says `cancelled`. */
   signal?: AbortSignal;
+  /**
+   * Where the runner has `layers`: the command writes to a throwaway copy-on-write layer over
+   * `cwd`, not to `cwd`, which is left exactly as it was. Runs that name the same layer, one
+   * after another, see each other's writes (a build, then the tests of what it built); a run
+   * naming another layer drops the last one's. Ignored by a runner without layers.
+   */
+  layer?: string;
 }
 
 /** How one run of a command ended. The runner never rejects: every failure is described here. */
@@ -69,5 +76,7 @@ export interface IsolationReport {
 /** Runs verify commands, each in its own process group, under the isolation it reports. */
 export interface CommandRunner {
   readonly isolation: IsolationReport;
+  /** Runs given a `layer` leave their `cwd` untouched (an overlay in the sandbox); absent or false: a layer is ignored. */
+  readonly layers?: boolean;
   run(command: CommandRun): Promise<CommandResult>;
 }

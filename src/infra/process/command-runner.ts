@@ -13,8 +13,13 @@ import { checkStart } from './start-check.js';
 /** A way to run commands and the protection it gives (see isolation.ts). */
 export interface Isolation {
   report: IsolationReport;
-  /** The argv to spawn so that a command's argv runs isolated in `cwd`, the only folder it may write besides its own temp folder. */
-  wrap: (argv: readonly string[], cwd: string) => string[];
+  /**
+   * The argv to spawn so that a command's argv runs isolated in `cwd`, the only folder it may
+   * write besides its own temp folder; with `layer`, on that overlay over `cwd` where `layers`.
+   */
+  wrap: (argv: readonly string[], cwd: string, layer?: string) => string[];
+  /** Runs given a layer leave `cwd` untouched (CommandRun.layer). */
+  layers?: boolean;
   /** The command's environment as the sandbox sets it (a HOME and TMPDIR of its own); unchanged when absent. */
   environment?: (env: Readonly<Record<string, string>>) => Record<string, string>;
 }
@@ -71,12 +76,14 @@ function logStartError(command: CommandRun, message: string): void {
 
 export class ProcessCommandRunner implements CommandRunner {
   readonly isolation: IsolationReport;
+  readonly layers: boolean;
   private readonly wrap: Isolation['wrap'];
   private readonly environment: NonNullable<Isolation['environment']>;
   private readonly timing: Timing;
 
   constructor(options: CommandRunnerOptions) {
     this.isolation = options.isolation.report;
+    this.layers = options.isolation.layers === true;
     this.wrap = options.isolation.wrap;
     this.environment = options.isolation.environment ?? ((env) => ({ ...env }));
     this.timing = { killGraceMs: options.killGraceMs ?? 2000, drainMs: options.drainMs ?? 250 };
@@ -94,7 +101,7 @@ export class ProcessCommandRunner implements CommandRunner {
     try {
       prepared = {
         command: { ...command, env: this.environment(command.env) },
-        argv: this.wrap(argv, command.cwd),
+        argv: this.wrap(argv, command.cwd, command.layer),
       };
     } catch (error) {
       const reason = `the sandbox could not be prepared: ${error instanceof Error ? error.message : String(error)}`;

@@ -10,7 +10,9 @@ import type { Isolation } from './command-runner.js';
 import { probe } from './probe.js';
 import { planKey, type PlanMemory } from './plan-memory.js';
 import { probePlan } from './sandbox-probe.js';
+import { detectOverlay } from './overlay.js';
 import { Sandbox, type SandboxSettings } from './sandbox.js';
+import { tempRoot } from './sandbox-layout.js';
 import type { SandboxPlan, SandboxTools } from './sandbox-argv.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -28,6 +30,12 @@ export interface IsolationOptions {
   force?: 'unshare' | 'bwrap' | 'none';
   /** Plans that passed their probe in a run a few minutes ago, trusted without a new probe (plan-memory.ts). */
   memory?: PlanMemory;
+  /**
+   * Runs will name layers (CommandRun.layer): where an overlay mounts, unshare's confined plan
+   * comes before bwrap's, which cannot mount one (act's verify commands then leave the scratch
+   * as the step's capture left it, and nothing needs sweeping after them).
+   */
+  layers?: boolean;
 }
 
 /** A way to run the session's commands; `dispose()` removes their private HOME and temp folder. */
@@ -111,11 +119,16 @@ export async function findSandboxTools(env: Env): Promise<SandboxTools> {
  * fallback, with weaker plans after it, where bwrap is missing or refused (AppArmor, no setuid
  * helper and no unprivileged user namespaces for it).
  */
-function candidatePlans(allowNetwork: boolean, force: IsolationOptions['force']): SandboxPlan[] {
+function candidatePlans(
+  allowNetwork: boolean,
+  force: IsolationOptions['force'],
+  overlay: boolean,
+): SandboxPlan[] {
   const network = !allowNetwork;
+  const bwrap: SandboxPlan = { mechanism: 'bwrap', network, filesystem: 'confined', pid: true };
+  const unshare: SandboxPlan = { mechanism: 'unshare', network, filesystem: 'confined', pid: true };
   const plans: SandboxPlan[] = [
-    { mechanism: 'bwrap', network, filesystem: 'confined', pid: true },
-    { mechanism: 'unshare', network, filesystem: 'confined', pid: true },
+    ...(overlay ? [unshare, bwrap] : [bwrap, unshare]),
     { mechanism: 'unshare', network, filesystem: 'confined', pid: false },
     { mechanism: 'unshare', network, filesystem: 'paths', pid: true },
     { mechanism: 'unshare', network, filesystem: 'paths', pid: false },
@@ -202,19 +215,21 @@ function report(
   };
 }
 
-function settingsOf(options: IsolationOptions): SandboxSettings {
+function settingsOf(options: IsolationOptions, overlay: boolean): SandboxSettings {
   return {
     env: options.env,
     readOnlyPaths: options.readOnlyPaths,
     homeBinds: options.homeBinds ?? [],
     allowNetwork: options.allowNetwork,
+    overlay,
   };
 }
 
 function session(sandbox: Sandbox, report: IsolationReport): SessionIsolation {
   return {
     report,
-    wrap: (argv, cwd) => sandbox.wrap(argv, cwd),
+    layers: sandbox.layers,
+    wrap: (argv, cwd, layer) => sandbox.wrap(argv, cwd, layer),
     environment: (env) => sandbox.environment(env),
     dispose: () => {
       sandbox.dispose();
@@ -273,13 +288,17 @@ export async function selectIsolation(
   options: IsolationOptions,
   tools: SandboxTools,
   trial: PlanTrial,
+  overlay = false,
 ): Promise<SessionIsolation> {
   if (options.force === 'none') return unisolated(options, FORCED_OFF);
   const failures: string[] = [];
-  for (const plan of candidatePlans(options.allowNetwork, options.force)) {
+  for (const plan of candidatePlans(options.allowNetwork, options.force, overlay)) {
     const reason = missingTool(plan, tools) ?? (await trial(plan));
     if (reason === null)
-      return session(new Sandbox(plan, tools, settingsOf(options)), report(plan, tools, options, failures));
+      return session(
+        new Sandbox(plan, tools, settingsOf(options, overlay)),
+        report(plan, tools, options, failures),
+      );
     if (!failures.includes(reason)) failures.push(reason);
   }
   return unisolated(options, failures.join('; '));
@@ -295,6 +314,16 @@ export async function prepareIsolation(options: IsolationOptions): Promise<Sessi
     if (!isAbsolute(path)) throw new TypeError(`prepareIsolation: read-only path must be absolute: ${path}`);
   }
   if (options.force === 'none') return unisolated(options, FORCED_OFF);
-  const tools = await findSandboxTools(options.env);
-  return selectIsolation(options, tools, (plan) => tryPlan(plan, tools, options.env, options.memory));
+  const [tools, overlay] = await Promise.all([
+    findSandboxTools(options.env),
+    options.layers === true && options.force !== 'bwrap'
+      ? detectOverlay(tempRoot(options.env), options.env).then((found) => found.available)
+      : false,
+  ]);
+  return selectIsolation(
+    options,
+    tools,
+    (plan) => tryPlan(plan, tools, options.env, options.memory),
+    overlay,
+  );
 }

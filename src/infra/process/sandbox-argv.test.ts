@@ -232,3 +232,28 @@ for (const mechanism of ['unshare', 'bwrap'] as const) {
     assert.deepEqual(await shellInside(t, plan, tools, [], script, [id]), ['segment hidden']);
   });
 }
+
+test('with a layer, the confined fstab mounts the scratch as the lower layer of an overlay instead of binding it', () => {
+  const plan: SandboxPlan = { mechanism: 'unshare', network: true, filesystem: 'confined', pid: true };
+  const layout: SandboxLayout = {
+    cwd: '/tmp/aide-scratch/h/s',
+    writable: ['/tmp/p/home'],
+    readOnly: [],
+    hidden: ['/tmp'],
+    homeBinds: [],
+    masked: [],
+    newRoot: '/tmp/p/root',
+    fstab: '/tmp/p/fstab',
+    layer: { upper: '/tmp/p/layer/upper', work: '/tmp/p/layer/work' },
+  };
+  const mounts = [{ point: '/', options: ['rw'] }];
+  const lines = sandboxFstab(plan, layout, mounts).trimEnd().split('\n');
+  assert.deepEqual(lines.slice(-2), [
+    '/tmp/p/home /tmp/p/root/tmp/p/home none bind,X-mount.mkdir 0 0',
+    'aide-layer /tmp/p/root/tmp/aide-scratch/h/s overlay lowerdir=/tmp/aide-scratch/h/s,upperdir=/tmp/p/layer/upper,workdir=/tmp/p/layer/work,userxattr,X-mount.mkdir 0 0',
+  ]);
+  assert.ok(!lines.some((l) => l.startsWith('/tmp/aide-scratch/h/s ')), 'the scratch itself is not bound');
+  // Mount options cannot hold a "," or ":" (nor an fstab field a space): refused, never mounted wrong.
+  for (const cwd of ['/tmp/a,b', '/tmp/a:b', '/tmp/a b'])
+    assert.throws(() => sandboxFstab(plan, { ...layout, cwd }, mounts), /overlay mount cannot name/);
+});

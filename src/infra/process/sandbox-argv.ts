@@ -63,6 +63,18 @@ export interface SandboxLayout {
   newRoot: string;
   /** The fstab file the unshare sandbox mounts with one `mount -a` ('' for an 'open' plan). */
   fstab: string;
+  /**
+   * An overlay's upper and work folders (empty at first, outside every path the command sees):
+   * the scratch is then mounted as the overlay's lower layer, so it stays as it was and the
+   * command's writes land in `upper` (unshare, confined only).
+   */
+  layer?: OverlayLayer;
+}
+
+/** Where an overlay over the scratch keeps what the command wrote. */
+export interface OverlayLayer {
+  upper: string;
+  work: string;
 }
 
 /** One line of /proc/self/mountinfo: where, and its per-mount options (rw, nosuid, relatime…). */
@@ -310,11 +322,33 @@ function confinedFstab(layout: SandboxLayout, mounts: readonly MountPoint[]): st
   for (const socket of layout.masked) lines.push(line('/dev/null', at(socket), 'none', 'bind'));
   for (const path of boundBack(layout.readOnly, hidden))
     lines.push(...readOnlyBind(path, at(path), mounts, true));
-  for (const path of [...layout.writable, layout.cwd])
-    lines.push(line(path, at(path), 'none', 'bind,X-mount.mkdir'));
+  for (const path of layout.writable) lines.push(line(path, at(path), 'none', 'bind,X-mount.mkdir'));
+  lines.push(
+    layout.layer === undefined
+      ? line(layout.cwd, at(layout.cwd), 'none', 'bind,X-mount.mkdir')
+      : line('aide-layer', at(layout.cwd), 'overlay', overlayOptions(layout.cwd, layout.layer)),
+  );
   for (const bind of layout.homeBinds)
     lines.push(...readOnlyBind(bind.source, at(bind.target), mounts, false));
   return lines;
+}
+
+/** Characters an overlay's folder cannot hold in its mount options (or in an fstab field unescaped). */
+const NOT_IN_OPTIONS = /[,:\\\s"']/;
+
+/**
+ * The scratch (`lowerdir`, its path outside, read before the pivot) under the layer.
+ * `userxattr`: in a user namespace overlayfs may not set trusted.* attributes, and a folder
+ * removed and made again (an opaque folder) needs one. Throws for a path it cannot hold: the
+ * command then does not run, rather than run on the scratch itself.
+ */
+function overlayOptions(lower: string, layer: OverlayLayer): string {
+  for (const path of [lower, layer.upper, layer.work])
+    if (NOT_IN_OPTIONS.test(path))
+      throw new Error(
+        `${path} has a character an overlay mount cannot name (",", ":", a space, a quote or "\\")`,
+      );
+  return `lowerdir=${lower},upperdir=${layer.upper},workdir=${layer.work},userxattr,X-mount.mkdir`;
 }
 
 /** Read-only binds in place: the workspace and git dirs, and the home binds at their targets. */

@@ -4,6 +4,7 @@
  * table, and the command's own private folder (a fresh HOME and temp folder, per session).
  */
 import {
+  chmodSync,
   existsSync,
   lstatSync,
   type Stats,
@@ -17,7 +18,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
-import { within, type HomeBind, type MountPoint } from './sandbox-argv.js';
+import { within, type HomeBind, type MountPoint, type OverlayLayer } from './sandbox-argv.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -136,6 +137,9 @@ export class PrivateFolder {
   readonly conf: string;
   readonly fstab: string;
   private written = '';
+  /** The overlay layer's folder, out of the commands' sight like the new root, and the name it was made for. */
+  private readonly layerDir: string;
+  private layerName: string | null = null;
 
   constructor(tempDir: string) {
     this.root = realpathSync(mkdtempSync(join(tempDir, 'aide-sandbox-')));
@@ -144,6 +148,7 @@ export class PrivateFolder {
     this.newRoot = join(this.root, 'root');
     this.conf = join(this.root, 'conf');
     this.fstab = join(this.conf, 'fstab');
+    this.layerDir = join(this.root, 'layer');
     for (const dir of [this.home, this.tmp, this.newRoot, this.conf]) mkdirSync(dir, { mode: 0o700 });
   }
 
@@ -199,9 +204,50 @@ export class PrivateFolder {
     }
   }
 
-  dispose(): void {
-    rmSync(this.root, { recursive: true, force: true });
+  /**
+   * The overlay layer named `name` (CommandRun.layer): the same folders while the name stays,
+   * empty new ones when it changes (the last layer's writes are removed first).
+   */
+  layer(name: string): OverlayLayer {
+    const upper = join(this.layerDir, 'upper');
+    const work = join(this.layerDir, 'work');
+    if (this.layerName !== name) {
+      this.layerName = null;
+      removeTree(this.layerDir);
+      for (const dir of [this.layerDir, upper, work]) mkdirSync(dir, { mode: 0o700 });
+      this.layerName = name;
+    }
+    return { upper, work };
   }
+
+  dispose(): void {
+    removeTree(this.root);
+  }
+}
+
+/**
+ * Removes a folder a command wrote into, whatever modes it left: overlayfs makes its work
+ * folder's `work` with mode 000, and a command may leave folders it cannot be removed from.
+ * On a refusal, every real folder (never through a symlink) is made writable and it tries again.
+ */
+export function removeTree(path: string): void {
+  try {
+    rmSync(path, { recursive: true, force: true });
+    return;
+  } catch {
+    // made writable below, then again
+  }
+  const open = (dir: string): void => {
+    try {
+      if (!lstatSync(dir).isDirectory()) return;
+      chmodSync(dir, 0o700);
+      for (const entry of readdirSync(dir)) open(join(dir, entry));
+    } catch {
+      // gone, or not ours: the removal below says so
+    }
+  };
+  open(path);
+  rmSync(path, { recursive: true, force: true });
 }
 
 function replaceUnless(path: string, ok: (stat: Stats) => boolean, make: () => void): void {

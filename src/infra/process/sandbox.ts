@@ -34,6 +34,8 @@ export interface SandboxSettings {
   /** sandbox.json `home_binds`: "~/…" paths shown read-only in the commands' HOME. */
   homeBinds: readonly string[];
   allowNetwork: boolean;
+  /** An overlay mounts in a user namespace here (overlay.ts): runs given a layer use one, where the plan allows. */
+  overlay?: boolean;
 }
 
 function realOr(path: string): string {
@@ -64,6 +66,14 @@ export class Sandbox {
   private mounts: MountPoint[] | null = null;
   private readonly readOnly: string[];
   private readonly hidden: string[];
+  /**
+   * Whether runs given a layer leave the scratch untouched. Only unshare's confined plan with a
+   * PID namespace: the scratch is then reachable by no path but the overlay (the temp folder it
+   * is in is hidden, the old root detached, /proc the namespace's own, the command without the
+   * capabilities to unmount), and no process of the command outlives the run, so the scratch
+   * never changes under a mounted overlay. bubblewrap 0.8 has no overlay.
+   */
+  readonly layers: boolean;
 
   constructor(
     private readonly plan: SandboxPlan | null,
@@ -73,6 +83,11 @@ export class Sandbox {
     const extra = [...toolchainFolders(settings.env), ...(settings.allowNetwork ? resolverFolder() : [])];
     this.readOnly = [...settings.readOnlyPaths.map(realOr), ...extra];
     this.hidden = plan?.filesystem === 'confined' ? hiddenFolders(settings.env) : [];
+    this.layers =
+      settings.overlay === true &&
+      plan?.mechanism === 'unshare' &&
+      plan.filesystem === 'confined' &&
+      plan.pid;
   }
 
   private privateFolder(): PrivateFolder {
@@ -88,8 +103,8 @@ export class Sandbox {
     return result;
   }
 
-  /** The argv that runs `argv` in `cwd` (the scratch) inside the sandbox. */
-  wrap(argv: readonly string[], cwd: string): string[] {
+  /** The argv that runs `argv` in `cwd` (the scratch) inside the sandbox; on `layer`'s overlay where it `layers`. */
+  wrap(argv: readonly string[], cwd: string, layer?: string): string[] {
     const folder = this.privateFolder();
     const binds = homeBinds(this.settings.homeBinds, this.settings.env, folder.home);
     const mounted = this.plan !== null && this.plan.filesystem !== 'open';
@@ -104,6 +119,7 @@ export class Sandbox {
       masked: this.plan.filesystem === 'confined' ? devSockets() : [],
       newRoot: folder.newRoot,
       fstab: folder.fstab,
+      ...(this.layers && layer !== undefined ? { layer: folder.layer(layer) } : {}),
     };
     if (this.plan.mechanism === 'unshare' && mounted) {
       this.mounts ??= readMounts();

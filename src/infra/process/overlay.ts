@@ -1,16 +1,18 @@
 /**
- * Whether a copy-on-write overlay could back a scratch here: overlayfs mounted inside an
- * unprivileged user + mount namespace (`unshare -rm`), measured at about 4 ms per mount.
+ * Whether overlayfs mounts inside an unprivileged user + mount namespace (`unshare -rm`) here,
+ * with `userxattr` as the sandbox mounts it: a write lands in the upper layer and a removal
+ * leaves the lower one alone.
  *
- * Detected, not used. The mount exists only inside its namespace, so aide's own process, which
- * writes the model's edits and reads the result back, cannot see it without running every step
- * in there; and the lower layer must not change while mounted (the kernel's overlayfs docs call
- * that undefined), which rules out the live workspace. The worktree scratch is the lower layer it
- * would need: an overlay per verify attempt on top of it, once verify runs in a namespace.
+ * The sandbox uses one over the scratch for act's verify commands (sandbox.ts `layers`): what
+ * they write is thrown away with the layer, so the scratch needs no sweep after them. It is not
+ * used for the scratch itself: the mount exists only inside its namespace, so aide's own
+ * process, which writes the model's edits and reads the result back, could not see it, and the
+ * lower layer must not change while mounted (the kernel's overlayfs docs call that undefined),
+ * which rules out the live workspace.
  */
 import { access, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { probe } from '../../process/probe.js';
+import { probe } from './probe.js';
 
 export interface OverlayProbe {
   available: boolean;
@@ -21,7 +23,7 @@ export interface OverlayProbe {
 const cache = new Map<string, Promise<OverlayProbe>>();
 
 const MOUNT =
-  'mount -t overlay overlay -o "lowerdir=$1,upperdir=$2,workdir=$3" "$4" && echo written > "$4/written" && test -f "$4/probe"';
+  'mount -t overlay overlay -o "lowerdir=$1,upperdir=$2,workdir=$3,userxattr" "$4" && echo written > "$4/written" && test -f "$4/probe" && rm "$4/probe" && ! test -e "$4/probe"';
 
 async function exists(path: string): Promise<boolean> {
   return access(path).then(
@@ -57,7 +59,10 @@ async function detect(
         available: false,
         detail: `unshare -rm + mount -t overlay failed: ${result.stderr.trim().split('\n')[0] ?? ''}`,
       };
-    const copiedUp = (await exists(join(upper, 'written'))) && !(await exists(join(lower, 'written')));
+    const copiedUp =
+      (await exists(join(upper, 'written'))) &&
+      !(await exists(join(lower, 'written'))) &&
+      (await exists(join(lower, 'probe')));
     return copiedUp
       ? {
           available: true,
