@@ -1,66 +1,20 @@
 /**
  * The model side of `aide act`, wired: whether any step to run needs the model (a step with
- * neither Edits nor Run commands), and if so the client, prepared once per session before the
- * session starts (no server, unknown model or a context too small: exit 3, nothing checkpointed),
- * and the agent author built on it. A plan whose steps all have written edits needs no model.
+ * neither Edits nor Run commands), and if so the agent author built on it (act-agent-model.ts,
+ * loaded only then). A plan whose steps all have written edits needs no model.
  */
-import { grammarFor } from '../core/agent/grammar.js';
-import { agentLimits } from '../core/agent/limits.js';
-import { systemPrompt } from '../core/agent/prompt.js';
-import { estimateTokens } from '../core/agent/tokens.js';
 import type { ActStep, StepAuthor } from '../core/flows/act-types.js';
-import { agentAuthor } from '../core/flows/step-agent.js';
 import { authorPerStep } from '../core/flows/step-author.js';
-import type { AideConfig } from '../config/config-schema.js';
-import { actModelClient, randomFence, scratchReads, syntaxChecker } from './wiring/act-model.js';
-import { agentStopError, modelFailureError } from './render/model-failure.js';
-
-/** Tokens kept free for each reply: a whole small file in a write_file. */
-const REPLY_RESERVE_TOKENS = 4096;
-/** Beyond the system prompt and the reply: the step, the plan's summary, a first read. */
-const TASK_TOKENS = 2048;
+import type { ActAgentRequest } from './act-agent-model.js';
 
 /** Whether the agent carries out this step: no written edits and no Run commands to do it. */
 export function needsModel(step: ActStep): boolean {
   return step.edits.trim() === '' && step.run.length === 0;
 }
 
-export interface ActAgentRequest {
-  steps: readonly ActStep[];
-  config: AideConfig;
-  root: string;
-  env: Readonly<Record<string, string | undefined>>;
-  /** The plan's summary, for the model's first message. */
-  summary: string;
-  allowedCommands: readonly string[];
-}
-
 /** Each step's author: written edits, or the agent once the model is ready (throws exit 3 when it is not). */
 export async function actAuthor(request: ActAgentRequest): Promise<StepAuthor> {
   if (!request.steps.some(needsModel)) return authorPerStep(undefined, needsModel);
-  const { config } = request;
-  const target = { endpoint: config.model.endpoint, model: config.model.name };
-  const client = actModelClient(config.model, request.root, request.env);
-  if (!client.ok) throw modelFailureError(client.failure, target);
-  const system = systemPrompt('act', { allowedCommands: request.allowedCommands });
-  const prepared = await client.value.prepare({
-    neededContextTokens: estimateTokens(system) + TASK_TOKENS + REPLY_RESERVE_TOKENS,
-  });
-  if (!prepared.ok) throw modelFailureError(prepared.failure, target);
-  const agent = agentAuthor({
-    client: client.value,
-    summary: request.summary,
-    limits: agentLimits(config.limits),
-    contextTokens: prepared.value.contextTokens ?? config.model.context_tokens,
-    replyReserveTokens: REPLY_RESERVE_TOKENS,
-    reads: scratchReads(request.root),
-    syntax: syntaxChecker(request.env),
-    ...(config.model.grammar === 'auto' && prepared.value.acceptsGrammar === true
-      ? { grammar: grammarFor('act') }
-      : {}),
-    fence: randomFence,
-    now: () => performance.now(),
-    describeStop: (stop) => agentStopError(stop, target, 'completion').message,
-  });
-  return authorPerStep(agent, needsModel);
+  const { modelAuthor } = await import('./act-agent-model.js');
+  return authorPerStep(await modelAuthor(request), needsModel);
 }

@@ -455,6 +455,43 @@ test('bwrap is tried first; where it fails, unshare takes over with every protec
   isolation.dispose();
 });
 
+test('where runs name layers, unshare with an overlay is tried first; where it fails, bwrap follows without layers and with no note', async () => {
+  const tried: string[] = [];
+  const label = (plan: Parameters<PlanTrial>[0]) =>
+    `${plan.mechanism} ${plan.filesystem} ${plan.pid ? 'pid' : 'no-pid'}${plan.layers === true ? ' layers' : ''}`;
+  const layered = await selectIsolation({ ...networkOff, layers: true }, allTools, (plan) => {
+    tried.push(label(plan));
+    return Promise.resolve(null);
+  });
+  assert.deepEqual(tried, ['unshare confined pid layers']);
+  assert.equal(layered.layers, true);
+  assert.equal(layered.report.mechanism, 'unshare');
+  layered.dispose();
+  tried.length = 0;
+  const refused = await selectIsolation({ ...networkOff, layers: true }, allTools, (plan) => {
+    tried.push(label(plan));
+    return Promise.resolve(
+      plan.layers === true ? 'aide: cannot mount the sandbox: overlay: Operation not permitted' : null,
+    );
+  });
+  assert.deepEqual(tried, ['unshare confined pid layers', 'bwrap confined pid']);
+  assert.equal(refused.layers, false);
+  assert.equal(refused.report.mechanism, 'bwrap');
+  assert.equal(refused.report.detail, null, 'bwrap gives the same protections: no gap to report');
+  refused.dispose();
+  tried.length = 0;
+  const bwrapOnly = await selectIsolation(
+    { ...networkOff, layers: true, force: 'bwrap' },
+    allTools,
+    (plan) => {
+      tried.push(label(plan));
+      return Promise.resolve(null);
+    },
+  );
+  assert.deepEqual(tried, ['bwrap confined pid'], 'forced bwrap: no overlay tried');
+  bwrapOnly.dispose();
+});
+
 test('forcing unshare never tries bwrap', async () => {
   const tried: string[] = [];
   const isolation = await selectIsolation({ ...networkOff, force: 'unshare' }, allTools, (plan) => {

@@ -10,9 +10,7 @@ import type { Isolation } from './command-runner.js';
 import { probe } from './probe.js';
 import { planKey, type PlanMemory } from './plan-memory.js';
 import { probePlan } from './sandbox-probe.js';
-import { detectOverlay } from './overlay.js';
 import { Sandbox, type SandboxSettings } from './sandbox.js';
-import { tempRoot } from './sandbox-layout.js';
 import type { SandboxPlan, SandboxTools } from './sandbox-argv.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -31,9 +29,9 @@ export interface IsolationOptions {
   /** Plans that passed their probe in a run a few minutes ago, trusted without a new probe (plan-memory.ts). */
   memory?: PlanMemory;
   /**
-   * Runs will name layers (CommandRun.layer): where an overlay mounts, unshare's confined plan
-   * comes before bwrap's, which cannot mount one (act's verify commands then leave the scratch
-   * as the step's capture left it, and nothing needs sweeping after them).
+   * Runs will name layers (CommandRun.layer): unshare's confined plan with an overlay over the
+   * scratch is tried first, before bwrap's, which cannot mount one (act's verify commands then
+   * leave the scratch as the step's capture left it, and nothing needs sweeping after them).
    */
   layers?: boolean;
 }
@@ -117,18 +115,23 @@ export async function findSandboxTools(env: Env): Promise<SandboxTools> {
  * umount, ip, setpriv): measured here, `true` under bwrap cost ~3.5 ms of CPU over a bare
  * spawn against ~15 ms under unshare (`npm run bench:verify` prints both). unshare stays the
  * fallback, with weaker plans after it, where bwrap is missing or refused (AppArmor, no setuid
- * helper and no unprivileged user namespaces for it).
+ * helper and no unprivileged user namespaces for it). Where runs name layers, unshare's plan
+ * with an overlay comes first: it is the only one that can leave the scratch untouched. Its
+ * probe mounts the overlay (sandbox-probe.ts), so a kernel or a temp folder where overlayfs
+ * will not mount falls through to bwrap as before.
  */
 function candidatePlans(
   allowNetwork: boolean,
   force: IsolationOptions['force'],
-  overlay: boolean,
+  layers: boolean,
 ): SandboxPlan[] {
   const network = !allowNetwork;
   const bwrap: SandboxPlan = { mechanism: 'bwrap', network, filesystem: 'confined', pid: true };
   const unshare: SandboxPlan = { mechanism: 'unshare', network, filesystem: 'confined', pid: true };
   const plans: SandboxPlan[] = [
-    ...(overlay ? [unshare, bwrap] : [bwrap, unshare]),
+    ...(layers ? [{ ...unshare, layers: true }] : []),
+    bwrap,
+    unshare,
     { mechanism: 'unshare', network, filesystem: 'confined', pid: false },
     { mechanism: 'unshare', network, filesystem: 'paths', pid: true },
     { mechanism: 'unshare', network, filesystem: 'paths', pid: false },
@@ -215,13 +218,12 @@ function report(
   };
 }
 
-function settingsOf(options: IsolationOptions, overlay: boolean): SandboxSettings {
+function settingsOf(options: IsolationOptions): SandboxSettings {
   return {
     env: options.env,
     readOnlyPaths: options.readOnlyPaths,
     homeBinds: options.homeBinds ?? [],
     allowNetwork: options.allowNetwork,
-    overlay,
   };
 }
 
@@ -288,18 +290,15 @@ export async function selectIsolation(
   options: IsolationOptions,
   tools: SandboxTools,
   trial: PlanTrial,
-  overlay = false,
 ): Promise<SessionIsolation> {
   if (options.force === 'none') return unisolated(options, FORCED_OFF);
   const failures: string[] = [];
-  for (const plan of candidatePlans(options.allowNetwork, options.force, overlay)) {
+  for (const plan of candidatePlans(options.allowNetwork, options.force, options.layers === true)) {
     const reason = missingTool(plan, tools) ?? (await trial(plan));
     if (reason === null)
-      return session(
-        new Sandbox(plan, tools, settingsOf(options, overlay)),
-        report(plan, tools, options, failures),
-      );
-    if (!failures.includes(reason)) failures.push(reason);
+      return session(new Sandbox(plan, tools, settingsOf(options)), report(plan, tools, options, failures));
+    // The plans after it give the same protections without the overlay: its failure is no gap.
+    if (plan.layers !== true && !failures.includes(reason)) failures.push(reason);
   }
   return unisolated(options, failures.join('; '));
 }
@@ -314,16 +313,6 @@ export async function prepareIsolation(options: IsolationOptions): Promise<Sessi
     if (!isAbsolute(path)) throw new TypeError(`prepareIsolation: read-only path must be absolute: ${path}`);
   }
   if (options.force === 'none') return unisolated(options, FORCED_OFF);
-  const [tools, overlay] = await Promise.all([
-    findSandboxTools(options.env),
-    options.layers === true && options.force !== 'bwrap'
-      ? detectOverlay(tempRoot(options.env), options.env).then((found) => found.available)
-      : false,
-  ]);
-  return selectIsolation(
-    options,
-    tools,
-    (plan) => tryPlan(plan, tools, options.env, options.memory),
-    overlay,
-  );
+  const tools = await findSandboxTools(options.env);
+  return selectIsolation(options, tools, (plan) => tryPlan(plan, tools, options.env, options.memory));
 }

@@ -136,3 +136,21 @@ test('a hostile layered command cannot reach the scratch beneath its overlay', a
   assert.ok(['pwned', 'proc'].includes(lines.at(-1) ?? ''), result.tail);
   assert.deepEqual(contents(scratch), before, 'the scratch after the attack');
 });
+
+test('where no overlay can be mounted (a temp folder whose path has a ","), the commands run under bwrap without layers and write the scratch', async (t) => {
+  const temp = join(tempDir(t, 'aide-layers-'), 'a,b');
+  mkdirSync(temp);
+  const workspace = tempDir(t, 'aide-ws-');
+  const isolation = await prepareIsolation({
+    allowNetwork: false,
+    readOnlyPaths: [workspace],
+    env: { PATH, TMPDIR: temp },
+    layers: true,
+  });
+  t.after(() => {
+    isolation.dispose();
+  });
+  assert.equal(isolation.layers, false);
+  assert.equal(isolation.report.mechanism, 'bwrap');
+  assert.equal(isolation.report.detail, null, 'the same protections as the overlay plan: nothing to report');
+});

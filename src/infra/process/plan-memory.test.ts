@@ -54,13 +54,18 @@ test('a pass is remembered across instances (runs) for a few minutes, then forgo
   assert.equal(new PlanMemory(file, () => 1_000_000 - 1).passedLately(key), false, 'from the future');
 });
 
-test('another plan, a replaced program, another TMPDIR or HOME: each is a different key', (t) => {
+test('another plan (one with an overlay too), a replaced program, another TMPDIR or HOME: each is a different key', (t) => {
   const dir = tempDir(t);
   const env = { HOME: dir, TMPDIR: dir };
   const tools = toolsIn(dir);
   const key = planKey(plan, tools, env);
   assert.equal(planKey(plan, tools, { ...env }), key, 'the same facts, the same key');
   assert.notEqual(planKey(weaker, tools, env), key);
+  assert.notEqual(
+    planKey({ ...plan, layers: true }, tools, env),
+    key,
+    'a pass without the overlay says nothing of one',
+  );
   assert.notEqual(planKey(plan, tools, { ...env, TMPDIR: join(dir, 'other') }), key);
   assert.notEqual(planKey(plan, tools, { ...env, HOME: join(dir, 'other') }), key);
   // An upgraded bwrap: the same path, another file.

@@ -23,6 +23,12 @@ export interface SandboxPlan {
   filesystem: FileSystemScope;
   /** A PID namespace: when the command's wrapper exits, every process it left dies. */
   pid: boolean;
+  /**
+   * Runs that name a layer (CommandRun.layer) get an overlay over the scratch (unshare's
+   * confined plan with a PID namespace only, sandbox.ts): a plan of its own, so its probe mounts
+   * one and a remembered pass (plan-memory.ts) covers the overlay too.
+   */
+  layers?: boolean;
 }
 
 /** Absolute paths of the programs a plan uses; null when not installed. */

@@ -2,7 +2,7 @@
  * Runs a plan for real on throwaway folders and checks, from inside, every protection the
  * report would claim for it: nothing is trusted because a tool exited 0.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { probe } from './probe.js';
@@ -38,6 +38,13 @@ export function checkScript(plan: SandboxPlan): string {
     // As root, a writable /proc lets a command set the host's core_pattern, a helper the kernel
     // runs as root outside every namespace; `[ -w ]` asks without writing.
     checks.push('if [ -w /proc/sys/kernel/core_pattern ]; then fail 19 "/proc/sys is writable"; fi');
+  }
+  if (plan.layers === true) {
+    // On the overlay, the scratch's file is seen and can go; outside, probePlan checks it stayed.
+    checks.push('[ -f "$scratch/kept" ] || fail 20 "the scratch is not seen through its overlay"');
+    checks.push(
+      'rm -f "$scratch/kept" && ! [ -e "$scratch/kept" ] || fail 21 "a file of the scratch cannot be removed on its overlay"',
+    );
   }
   if (plan.network)
     checks.push('[ "$(grep -c : /proc/net/dev)" = 1 ] || fail 12 "network interfaces are visible"');
@@ -84,6 +91,7 @@ export async function probePlan(plan: SandboxPlan, tools: SandboxTools, env: Env
   ];
   for (const folder of [ws, scratch, outside]) mkdirSync(folder);
   writeFileSync(join(ws, 'file'), 'probe\n');
+  if (plan.layers === true) writeFileSync(join(scratch, 'kept'), 'probe\n');
   // A path too long for a socket address still leaves a file there to be seen or not.
   const server = plan.filesystem === 'confined' ? await listen(join(outside, 'socket')) : null;
   if (plan.filesystem === 'confined' && server === null) writeFileSync(join(outside, 'socket'), '');
@@ -95,13 +103,32 @@ export async function probePlan(plan: SandboxPlan, tools: SandboxTools, env: Env
   });
   try {
     const tmp = sandbox.environment({})['TMPDIR'] ?? '';
-    const [program = '', ...args] = sandbox.wrap(
-      ['/bin/sh', '-c', checkScript(plan), 'aide-probe', ws, scratch, tmp, outside, hostRunEntry()],
+    const checks = [
+      '/bin/sh',
+      '-c',
+      checkScript(plan),
+      'aide-probe',
+      ws,
       scratch,
-    );
+      tmp,
+      outside,
+      hostRunEntry(),
+    ];
+    let wrapped: string[];
+    try {
+      wrapped = sandbox.wrap(checks, scratch, plan.layers === true ? 'probe' : undefined);
+    } catch (error) {
+      // A temp folder whose path an overlay's options cannot name: the plans without one remain.
+      if (plan.layers === true && error instanceof Error) return error.message;
+      throw error;
+    }
+    const [program = '', ...args] = wrapped;
     const result = await probe([program, ...args], { env, cwd: scratch });
-    if (result.ok) return null;
-    return firstLine(result.stderr) || `${plan.mechanism} exited ${result.code ?? 'on a signal'}`;
+    if (!result.ok)
+      return firstLine(result.stderr) || `${plan.mechanism} exited ${result.code ?? 'on a signal'}`;
+    if (plan.layers === true && (!existsSync(join(scratch, 'kept')) || existsSync(join(scratch, 'probe'))))
+      return 'the overlay over the scratch let a change through to the scratch itself';
+    return null;
   } finally {
     sandbox.dispose();
     server?.close();

@@ -34,8 +34,6 @@ export interface SandboxSettings {
   /** sandbox.json `home_binds`: "~/…" paths shown read-only in the commands' HOME. */
   homeBinds: readonly string[];
   allowNetwork: boolean;
-  /** An overlay mounts in a user namespace here (overlay.ts): runs given a layer use one, where the plan allows. */
-  overlay?: boolean;
 }
 
 function realOr(path: string): string {
@@ -84,10 +82,7 @@ export class Sandbox {
     this.readOnly = [...settings.readOnlyPaths.map(realOr), ...extra];
     this.hidden = plan?.filesystem === 'confined' ? hiddenFolders(settings.env) : [];
     this.layers =
-      settings.overlay === true &&
-      plan?.mechanism === 'unshare' &&
-      plan.filesystem === 'confined' &&
-      plan.pid;
+      plan?.layers === true && plan.mechanism === 'unshare' && plan.filesystem === 'confined' && plan.pid;
   }
 
   private privateFolder(): PrivateFolder {

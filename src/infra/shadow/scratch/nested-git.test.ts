@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { tempDir, writeTree } from '../../../../test/helpers/sandbox.js';
-import { nestedGitEntries, removeNestedGit } from './nested-git.js';
+import { nestedGitEntries, removeNestedGit, walked } from './nested-git.js';
 
 test('every .git below the root is found, in any case and at any depth; the root’s own and links are left', async (t) => {
   {
@@ -21,6 +21,14 @@ test('every .git below the root is found, in any case and at any depth; the root
     symlinkSync(outside, join(root, 'linked'));
     symlinkSync('/nowhere', join(root, 'e/.git'));
     assert.deepEqual(await nestedGitEntries(root), ['a/.git', 'a/b/c/d/.Git', 'e/.git', 'g/.git']);
+    assert.deepEqual(await walked(root), ['a/.git', 'a/b/c/d/.Git', 'e/.git', 'g/.git'], 'without find');
+    const linkedRoot = join(tempDir(t, 'aide-link-'), 'scratch');
+    symlinkSync(root, linkedRoot);
+    assert.deepEqual(
+      await nestedGitEntries(linkedRoot),
+      ['a/.git', 'a/b/c/d/.Git', 'e/.git', 'g/.git'],
+      'a root reached through a link',
+    );
     assert.deepEqual(await removeNestedGit(root), ['a/.git', 'a/b/c/d/.Git', 'e/.git', 'g/.git']);
     assert.deepEqual(await nestedGitEntries(root), []);
     assert.ok(existsSync(join(root, '.git')) && existsSync(join(root, 'e/.gitignore')));

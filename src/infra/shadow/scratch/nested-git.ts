@@ -7,8 +7,13 @@
  * would outlive the sweep, and the next session's commands running git in `src/` would use it.
  * The sweep of a kept scratch removes every one (the root's own `.git`, the worktree's link to
  * the shadow, stays). Symbolic links are not followed: a link is an entry, not a folder here.
+ *
+ * findutils' `find` does the walk where it is installed: it runs beside the sweep's git
+ * processes, and at 30k files it costs a quarter of the CPU of the same walk in JavaScript
+ * (which stays, for a machine without it).
  */
-import type { Dirent } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, type Dirent } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -17,6 +22,49 @@ const PARALLEL = 16;
 
 /** Scratch-relative paths of every `.git` entry below `root` (any letter case), folders or not. */
 export async function nestedGitEntries(root: string): Promise<string[]> {
+  return (await foundByFind(root)) ?? walked(root);
+}
+
+const FIND = ['/usr/bin/find', '/bin/find'].find((path) => existsSync(path)) ?? null;
+
+/** A folder gone while find reads it: the sweep's clean removed it beside the walk. */
+const VANISHED = /^find: [‘'`].*[’'`]: No such file or directory$/;
+
+/**
+ * The walk by `find -H` (the root followed if it is a link, no link below it): every entry named `.git` in any ASCII case,
+ * not descended into. Null without find; rejects on an error that is not a folder that went.
+ */
+function foundByFind(root: string): Promise<string[] | null> {
+  if (FIND === null) return Promise.resolve(null);
+  const args = ['-H', root, '-mindepth', '2', '-iname', '.git', '-prune', '-print0'];
+  return new Promise((resolve, reject) => {
+    execFile(
+      FIND,
+      args,
+      { env: { LC_ALL: 'C' }, encoding: 'utf8', maxBuffer: 64 << 20 },
+      (error, stdout, stderr) => {
+        const failures = stderr.split('\n').filter((line) => line !== '' && !VANISHED.test(line));
+        if (
+          error !== null &&
+          (error.code === 'ENOENT' || failures.length > 0 || typeof error.code !== 'number')
+        ) {
+          if (error.code === 'ENOENT') resolve(null);
+          else reject(new Error(`find ${args.join(' ')} failed: ${failures[0] ?? error.message}`));
+          return;
+        }
+        const prefix = `${root.replace(/\/+$/, '')}/`;
+        const paths = stdout
+          .split('\0')
+          .filter((path) => path.startsWith(prefix))
+          .map((path) => path.slice(prefix.length));
+        resolve(paths.sort());
+      },
+    );
+  });
+}
+
+/** The same walk in JavaScript (exported for its test). */
+export async function walked(root: string): Promise<string[]> {
   const found: string[] = [];
   // One depth at a time, PARALLEL folders of it at once.
   for (let level = ['']; level.length > 0;) {
