@@ -132,6 +132,27 @@ test('without a terminal and without --yes or --dry-run: exit 4 before any work'
   assert.equal(existsSync(join(root, '.aide/state')), false, 'no session, no shadow, nothing');
 });
 
+test('no network isolation: exit 2 with the fix, nothing created on a first run; on a later one the lock is left free', async (t) => {
+  const root = actRepo(t, planDoc('Add sub', [{ title: 'Add sub', edits: ADD_SUB }]));
+  const refused = { cwd: root, env: { AIDE_ISOLATION: 'none' } };
+  const first = await runAide(['act', '--yes'], refused);
+  assert.equal(first.code, 2, first.stdout + first.stderr);
+  assert.match(first.stderr, /^aide: network isolation: unavailable because it was turned off/m);
+  assert.match(first.stderr, /hint: .*"allow_network": true/);
+  assert.equal(existsSync(join(root, '.aide/state')), false, 'no session, no shadow, nothing');
+  // A shadow from an earlier session: the isolation is then proven while the shadow opens.
+  const dry = await runAide(['act', '--dry-run'], { cwd: root });
+  assert.equal(dry.code, 0, dry.stdout + dry.stderr);
+  const later = await runAide(['act', '--yes'], refused);
+  assert.equal(later.code, 2, later.stdout + later.stderr);
+  assert.match(later.stderr, /^aide: network isolation: unavailable/m);
+  assert.doesNotMatch(later.stderr, /at openVerifyRunner|Node\.js v/, 'an error, not a crash');
+  assert.equal(read(root, 'src/calc.js'), PROJECT['src/calc.js']);
+  const after = await runAide(['act', '--yes'], { cwd: root });
+  assert.equal(after.code, 0, `the lock was left free: ${after.stderr}`);
+  assert.match(read(root, 'src/calc.js'), /export function sub/);
+});
+
 test('a file the user edits while a step is verified: exit 6, the edit kept, the verified patch saved', async (t) => {
   const gate = sharedGate(t);
   const wait = `echo started; while [ ! -e ${gate.inside}/go ]; do sleep 0.05; done; node --test test/`;

@@ -3,6 +3,7 @@
  * session store, the plans folder, the isolated runner, the shadow store (its lock held) and
  * the scratch copies. The commands get ports; only this module knows which classes stand behind.
  */
+import { existsSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PLANS_DIR, STATE_DIR } from '../../config/files.js';
@@ -60,10 +61,16 @@ export interface ActAdapters {
   close(): Promise<void>;
 }
 
-/** The runner first (it may refuse: no isolation), then the shadow store, which takes the lock. */
+/**
+ * The runner (it may refuse: no isolation) and the shadow store, which takes the lock. Where the
+ * workspace has a shadow already, the isolation is proven (or recalled) while the shadow opens
+ * and the kept scratch is swept: a probe after a plan's memory ran out costs 50–100 ms that the
+ * sweep's walk hides. Without one, the runner comes first, so a refusal creates nothing.
+ */
 export async function openActAdapters(request: ActAdaptersRequest): Promise<ActAdapters> {
   const { root, io, layout } = request;
-  const runner = await openVerifyRunner({
+  const shadowKept = existsSync(join(root, STATE_DIR, 'shadow.git'));
+  const opening = openVerifyRunner({
     root,
     env: io.env,
     allowNetwork: request.allowNetwork,
@@ -73,11 +80,27 @@ export async function openActAdapters(request: ActAdaptersRequest): Promise<ActA
     layers: request.layers,
     ...(layout === undefined ? {} : { gitDirs: layout === null ? [] : [layout.gitDir, layout.commonDir] }),
   });
-  const store = await ShadowStore.open(root, io.env, {
-    maxFileBytes: request.maxFileBytes,
-    command: 'act',
-    ...(layout === undefined ? {} : { layout }),
-  });
+  // Handled here as well, so a refusal while the shadow opens is no unhandled rejection; it is
+  // thrown where the runner is awaited.
+  opening.catch(() => undefined);
+  if (!shadowKept) await opening;
+  let store: ShadowStore;
+  try {
+    store = await ShadowStore.open(root, io.env, {
+      maxFileBytes: request.maxFileBytes,
+      command: 'act',
+      ...(layout === undefined ? {} : { layout }),
+    });
+  } catch (error) {
+    // Nothing may be left of the runner: its private folder goes with it.
+    await opening.then(
+      (runner) => {
+        runner.dispose();
+      },
+      () => undefined,
+    );
+    throw error;
+  }
   const scratchesAt = (real: string) => store.scratches({ tempRoot: real, links: request.links, keep: true });
   // The kept scratch's sweep needs no base: it runs while the session's first snapshot is taken.
   // A temp dir that cannot be resolved fails when the scratch is opened, as it always did.
@@ -85,6 +108,13 @@ export async function openActAdapters(request: ActAdaptersRequest): Promise<ActA
   // Its move, to the tree of the session's first snapshot, runs while that is committed.
   early?.prepareKept(store.nextSnapshotTree());
   const caseInsensitive = await ignoresCase(root);
+  let runner: Awaited<typeof opening>;
+  try {
+    runner = await opening;
+  } catch (error) {
+    await settleAll([() => early?.releaseEarly(), () => store.close()]);
+    throw error;
+  }
   // A step's capture reads only the paths aide wrote until a command runs in the scratch.
   const tracker = new ScratchTracker();
   return {
