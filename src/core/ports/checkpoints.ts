@@ -21,6 +21,11 @@ export interface CheckpointRecord {
 export interface CheckpointRequest {
   /** The session's branch to record on; omitted: a new session of its own, named after the reason. */
   session?: string;
+  /**
+   * The named session was made just now and has no checkpoint yet: its branch is not looked up
+   * (a git process fewer). Were it there after all, recording refuses to move it.
+   */
+  newSession?: boolean;
   reason: string;
   message: string;
   step?: string;

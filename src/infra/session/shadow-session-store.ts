@@ -34,7 +34,12 @@ export class ShadowSessionStore implements SessionStore {
   async start(request: { plan: SessionPlan; dryRun: boolean; message: string }): Promise<OpenSession> {
     const session = newSessionId('act', this.now(), randomBytes(2).toString('hex'));
     const files = await SessionFiles.create(this.store.workspace.stateDir, session);
-    const base = await this.store.checkpoint({ session, reason: 'act', message: request.message });
+    const base = await this.store.checkpoint({
+      session,
+      newSession: true,
+      reason: 'act',
+      message: request.message,
+    });
     const log = await ActSessionLog.start(
       files,
       { session, dryRun: request.dryRun, base: base.checkpoint.id },

@@ -275,3 +275,19 @@ test('a checkpoint commit aide writes itself is byte for byte the one git commit
   assert.equal(byGit, checkpoint.id);
   await store.git.run(['fsck', '--strict', '--no-dangling']);
 });
+
+test('a checkpoint told its session is new never moves a branch that is there after all', async (t) => {
+  const repo = gitRepo(t, { 'a.txt': 'one\n' });
+  const store = await open(t, repo);
+  const first = await store.checkpoint({ reason: 'act', message: 'first', session: 'dup', newSession: true });
+  writeTree(repo, { 'a.txt': 'two\n' });
+  await assert.rejects(
+    store.checkpoint({ reason: 'act', message: 'second', session: 'dup', newSession: true }),
+    /update-ref/,
+  );
+  const head = execFileSync('git', ['rev-parse', 'refs/heads/aide/dup'], {
+    env: { ...testEnv(), GIT_DIR: store.git.location.gitDir },
+    encoding: 'utf8',
+  }).trim();
+  assert.equal(head, first.checkpoint.id, 'the branch still names the first checkpoint');
+});

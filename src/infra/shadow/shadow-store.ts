@@ -261,7 +261,7 @@ export class ShadowStore extends ShadowReader implements Checkpointer {
         session,
         skipped: snap.skipped,
         filesChanged: snap.changed,
-        newSession: meta.session === undefined,
+        newSession: meta.session === undefined || meta.newSession === true,
         ...(hint === undefined ? {} : { parentHint: hint }),
       },
       this.checkpointTools(),
