@@ -15,6 +15,10 @@
  * a step ≤ 50 ms at 3k and at 30k files. Ratios are against `node -e 0` and `git status` on the
  * same repository, measured in the same run; the machine's load is printed before and after.
  *
+ * Each session's CPU (user + system, of aide and every process it waited for, from GNU time) is
+ * printed too: on a busy 2-core machine the wall clock of two builds' sessions moves by ±50 ms
+ * between runs, their CPU by a few per cent, so it is the figure to compare builds by.
+ *
  * `--bin <path to an aide entry point>` runs another build of aide (e.g. the one before a change) on the same
  * repositories, for before/after figures from one run.
  *
@@ -26,7 +30,7 @@
  * Run: npm run bench:act [-- --files 3000,30000] [--kb 1] [--runs 3] [--bin other/dist/bundle/aide.js] [--command-s 5] [--keep]
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -107,17 +111,31 @@ function planText(round: number): string {
 
 interface Session {
   totalMs: number;
+  /** User + system CPU of the aide process and every process it waited for (git, the sandbox, the command); NaN without /usr/bin/time. */
+  cpuMs: number;
   /** Each step, step_started to step_finished. */
   stepsMs: number[];
   /** Each step's verify commands, verify_started to verify_finished (the runner, its isolation, `true`). */
   commandsMs: number[];
 }
 
+/** GNU time, for the CPU a session and its children used (wall clock moves by ±50 ms here between runs). */
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
+
+function cpuOf(file: string): number {
+  const match = /^AIDE_CPU ([\d.]+) ([\d.]+)$/m.exec(existsSync(file) ? readFileSync(file, 'utf8') : '');
+  return match === null ? Number.NaN : (Number(match[1]) + Number(match[2])) * 1000;
+}
+
 /** One `aide act --yes --json` with the step events timed as they arrive. */
-function actSession(bin: string, repo: string, env: Env): Promise<Session> {
+function actSession(bin: string, repo: string, env: Env, cpuFile: string): Promise<Session> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [bin, '--json', 'act', '--yes'], {
+    const argv = [process.execPath, bin, '--json', 'act', '--yes'];
+    rmSync(cpuFile, { force: true });
+    const [program = '', ...args] =
+      TIME === null ? argv : [TIME, '-f', 'AIDE_CPU %U %S', '-o', cpuFile, ...argv];
+    const child = spawn(program, args, {
       cwd: repo,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -161,7 +179,7 @@ function actSession(bin: string, repo: string, env: Env): Promise<Session> {
             `aide act exited ${code} with ${stepsMs.length} steps timed:\n${stderr}${buffer}${out.slice(-2000)}`,
           ),
         );
-      else resolve({ totalMs, stepsMs, commandsMs });
+      else resolve({ totalMs, cpuMs: cpuOf(cpuFile), stepsMs, commandsMs });
     });
   });
 }
@@ -220,7 +238,7 @@ async function main(): Promise<void> {
                 git(repo, env, ['--no-optional-locks', 'status', '--porcelain']);
               }),
             );
-            session.push(await actSession(bin, repo, env));
+            session.push(await actSession(bin, repo, env, join(root, 'cpu.txt')));
           }
         }
         for (const [name, sessions] of [
@@ -244,6 +262,7 @@ async function main(): Promise<void> {
             label,
             name,
             spread(sessions.map((s) => s.totalMs)),
+            spread(sessions.map((s) => s.cpuMs)),
             spread(outside),
             spread(outside.map((o, i) => o - (nodeFloor[i] ?? 0))),
             spread(firstSteps),
@@ -263,6 +282,7 @@ async function main(): Promise<void> {
           'build',
           'session',
           'total ms',
+          'CPU ms',
           'outside steps ms',
           '  − node -e 0',
           'step 1 aide ms',
