@@ -18,6 +18,8 @@ test('every .git below the root is found, in any case and at any depth; the root
       'e/.gitignore': 'dist/\n',
     });
     mkdirSync(join(root, 'g/.git'), { recursive: true });
+    // A case variant of the root's own: neither reported nor walked into (git never lists it).
+    mkdirSync(join(root, '.GIT/inner/.git'), { recursive: true });
     symlinkSync(outside, join(root, 'linked'));
     symlinkSync('/nowhere', join(root, 'e/.git'));
     assert.deepEqual(await nestedGitEntries(root), ['a/.git', 'a/b/c/d/.Git', 'e/.git', 'g/.git']);

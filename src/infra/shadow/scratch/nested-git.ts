@@ -31,12 +31,14 @@ const FIND = ['/usr/bin/find', '/bin/find'].find((path) => existsSync(path)) ?? 
 const VANISHED = /^find: [‘'`].*[’'`]: No such file or directory$/;
 
 /**
- * The walk by `find -H` (the root followed if it is a link, no link below it): every entry named `.git` in any ASCII case,
- * not descended into. Null without find; rejects on an error that is not a folder that went.
+ * The walk by `find -H` (the root followed if it is a link, no link below it): every entry named
+ * `.git` in any ASCII case, not descended into, the root's own left out as the JS walk leaves
+ * them (pruned at depth 1 too, then dropped). Null without find; rejects on an error that is not
+ * a folder that went.
  */
 function foundByFind(root: string): Promise<string[] | null> {
   if (FIND === null) return Promise.resolve(null);
-  const args = ['-H', root, '-mindepth', '2', '-iname', '.git', '-prune', '-print0'];
+  const args = ['-H', root, '-mindepth', '1', '-iname', '.git', '-prune', '-print0'];
   return new Promise((resolve, reject) => {
     execFile(
       FIND,
@@ -56,7 +58,8 @@ function foundByFind(root: string): Promise<string[] | null> {
         const paths = stdout
           .split('\0')
           .filter((path) => path.startsWith(prefix))
-          .map((path) => path.slice(prefix.length));
+          .map((path) => path.slice(prefix.length))
+          .filter((path) => path.includes('/'));
         resolve(paths.sort());
       },
     );
