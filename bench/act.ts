@@ -34,7 +34,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchEnv, median } from './stats.js';
+import { checkFlags, benchEnv, median } from './stats.js';
+
+const USAGE =
+  'npm run bench:act [-- --files 3000,30000] [--kb 1] [--runs 3] [--bin other/dist/bundle/aide.js] [--command-s 5] [--keep]';
 
 interface Options {
   files: number[];
@@ -201,6 +204,7 @@ const load = () =>
     .join(' ');
 
 async function main(): Promise<void> {
+  checkFlags(process.argv.slice(2), USAGE);
   const options = parseOptions(process.argv.slice(2));
   const root = mkdtempSync(join(tmpdir(), 'aide-bench-act-'));
   console.log(

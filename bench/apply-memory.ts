@@ -20,7 +20,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchEnv, median, runsAndKeep } from './stats.js';
+import { checkFlags, benchEnv, median, runsAndKeep } from './stats.js';
+
+const USAGE = 'npm run bench:apply-memory [-- --runs 5] [--keep]  (5 runs by default)';
 
 const BIN = fileURLToPath(new URL('../bundle/aide.js', import.meta.url));
 const GOAL = 5;
@@ -105,6 +107,7 @@ function peakBytes(
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
 function main(): void {
+  checkFlags(process.argv.slice(2), USAGE);
   // Five runs unless told: a 20 MB apply takes seconds, and its peak varies little.
   const argv = process.argv.slice(2);
   const told = argv.includes('--runs') || process.env['BENCH_RUNS'] !== undefined;

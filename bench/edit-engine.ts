@@ -21,6 +21,10 @@ import type { FileStat, FileSystem } from '../src/core/ports/files.js';
 import { parseResponse } from '../src/core/edit/parse-response.js';
 import { planEdits, type BlockOutcome } from '../src/core/edit/plan-edits.js';
 import { parseText } from '../src/core/edit/text-file.js';
+import { checkFlags } from './stats.js';
+
+const USAGE =
+  'npm run bench:edit   (RUNS=n to change the number of timed runs per cell; ONLY=apply for the apply path alone)';
 
 const SIZES = [1_000, 10_000, 50_000] as const;
 const RUNS = Number(process.env['RUNS'] ?? 15);
@@ -350,6 +354,7 @@ async function applyTable(): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  checkFlags(process.argv.slice(2), USAGE);
   // ONLY=apply runs just the apply-path table.
   if (process.env['ONLY'] === 'apply') {
     await applyTable();

@@ -16,6 +16,9 @@ import { resolveLinkPaths } from '../src/infra/shadow/scratch/links.js';
 import { ShadowScratches } from '../src/infra/shadow/scratch/worktree-scratch.js';
 import { ShadowStore } from '../src/infra/shadow/shadow-store.js';
 import { DEFAULT_LINKS } from '../src/shared/links.js';
+import { checkFlags } from './stats.js';
+
+const USAGE = 'npm run build && node dist/bench/links.js [--entries 1000] [--runs 9] [--packages 200]';
 
 function option(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);
@@ -86,6 +89,7 @@ function monorepo(dir: string, packages: number): string {
 }
 
 async function main(): Promise<void> {
+  checkFlags(process.argv.slice(2), USAGE);
   const entries = option('entries', 1000);
   const runs = option('runs', 9);
   const packages = option('packages', 200);

@@ -15,6 +15,9 @@ import { join } from 'node:path';
 import { buildRepoMap } from '../src/core/agent/repo-map.js';
 import type { RepoFile, RepoReader } from '../src/core/ports/repo-reader.js';
 import { TreeSitterDefinitionIndex } from '../src/infra/repo-map/tree-sitter-index.js';
+import { checkFlags } from './stats.js';
+
+const USAGE = 'npm run bench:repo-map [-- --files 2000] [--repo PATH] [--task TEXT] [--print]';
 
 /** A snapshot in memory, or read from a checkout (the files `git ls-files -s` lists, with their blob). */
 interface Snapshot {
@@ -116,6 +119,7 @@ async function timed<T>(run: () => Promise<T>): Promise<[T, number]> {
 }
 
 async function main(): Promise<void> {
+  checkFlags(process.argv.slice(2), USAGE);
   const argv = process.argv.slice(2);
   const at = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
   const repo = at('--repo');

@@ -34,7 +34,9 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median, runsAndKeep, spread } from './stats.js';
+import { checkFlags, median, runsAndKeep, spread } from './stats.js';
+
+const USAGE = 'npm run bench:review [-- --runs 15] [--keep] [--bin other/dist/bundle/aide.js]';
 
 const BIN = fileURLToPath(new URL('../bundle/aide.js', import.meta.url));
 const GOAL = 2;
@@ -108,6 +110,7 @@ function pairedVerifyParts(
 }
 
 function main(): void {
+  checkFlags(process.argv.slice(2), USAGE);
   const argv = process.argv.slice(2);
   const { runs, keep } = runsAndKeep(argv);
   const binAt = argv.indexOf('--bin');

@@ -21,7 +21,9 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ShadowScratches } from '../src/infra/shadow/scratch/worktree-scratch.js';
 import { ShadowStore } from '../src/infra/shadow/shadow-store.js';
-import { benchEnv, spread, type Spread } from './stats.js';
+import { checkFlags, benchEnv, spread, type Spread } from './stats.js';
+
+const USAGE = 'npm run bench:snapshot [-- --files 5000] [--kb 6] [--runs 5] [--keep]';
 
 interface Options {
   files: number;
@@ -200,6 +202,7 @@ function editFiles(repo: string, paths: readonly string[], round: number): void 
 }
 
 async function main(): Promise<void> {
+  checkFlags(process.argv.slice(2), USAGE);
   const options = parseOptions(process.argv.slice(2));
   const root = mkdtempSync(join(tmpdir(), 'aide-bench-snapshot-'));
   const repo = join(root, 'repo');

@@ -18,7 +18,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median, runsAndKeep } from './stats.js';
+import { checkFlags, median, runsAndKeep } from './stats.js';
+
+const USAGE = 'npm run bench:startup [-- --runs 20] [--keep]';
 
 const BIN = fileURLToPath(new URL('../bundle/aide.js', import.meta.url));
 
@@ -61,6 +63,7 @@ function cpuMs(run: Case, preload: string, report: string): number {
 }
 
 function main(): void {
+  checkFlags(process.argv.slice(2), USAGE);
   const { runs, keep } = runsAndKeep(process.argv.slice(2));
   const root = mkdtempSync(join(tmpdir(), 'aide-bench-startup-'));
   try {

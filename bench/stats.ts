@@ -16,6 +16,23 @@ export function spread(values: readonly number[]): Spread {
   return { median: median(values), min: Math.min(...values), max: Math.max(...values) };
 }
 
+/**
+ * `--help` prints the bench's usage line and exits 0; a flag the usage line does not name exits 2
+ * before anything runs (a mistyped `--file 30000` would otherwise run minutes with the defaults).
+ */
+export function checkFlags(argv: readonly string[], usage: string): void {
+  const known = new Set([...(usage.match(/--[a-z][a-z-]*/g) ?? []), '--help', '-h']);
+  const unknown = argv.filter((arg) => arg.startsWith('-') && arg !== '--' && !known.has(arg));
+  if (unknown.length > 0) {
+    process.stderr.write(`unknown option ${unknown.join(', ')}\n${usage}\n`);
+    process.exit(2);
+  }
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(`${usage}\n`);
+    process.exit(0);
+  }
+}
+
 /** `--runs N` (or BENCH_RUNS; 15 by default) and `--keep` (leave the temp folder for a look). */
 export function runsAndKeep(argv: readonly string[]): { runs: number; keep: boolean } {
   const at = argv.indexOf('--runs');

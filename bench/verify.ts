@@ -41,8 +41,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ProcessCommandRunner, type Isolation } from '../src/infra/process/command-runner.js';
 import { prepareIsolation } from '../src/infra/process/isolation.js';
-import { median } from './stats.js';
+import { checkFlags, median } from './stats.js';
 import { printWrapperOverhead } from './wrapper-overhead.js';
+
+const USAGE =
+  'npm run bench:verify [-- --runs 10] [--suite-runs 3] [--suite core/edit,infra/fs] [--full] [--keep] [--wrapper-only]';
 
 interface Options {
   runs: number;
@@ -529,6 +532,7 @@ async function suite(options: Options, root: string, env: Env, verdicts: string[
 }
 
 async function main(): Promise<void> {
+  checkFlags(process.argv.slice(2), USAGE);
   const options = parseOptions(process.argv.slice(2));
   const root = mkdtempSync(join(tmpdir(), 'aide-bench-verify-'));
   const home = join(root, 'home');
