@@ -21,7 +21,7 @@ import { useColor, type CliIo, type GlobalOptions } from './io.js';
 import { renderReview, reviewJson } from './render/review-report.js';
 import { makeStyle } from './render/style.js';
 import { renderReviewJunit } from './render/review-junit.js';
-import { prepareReview, type PreparedReview } from './wiring/review.js';
+import { askingExcludesFile, prepareReview, type PreparedReview } from './wiring/review.js';
 import type { RunnerRequest, VerifyRunner } from './wiring/runner.js';
 import { locateWorkspace } from './wiring/workspace.js';
 
@@ -89,7 +89,7 @@ export async function runReview(options: ReviewOptions, globals: GlobalOptions, 
   const startedAt = Date.now();
   const skip = new Set(options.skip);
   // The repository's layout comes with the root: the shadow is opened without asking git again.
-  const located = await locateWorkspace(globals.cwd, io.env);
+  const located = askingExcludesFile(await locateWorkspace(globals.cwd, io.env), io.env);
   const root = located.root;
   const { config, sandbox: loaded } = await loadWorkspaceConfig(root, io.env, {
     model: options.model,

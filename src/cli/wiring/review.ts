@@ -12,6 +12,7 @@ import { parseReviewIgnore, REVIEW_IGNORE_FILE, type IgnoreEntry } from '../../c
 import type { Scratch } from '../../core/ports/scratch.js';
 import { newSessionId } from '../../infra/shadow/checkpoints.js';
 import { ShadowReviewSource } from '../../infra/shadow/review-source.js';
+import { userExcludesFile } from '../../infra/shadow/shadow-repo.js';
 import { EMPTY_TREE, ShadowStore } from '../../infra/shadow/shadow-store.js';
 import type { ReviewOptions } from '../commands/review-options.js';
 import { namedBy } from './named-ref.js';
@@ -40,6 +41,19 @@ export interface PreparedReview<T> {
   scratch: Scratch | null;
   /** The change as a patch, for the model check; null when it was not asked for. */
   patches: FilePatch[] | null;
+}
+
+/** The located workspace, with the shadow's one git question (the user's excludes file) already asked. */
+export interface ReviewWorkspace extends LocatedWorkspace {
+  excludesFile?: Promise<string | undefined>;
+}
+
+/**
+ * Asks git for the user's excludes file as soon as the root is known: that git process then runs
+ * while the configuration is read, not after it, before the staged tree can be written.
+ */
+export function askingExcludesFile(located: LocatedWorkspace, env: Env): ReviewWorkspace {
+  return { ...located, excludesFile: userExcludesFile(located.root, env) };
 }
 
 /** Lines of context around each hunk the model sees: git's default, enough to read a change by. */
@@ -78,7 +92,7 @@ async function subjectOf(store: ShadowStore, options: ReviewOptions): Promise<Re
  * (what differs is written) instead of a full checkout on every commit.
  */
 export async function prepareReview<T>(
-  { root, layout }: LocatedWorkspace,
+  { root, layout, excludesFile }: ReviewWorkspace,
   env: Env,
   options: ReviewOptions,
   sandbox: SandboxConfig,
@@ -87,7 +101,12 @@ export async function prepareReview<T>(
   inspect: (files: ReviewedFile[], ignore: IgnoreEntry[]) => Promise<T>,
   withPatches = false,
 ): Promise<PreparedReview<T>> {
-  const store = await ShadowStore.open(root, env, { maxFileBytes, command: 'review', layout });
+  const store = await ShadowStore.open(root, env, {
+    maxFileBytes,
+    command: 'review',
+    layout,
+    ...(excludesFile === undefined ? {} : { excludesFile }),
+  });
   try {
     const subject = await subjectOf(store, options);
     const source = new ShadowReviewSource(store.git);

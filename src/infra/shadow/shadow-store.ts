@@ -52,6 +52,8 @@ export interface ShadowOptions {
   command: string;
   /** The user's repository as the caller found it just now (locateWorkspace; null: none); else git is asked. */
   layout?: RepoLayout | null;
+  /** userExcludesFile(root) started early by the caller, so its git process ran beside other work. */
+  excludesFile?: Promise<string | undefined>;
 }
 
 /**
@@ -150,7 +152,7 @@ export class ShadowStore extends ShadowReader implements Checkpointer {
   /** Opens (creating if needed) the workspace's shadow repository and takes the workspace lock. */
   static async open(root: string, env: Env, options: ShadowOptions): Promise<ShadowStore> {
     // A git process of its own, read-only: it runs while the workspace is described and locked.
-    const excludesFile = userExcludesFile(root, env);
+    const excludesFile = options.excludesFile ?? userExcludesFile(root, env);
     const workspace = await describeWorkspace(root, env, options.layout);
     await ensureStateDir(workspace);
     const lock = await acquireLock(workspace.stateDir, options.command);
