@@ -112,6 +112,24 @@ test('a staged invisible character fails, named', async (t) => {
   assert.match(result.stdout, /a\.js:2: error: U\+202E RIGHT-TO-LEFT OVERRIDE/);
 });
 
+test('a .gitattributes that marks files binary or -diff hides none of their added lines from the checks, staged or in a range', async (t) => {
+  const token = FAKE_TOKENS.find(([id]) => id.startsWith('github'))?.[1] ?? '';
+  const body = `one\n<<<<<<< HEAD\nconst key = "${token}";\nconst admin\u202E = false;\n`;
+  for (const attributes of ['*.txt -diff\n', '*.txt binary\n', '* diff=hidden\n[attr]hidden -diff\n']) {
+    const root = repo(t);
+    stage(root, { '.gitattributes': attributes, 'b.txt': body });
+    const staged = await review(root, ['--staged'], { AIDE_SKIP: 'verify' });
+    assert.equal(staged.code, 1, `${attributes}${staged.stdout}`);
+    for (const check of ['conflict-markers', 'secrets', 'invisible-unicode'])
+      assert.match(lineOf(staged.stdout, check), /\.Failed$/, `${attributes}${check}`);
+    assert.match(staged.stdout, /b\.txt:2: error: merge conflict marker/);
+    git(root, ['commit', '-q', '-m', 'attributes']);
+    const range = await review(root, ['--from-ref', 'HEAD~1', '--to-ref', 'HEAD'], { AIDE_SKIP: 'verify' });
+    assert.equal(range.code, 1, `${attributes}${range.stdout}`);
+    assert.match(lineOf(range.stdout, 'secrets'), /\.Failed$/);
+  }
+});
+
 test('a large staged file fails; an LFS pointer does not', async (t) => {
   const root = repo(t);
   stage(root, {

@@ -117,6 +117,9 @@ function shadowConfig(workTree: string, excludesFile: string | undefined): strin
   return `${lines.join('\n')}\n`;
 }
 
+/** The shadow's info/attributes, which outrank every .gitattributes (openShadow says why each). */
+const SHADOW_ATTRIBUTES = '* -text -crlf -ident -filter -working-tree-encoding !diff';
+
 /**
  * Creates the shadow repository if needed and brings its settings up to date. `excludesFile`:
  * userExcludesFile of the workspace, when the caller started it earlier (one git process, run
@@ -148,11 +151,11 @@ export async function openShadow(
   );
   // Checkpoints hold the bytes on disk: no end-of-line conversion, filter (git-lfs), ident or
   // re-encoding from the user's .gitattributes, which info/attributes overrides. Else a CRLF
-  // file would be restored as LF.
-  await writeIfChanged(
-    join(gitDir, 'info', 'attributes'),
-    '* -text -crlf -ident -filter -working-tree-encoding\n',
-  );
+  // file would be restored as LF. `!diff` resets the diff attribute: a `.gitattributes` saying
+  // `binary` or `-diff` (or naming a driver) left a file's patch empty, so `aide review` saw none
+  // of its added lines (a staged token or conflict marker passed) and a step's diff hid them.
+  // Unspecified, git tells text from binary by content, as the review's own check does.
+  await writeIfChanged(join(gitDir, 'info', 'attributes'), `${SHADOW_ATTRIBUTES}\n`);
   const alternates = workspace.user === null ? '' : `${join(workspace.user.commonDir, 'objects')}\n`;
   await writeIfChanged(join(gitDir, 'objects', 'info', 'alternates'), alternates);
   return git;
