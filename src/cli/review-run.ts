@@ -21,9 +21,8 @@ import { useColor, type CliIo, type GlobalOptions } from './io.js';
 import { renderReview, reviewJson } from './render/review-report.js';
 import { makeStyle } from './render/style.js';
 import { renderReviewJunit } from './render/review-junit.js';
-import { askingExcludesFile, prepareReview, type PreparedReview } from './wiring/review.js';
+import { locateForReview, prepareReview, type PreparedReview } from './wiring/review.js';
 import type { RunnerRequest, VerifyRunner } from './wiring/runner.js';
-import { locateWorkspace } from './wiring/workspace.js';
 
 const TAIL_LINES = 15;
 
@@ -89,7 +88,7 @@ export async function runReview(options: ReviewOptions, globals: GlobalOptions, 
   const startedAt = Date.now();
   const skip = new Set(options.skip);
   // The repository's layout comes with the root: the shadow is opened without asking git again.
-  const located = askingExcludesFile(await locateWorkspace(globals.cwd, io.env), io.env);
+  const located = await locateForReview(globals.cwd, io.env);
   const root = located.root;
   const { config, sandbox: loaded } = await loadWorkspaceConfig(root, io.env, {
     model: options.model,

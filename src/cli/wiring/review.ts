@@ -16,7 +16,7 @@ import { userExcludesFile } from '../../infra/shadow/shadow-repo.js';
 import { EMPTY_TREE, ShadowStore } from '../../infra/shadow/shadow-store.js';
 import type { ReviewOptions } from '../commands/review-options.js';
 import { namedBy } from './named-ref.js';
-import type { LocatedWorkspace } from './workspace.js';
+import { locateWorkspace, type LocatedWorkspace } from './workspace.js';
 import { tempRoot } from './temp-root.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -49,38 +49,69 @@ export interface ReviewWorkspace extends LocatedWorkspace {
 }
 
 /**
- * Asks git for the user's excludes file as soon as the root is known: that git process then runs
- * while the configuration is read, not after it, before the staged tree can be written.
+ * The workspace located, with git asked for the user's excludes file at the same time: the
+ * workspace root is the top of the work tree around `cwd`, so git run in `cwd` reads the same
+ * configuration, and the two processes run side by side instead of one after the other before the
+ * staged tree can be written.
  */
-export function askingExcludesFile(located: LocatedWorkspace, env: Env): ReviewWorkspace {
-  return { ...located, excludesFile: userExcludesFile(located.root, env) };
+export async function locateForReview(cwd: string, env: Env): Promise<ReviewWorkspace> {
+  const excludesFile = userExcludesFile(cwd, env);
+  return { ...(await locateWorkspace(cwd, env)), excludesFile };
 }
 
 /** Lines of context around each hunk the model sees: git's default, enough to read a change by. */
 const PATCH_CONTEXT_LINES = 3;
 
-async function subjectOf(store: ShadowStore, options: ReviewOptions): Promise<ReviewSubject> {
-  if (options.staged) {
-    return {
-      kind: 'staged',
-      fromTree: store.workspace.user?.headTree ?? EMPTY_TREE,
-      toTree: await store.stagedTree(),
-      fromCommit: null,
-      toCommit: null,
-    };
-  }
+/** What was reviewed, and its files with `.aide/review-ignore` as the reviewed tree has it. */
+interface ReadChange {
+  subject: ReviewSubject;
+  files: ReviewedFile[];
+  ignoreFile: Uint8Array | null;
+}
+
+/** The staged change, read from a copy of the index while its tree is written (ShadowReviewSource). */
+function stagedChange(store: ShadowStore, source: ShadowReviewSource): Promise<ReadChange> {
+  const fromTree = store.workspace.user?.headTree ?? EMPTY_TREE;
+  const subject = (toTree: string): ReviewSubject => ({
+    kind: 'staged',
+    fromTree,
+    toTree,
+    fromCommit: null,
+    toCommit: null,
+  });
+  return store.withStagedIndex(async (indexFile) => {
+    if (indexFile === null) {
+      const { files, file } = await source.filesWith(fromTree, EMPTY_TREE, REVIEW_IGNORE_FILE);
+      return { subject: subject(EMPTY_TREE), files, ignoreFile: file };
+    }
+    const { tree, files, file } = await source.stagedFilesWith(fromTree, indexFile, REVIEW_IGNORE_FILE);
+    return { subject: subject(tree), files, ignoreFile: file };
+  });
+}
+
+/** A range of the user's history: the two commits' trees, borrowed from the user's store. */
+async function rangeChange(
+  store: ShadowStore,
+  source: ShadowReviewSource,
+  options: ReviewOptions,
+): Promise<ReadChange> {
   // The empty tree: a pushed history that starts with a root commit (cli/review-push.ts).
   const from =
     options.fromRef === EMPTY_TREE
       ? { tree: EMPTY_TREE, commit: null }
       : await namedBy('--from-ref', store.refTree(options.fromRef ?? 'HEAD'));
   const to = await namedBy('--to-ref', store.refTree(options.toRef ?? 'HEAD'));
+  const { files, file } = await source.filesWith(from.tree, to.tree, REVIEW_IGNORE_FILE);
   return {
-    kind: 'range',
-    fromTree: from.tree,
-    toTree: to.tree,
-    fromCommit: from.commit,
-    toCommit: to.commit,
+    subject: {
+      kind: 'range',
+      fromTree: from.tree,
+      toTree: to.tree,
+      fromCommit: from.commit,
+      toCommit: to.commit,
+    },
+    files,
+    ignoreFile: file,
   };
 }
 
@@ -108,13 +139,10 @@ export async function prepareReview<T>(
     ...(excludesFile === undefined ? {} : { excludesFile }),
   });
   try {
-    const subject = await subjectOf(store, options);
     const source = new ShadowReviewSource(store.git);
-    const { files, file: ignoreFile } = await source.filesWith(
-      subject.fromTree,
-      subject.toTree,
-      REVIEW_IGNORE_FILE,
-    );
+    const { subject, files, ignoreFile } = options.staged
+      ? await stagedChange(store, source)
+      : await rangeChange(store, source, options);
     const ignore = ignoreFile === null ? [] : parseReviewIgnore(Buffer.from(ignoreFile).toString('utf8'));
     const inspected = await inspect(files, ignore);
     const patches = withPatches

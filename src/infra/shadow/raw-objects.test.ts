@@ -3,7 +3,7 @@ import { rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { gitRepo, tempDir, testEnv, writeTree } from '../../../test/helpers/sandbox.js';
-import { diffTrees, parseRawDiff, readNamedBlobs } from './raw-objects.js';
+import { diffTrees, parseRawDiff } from './raw-objects.js';
 import { objectsOnly } from './scratch/object-reader.js';
 import { ShadowStore } from './shadow-store.js';
 
@@ -105,17 +105,4 @@ test('against real git: a rename is a deletion and a creation, a file that becam
   const gone = changes.find((c) => c.path === 'gone.txt');
   assert.equal(await store.git.text(['cat-file', '-p', gone?.oldBlob ?? '']), 'g');
   assert.equal(gone?.newBlob, null);
-});
-
-test('named blobs through one batch: by id and by tree:path; a missing path or a folder is null', async (t) => {
-  const { store } = await open(t, { 'a.txt': 'a\n', 'dir/b.txt': '' });
-  const tree = (await store.snapshot()).tree;
-  const id = await store.git.text(['rev-parse', `${tree}:a.txt`], objectsOnly(store.git));
-  const names = [id, `${tree}:dir/b.txt`, `${tree}:no/such`, `${tree}:dir`, `${tree}:a.txt`];
-  const blobs = await readNamedBlobs(store.git, names, objectsOnly(store.git));
-  assert.deepEqual(
-    names.map((name) => blobs.get(name)?.toString('utf8') ?? null),
-    ['a\n', '', null, null, 'a\n'],
-  );
-  assert.equal((await readNamedBlobs(store.git, [])).size, 0);
 });

@@ -2,9 +2,11 @@ import assert from 'node:assert/strict';
 import { chmodSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { gitRepo, tempDir, testEnv, writeTree } from '../../../test/helpers/sandbox.js';
+import { git, gitRepo, tempDir, testEnv, writeTree } from '../../../test/helpers/sandbox.js';
+import type { ReviewedFile } from '../../core/ports/review.js';
+import { AideError } from '../../shared/errors.js';
 import { diffTrees } from './raw-objects.js';
-import { addedLines, changesWithPatch, splitPatch } from './review-source.js';
+import { addedLines, changesWithPatch, ShadowReviewSource, splitPatch } from './review-source.js';
 import { objectsOnly } from './scratch/object-reader.js';
 import { ShadowStore } from './shadow-store.js';
 
@@ -111,5 +113,75 @@ test("one git process gives the raw changes diffTrees gives and `git diff -U0`'s
   assert.deepEqual(
     splitPatch(patch).map((p) => p.path),
     [':100644 x M', 'a.txt', 'bin.dat', 'diff --git x', 'gone.txt', 'link', 'odd-\uFFFD', 'run.sh'],
+  );
+});
+
+/** The files of a change without their lazy readers, for comparing two reads of it. */
+function plain(files: readonly ReviewedFile[]): unknown[] {
+  return files.map((file) =>
+    Object.fromEntries(Object.entries(file).filter(([, v]) => typeof v !== 'function')),
+  );
+}
+
+test('the staged change read from the index while its tree is written is the one diff-tree finds from that tree; git add -N entries left out', async (t) => {
+  const root = gitRepo(t, { 'a.txt': 'a\nb\n', 'bin.dat': 'x\u0000y', 'run.sh': 'r\n', 'gone.txt': 'g\n' });
+  const store = await ShadowStore.open(root, testEnv(tempDir(t)), { maxFileBytes: 1 << 24, command: 'test' });
+  t.after(() => store.close());
+  writeTree(root, {
+    'a.txt': 'a\nB\nc\n',
+    'bin.dat': 'x\u0000z',
+    ':100644 x M': '+ a\n',
+    '.aide/review-ignore': 'a.txt:2\n',
+    'later.txt': 'not staged\n',
+  });
+  writeFileSync(Buffer.concat([Buffer.from(`${root}/odd-`), Buffer.from([0xff])]), 'odd\n');
+  chmodSync(join(root, 'run.sh'), 0o755);
+  symlinkSync('a.txt', join(root, 'link'));
+  git(root, ['rm', '-q', 'gone.txt']);
+  git(root, ['add', '-A']);
+  git(root, ['rm', '-q', '--cached', 'later.txt']);
+  git(root, ['add', '-N', 'later.txt']);
+  const head = git(root, ['rev-parse', 'HEAD^{tree}']).trim();
+  const source = new ShadowReviewSource(store.git);
+  const staged = await store.withStagedIndex((index) =>
+    source.stagedFilesWith(head, index ?? '', '.aide/review-ignore'),
+  );
+  assert.equal(staged.tree, await store.stagedTree());
+  const fromTree = await source.filesWith(head, staged.tree, '.aide/review-ignore');
+  assert.deepEqual(plain(staged.files), plain(fromTree.files));
+  assert.deepEqual(
+    staged.files.map((f) => f.path),
+    ['.aide/review-ignore', ':100644 x M', 'a.txt', 'bin.dat', 'gone.txt', 'link', 'odd-\uFFFD', 'run.sh'],
+  );
+  assert.equal(Buffer.from(staged.file ?? []).toString('utf8'), 'a.txt:2\n');
+  assert.deepEqual(staged.files.find((f) => f.path === 'a.txt')?.added, [
+    { line: 2, text: 'B' },
+    { line: 3, text: 'c' },
+  ]);
+  assert.equal(staged.files.find((f) => f.path === 'bin.dat')?.binary, true);
+  // A path that is a folder, or names nothing, reads as absent.
+  for (const path of ['.aide', 'no/such'])
+    assert.equal(
+      (await store.withStagedIndex((index) => source.stagedFilesWith(head, index ?? '', path))).file,
+      null,
+    );
+});
+
+test('an index with unmerged entries is refused as write-tree refuses it, whatever diff-index made of it', async (t) => {
+  const root = gitRepo(t, { 'a.txt': 'base\n' });
+  git(root, ['checkout', '-q', '-b', 'topic']);
+  writeTree(root, { 'a.txt': 'topic\n' });
+  git(root, ['commit', '-qam', 'topic']);
+  git(root, ['checkout', '-q', 'main']);
+  writeTree(root, { 'a.txt': 'main\n' });
+  git(root, ['commit', '-qam', 'main']);
+  assert.throws(() => git(root, ['merge', '-q', 'topic']));
+  const store = await ShadowStore.open(root, testEnv(tempDir(t)), { maxFileBytes: 1 << 24, command: 'test' });
+  t.after(() => store.close());
+  const source = new ShadowReviewSource(store.git);
+  const head = git(root, ['rev-parse', 'HEAD^{tree}']).trim();
+  await assert.rejects(
+    store.withStagedIndex((index) => source.stagedFilesWith(head, index ?? '', '.aide/review-ignore')),
+    (error: unknown) => error instanceof AideError && error.code === 'workspace_invalid',
   );
 });

@@ -6,8 +6,9 @@
 import type { AddedLine, FilePatch, ReviewedFile, ReviewSource } from '../../core/ports/review.js';
 import type { GitCallOptions, ShadowGit } from './git.js';
 import { AideError } from '../../shared/errors.js';
-import { parseRawDiff, readBlobs, readNamedBlobs, type RawChange } from './raw-objects.js';
-import { objectsOnly } from './scratch/object-reader.js';
+import { parseRawDiff, readBlobs, type RawChange } from './raw-objects.js';
+import { ObjectReader, objectsOnly } from './scratch/object-reader.js';
+import { writeStagedTree } from './verify-source.js';
 
 const LFS_POINTER = Buffer.from('version https://git-lfs.github.com/spec/v1');
 const FILE_MODES = new Set(['100644', '100755']);
@@ -124,6 +125,19 @@ export function splitPatch(patch: string): FilePatch[] {
   return patches;
 }
 
+/** What diff-tree and diff-index print alike for a change, beside the `-U0` patch (changesWithPatch). */
+const CHANGE_ARGS = [
+  '-z',
+  '--raw',
+  '-p',
+  '-U0',
+  '--no-renames',
+  '--no-abbrev',
+  '--no-color',
+  '--no-ext-diff',
+  '--no-textconv',
+];
+
 /**
  * The changed files (`diff-tree --raw`, as diffTrees reads them) and the `-U0` patch of the same
  * change, from one read-only git process on the shadow's objects: a hook's review started two
@@ -137,21 +151,43 @@ export async function changesWithPatch(
   to: string,
   options: GitCallOptions,
 ): Promise<{ changes: RawChange[]; patch: string }> {
-  const args = ['diff-tree', '-r', '-z', '--raw', '-p', '-U0', '--no-renames', '--no-abbrev'];
-  const out = (await git.run([...args, '--no-color', '--no-ext-diff', '--no-textconv', from, to], options))
-    .stdout;
+  return splitChanges((await git.run(['diff-tree', '-r', ...CHANGE_ARGS, from, to], options)).stdout);
+}
+
+/**
+ * The same as changesWithPatch from `from` to an index (a copy of the user's: verify-source.ts,
+ * withStagedIndex) instead of a tree: `diff-index --cached` reads the index's entries, never the
+ * work tree, so it need not wait for `write-tree` to make the index a tree first. Entries added
+ * with `git add -N` are left out, as write-tree leaves them out of the tree.
+ */
+export async function stagedChangesWithPatch(
+  git: ShadowGit,
+  from: string,
+  indexFile: string,
+): Promise<{ changes: RawChange[]; patch: string }> {
+  const args = ['diff-index', '--cached', '--ita-invisible-in-index', ...CHANGE_ARGS, from];
+  return splitChanges((await git.run(args, { indexFile })).stdout);
+}
+
+function splitChanges(out: Buffer): { changes: RawChange[]; patch: string } {
   let at = 0;
   while (out[at] === 0x3a) {
     const header = out.indexOf(0, at);
     const path = header === -1 ? -1 : out.indexOf(0, header + 1);
-    if (path === -1) throw new Error(`git diff-tree: a raw record without its path at byte ${at}`);
+    if (path === -1) throw new Error(`git diff: a raw record without its path at byte ${at}`);
     at = path + 1;
   }
-  if (at < out.length && out[at] !== 0) throw new Error(`git diff-tree: no patch separator at byte ${at}`);
+  if (at < out.length && out[at] !== 0) throw new Error(`git diff: no patch separator at byte ${at}`);
   return {
     changes: parseRawDiff(out.subarray(0, at)),
     patch: out.subarray(Math.min(at + 1, out.length)).toString('utf8'),
   };
+}
+
+/** The files of a change, and one file of its reviewed tree (null: absent or not asked). */
+export interface ReviewedChange {
+  files: ReviewedFile[];
+  file: Uint8Array | null;
 }
 
 /** The change between two trees of the shadow, as the review checks read it. */
@@ -178,57 +214,90 @@ export class ShadowReviewSource implements ReviewSource {
   }
 
   async files(from: string, to: string): Promise<ReviewedFile[]> {
-    return (await this.change(from, to, null)).files;
+    return (await this.filesWith(from, to, null)).files;
   }
 
-  filesWith(
-    from: string,
-    to: string,
-    path: string,
-  ): Promise<{ files: ReviewedFile[]; file: Uint8Array | null }> {
-    return this.change(from, to, path);
+  /** The change between two trees, and `path` in `to` (null: not asked). */
+  filesWith(from: string, to: string, path: string | null): Promise<ReviewedChange> {
+    return this.change(
+      changesWithPatch(this.git, from, to, objectsOnly(this.git)),
+      Promise.resolve(to),
+      path,
+    );
   }
 
-  /** The changed files, and `path` in `to` (null: not asked, or absent) read with their blobs. */
-  private async change(
+  /**
+   * The staged change: the tree of an index copy (`tree`, write-tree's), the files changed in
+   * it since `from`, and `path` in it. Its three git processes run side by side, not one after
+   * another, in a hook at every commit: write-tree, diff-index on the same copy (it need not
+   * wait for the tree), and cat-file, started at once, read when the other two have answered.
+   * write-tree's refusal (unmerged entries) is the one reported.
+   */
+  async stagedFilesWith(
     from: string,
-    to: string,
+    indexFile: string,
     path: string | null,
-  ): Promise<{ files: ReviewedFile[]; file: Uint8Array | null }> {
-    const options = objectsOnly(this.git);
-    const { changes, patch } = await changesWithPatch(this.git, from, to, options);
-    const lines = addedLines(patch);
-    const blobOf = (mode: string | null, blob: string | null) =>
-      mode !== null && FILE_MODES.has(mode) ? blob : null;
-    const shas = changes.map((c) => blobOf(c.newMode, c.newBlob)).filter((sha) => sha !== null);
-    const named = path === null ? null : `${to}:${path}`;
-    const newBlobs =
-      named === null
-        ? await readBlobs(this.git, shas)
-        : await readNamedBlobs(this.git, [...shas, named], options);
-    const file = named === null ? null : (newBlobs.get(named) ?? null);
-    for (const sha of shas) if ((newBlobs.get(sha) ?? null) === null) throw missingBlob(sha);
-    const read = async (mode: string | null, blob: string | null): Promise<Uint8Array | null> => {
-      const sha = blobOf(mode, blob);
-      if (sha === null) return null;
-      return newBlobs.get(sha) ?? (await readBlobs(this.git, [sha])).get(sha) ?? null;
-    };
-    const files = changes.map((change): ReviewedFile => {
-      const sha = blobOf(change.newMode, change.newBlob);
-      const content = sha === null ? undefined : newBlobs.get(sha);
-      const binary = content?.subarray(0, 8000).includes(0) ?? false;
-      return {
-        path: change.path,
-        action: change.action,
-        added: binary ? [] : (lines.get(change.path) ?? []),
-        binary,
-        bytes: content?.length ?? null,
-        lfsPointer: content?.subarray(0, LFS_POINTER.length).equals(LFS_POINTER) ?? false,
-        before: () => read(change.oldMode, change.oldBlob),
-        after: () => read(change.newMode, change.newBlob),
+  ): Promise<ReviewedChange & { tree: string }> {
+    const tree = writeStagedTree(this.git, indexFile);
+    const change = this.change(stagedChangesWithPatch(this.git, from, indexFile), tree, path);
+    const [written, changed] = await Promise.allSettled([tree, change]);
+    if (written.status === 'rejected') throw written.reason;
+    if (changed.status === 'rejected') throw changed.reason;
+    return { tree: written.value, ...changed.value };
+  }
+
+  /**
+   * The changed files with their new blobs, and `path` in the reviewed tree, through one
+   * `cat-file --batch` started before either is known.
+   */
+  private async change(
+    diff: Promise<{ changes: RawChange[]; patch: string }>,
+    to: Promise<string>,
+    path: string | null,
+  ): Promise<ReviewedChange> {
+    const reader = new ObjectReader(this.git);
+    reader.start();
+    try {
+      const { changes, patch } = await diff;
+      const lines = addedLines(patch);
+      const blobOf = (mode: string | null, blob: string | null) =>
+        mode !== null && FILE_MODES.has(mode) ? blob : null;
+      const shas = [
+        ...new Set(changes.map((c) => blobOf(c.newMode, c.newBlob)).filter((sha) => sha !== null)),
+      ];
+      const newBlobs = new Map<string, Buffer>();
+      const reads = shas.map(async (sha) => {
+        const object = await reader.read(sha);
+        if (object === null || object.type !== 'blob') throw missingBlob(sha);
+        newBlobs.set(sha, object.content);
+      });
+      const named = path === null ? Promise.resolve(null) : to.then((tree) => reader.read(`${tree}:${path}`));
+      const [namedObject] = await Promise.all([named, ...reads]);
+      const file = namedObject?.type === 'blob' ? namedObject.content : null;
+      const read = async (mode: string | null, blob: string | null): Promise<Uint8Array | null> => {
+        const sha = blobOf(mode, blob);
+        if (sha === null) return null;
+        return newBlobs.get(sha) ?? (await readBlobs(this.git, [sha])).get(sha) ?? null;
       };
-    });
-    return { files, file };
+      const files = changes.map((change): ReviewedFile => {
+        const sha = blobOf(change.newMode, change.newBlob);
+        const content = sha === null ? undefined : newBlobs.get(sha);
+        const binary = content?.subarray(0, 8000).includes(0) ?? false;
+        return {
+          path: change.path,
+          action: change.action,
+          added: binary ? [] : (lines.get(change.path) ?? []),
+          binary,
+          bytes: content?.length ?? null,
+          lfsPointer: content?.subarray(0, LFS_POINTER.length).equals(LFS_POINTER) ?? false,
+          before: () => read(change.oldMode, change.oldBlob),
+          after: () => read(change.newMode, change.newBlob),
+        };
+      });
+      return { files, file };
+    } finally {
+      reader.close();
+    }
   }
 }
 

@@ -38,7 +38,7 @@ import {
 } from './shadow-repo.js';
 import { EMPTY_TREE, snapshot, snapshotPaths, type Snapshot } from './snapshot.js';
 import { ShadowScratches, type ScratchOptions } from './scratch/worktree-scratch.js';
-import { refTree, stagedTree } from './verify-source.js';
+import { refTree, stagedTree, withStagedIndex } from './verify-source.js';
 import { watchPaths } from './watched-paths.js';
 import { folderBytes, ShadowReader } from './shadow-reader.js';
 
@@ -209,6 +209,14 @@ export class ShadowStore extends ShadowReader implements Checkpointer {
   /** The staged content (the index git would commit) as a tree; the working tree is not read. */
   stagedTree(): Promise<string> {
     return stagedTree(this.git, this.workspace, this.env);
+  }
+
+  /**
+   * `use` run on a copy of the staged index (null: nothing was ever staged), removed after:
+   * `aide review` reads the staged change from it while its tree is written.
+   */
+  withStagedIndex<T>(use: (indexFile: string | null) => Promise<T>): Promise<T> {
+    return withStagedIndex(this.git, this.workspace, this.env, use);
   }
 
   /** A commit of the user's repository and its tree. */

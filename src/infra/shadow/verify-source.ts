@@ -31,22 +31,39 @@ function userIndexFile(workspace: Workspace, env: Env): string {
 }
 
 /**
- * The staged content as a tree. The user's index is copied and `write-tree` runs on the copy in
- * the shadow: it reads no work-tree file, and the tree objects land in the shadow, never in the
- * user's `.git` (the staged blobs are there already, borrowed through alternates).
+ * Runs `use` on a copy of the index git would commit, in the shadow's git dir, and removes the
+ * copy after: git's own index (or the temporary one of `git commit -a`, whose lock git holds) is
+ * only ever read, once. `use` is given null when there is no index yet (nothing was ever staged).
  */
-export async function stagedTree(git: ShadowGit, workspace: Workspace, env: Env): Promise<string> {
+export async function withStagedIndex<T>(
+  git: ShadowGit,
+  workspace: Workspace,
+  env: Env,
+  use: (indexFile: string | null) => Promise<T>,
+): Promise<T> {
   const source = userIndexFile(workspace, env);
   const copy = join(git.location.gitDir, `aide-staged-index-${process.pid}`);
   try {
     await copyFile(source, copy);
   } catch (error) {
-    // No index yet: nothing was ever staged in this repository.
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return EMPTY_TREE;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return use(null);
     throw error;
   }
   try {
-    return await git.text(['write-tree'], { ...objectsOnly(git), indexFile: copy });
+    return await use(copy);
+  } finally {
+    await rm(copy, { force: true });
+  }
+}
+
+/**
+ * The tree of an index copy (withStagedIndex): `write-tree` in the shadow reads no work-tree file,
+ * and the tree objects land in the shadow, never in the user's `.git` (the staged blobs are there
+ * already, borrowed through alternates).
+ */
+export async function writeStagedTree(git: ShadowGit, indexFile: string): Promise<string> {
+  try {
+    return await git.text(['write-tree'], { ...objectsOnly(git), indexFile });
   } catch (error) {
     if (error instanceof GitCommandError && /unmerged|not able to write|invalid object/i.test(error.stderr)) {
       throw new AideError(
@@ -56,9 +73,14 @@ export async function stagedTree(git: ShadowGit, workspace: Workspace, env: Env)
       );
     }
     throw error;
-  } finally {
-    await rm(copy, { force: true });
   }
+}
+
+/** The staged content as a tree (the empty tree when nothing was ever staged). */
+export function stagedTree(git: ShadowGit, workspace: Workspace, env: Env): Promise<string> {
+  return withStagedIndex(git, workspace, env, (indexFile) =>
+    indexFile === null ? Promise.resolve(EMPTY_TREE) : writeStagedTree(git, indexFile),
+  );
 }
 
 /** A commit of the user's repository (any revision git understands) and its tree. */

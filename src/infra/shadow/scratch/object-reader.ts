@@ -56,6 +56,8 @@ class BatchProcess {
     readonly child: ChildProcessWithoutNullStreams,
     private readonly ended: (batch: BatchProcess) => void,
   ) {
+    // Held only while a read waits (request()).
+    this.hold(false);
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {
       this.chunks.push(chunk);
@@ -160,13 +162,25 @@ export class ObjectReader {
   read(rev: string): Promise<GitObject | null> {
     if (/[\n\r]/.test(rev) || rev === '')
       return Promise.reject(new Error(`not a revision: ${JSON.stringify(rev)}`));
+    return this.process().request(rev);
+  }
+
+  /**
+   * Starts git now, before the first read is known: its start-up (a few milliseconds) then runs
+   * beside the work that finds what to read. Idle, it keeps no aide process alive.
+   */
+  start(): void {
+    this.process();
+  }
+
+  private process(): BatchProcess {
     this.batch ??= new BatchProcess(
       this.git.start(['cat-file', '--batch'], objectsOnly(this.git)),
       (ended) => {
         if (this.batch === ended) this.batch = null;
       },
     );
-    return this.batch.request(rev);
+    return this.batch;
   }
 
   /** Ends the git process once it has answered the reads already asked (it also ends when aide exits: its stdin closes). */
