@@ -2,14 +2,28 @@
 /**
  * The shipped bin (dist/bundle/aide.js, package.json's bin): a bare `--version` or `--help` is
  * answered here; anything else runs a CLI bundle through V8's code cache (launch/cli-bundle.ts):
- * `aide review …`'s own, or the whole CLI's.
+ * `aide review …`'s own, or the whole CLI's. Before a review's bundle is compiled, its first git
+ * questions are started (infra/git/user-repo.ts, prestartReviewQueries): a hook's review at every
+ * commit then finds them answered instead of starting git after the compile.
  */
 import { bundleFor, loadCli } from './launch/cli-bundle.js';
 import { staticOutput } from './cli/static-output.js';
+import { prestartReviewQueries } from './infra/git/user-repo.js';
 
 const args = process.argv.slice(2);
 const text = staticOutput(args);
 if (text !== undefined) process.stdout.write(`${text}\n`);
-// start() never rejects (runCli turns every error into an exit code); bundled as CommonJS, the
-// bin has no top-level await.
-else void loadCli(process.env, bundleFor(args)).start();
+else {
+  const bundle = bundleFor(args);
+  // A folder that no longer exists is the CLI's to report.
+  if (bundle === 'aide-review') {
+    try {
+      prestartReviewQueries(process.cwd(), process.env);
+    } catch {
+      // Nothing started: the CLI asks git itself.
+    }
+  }
+  // start() never rejects (runCli turns every error into an exit code); bundled as CommonJS, the
+  // bin has no top-level await.
+  void loadCli(process.env, bundle).start();
+}

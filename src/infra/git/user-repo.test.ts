@@ -10,6 +10,7 @@ import {
   hooksDir,
   locateFolder,
   parseWorktrees,
+  prestartReviewQueries,
   repoLayout,
   resolveCommit,
   userRepoEnv,
@@ -74,7 +75,7 @@ test('locateFolder: where a folder is and its layout in one answer, as gitLocati
 });
 
 // Inside a hook git sets GIT_DIR, GIT_INDEX_FILE and GIT_WORK_TREE; a query that kept them would
-// answer for another repository. simple-git would also refuse a GIT_* variable it was not told of.
+// answer for another repository.
 test('GIT_DIR, GIT_INDEX_FILE and GIT_WORK_TREE of a hook do not redirect a query', async (t) => {
   const root = realpathSync(gitRepo(t, { 'a.txt': 'a\n' }));
   const other = realpathSync(gitRepo(t, { 'b.txt': 'b\n' }));
@@ -144,4 +145,20 @@ test('worktree list: bare and detached entries', () => {
     { path: '/r', head: null, branch: null, bare: true },
     { path: '/w', head: 'abc', branch: null, bare: false },
   ]);
+});
+
+test('a prestarted query is taken once by the same question with the same environment object; any other asks git anew', async (t) => {
+  const root = realpathSync(gitRepo(t, { 'a.txt': 'a\n' }));
+  git(root, ['config', 'core.excludesFile', '/etc/aide-test-excludes']);
+  const early: Record<string, string | undefined> = { ...env };
+  prestartReviewQueries(root, early);
+  // From here no git can start with this environment: only the prestarted answers can come.
+  early['PATH'] = join(root, 'no-such-bin');
+  const head = git(root, ['rev-parse', 'HEAD^{tree}']).trim();
+  // Another environment object, even an equal one, is not the one the queries started with.
+  assert.deepEqual(await locateFolder(root, { ...early }), { location: { kind: 'none' }, layout: null });
+  assert.equal((await locateFolder(root, early)).layout?.headTree, head);
+  assert.deepEqual(await locateFolder(root, early), { location: { kind: 'none' }, layout: null });
+  assert.equal(await configPath(root, 'core.excludesFile', early), '/etc/aide-test-excludes');
+  assert.equal(await configPath(root, 'core.excludesFile', early), undefined);
 });

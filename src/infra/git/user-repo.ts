@@ -1,20 +1,23 @@
 /**
  * The one door to the user's own repository: read-only queries (where the work tree and the git
- * dirs are, a commit, a config value, the hooks folder, the worktrees), through simple-git.
+ * dirs are, a commit, a config value, the hooks folder, the worktrees).
  *
  * The shadow's writes have their own runner (infra/shadow/git.ts: forced config, a lock, raw
  * bytes). Here git runs with the user's own configuration, as the user's git would, but nothing
  * in aide's environment can redirect it: inside a git hook GIT_DIR, GIT_INDEX_FILE and
  * GIT_WORK_TREE are set (LESSONS: child git processes that keep them have corrupted users'
- * indexes). So the environment is built from an allow-list, never copied, and simple-git's own
- * guards stay on: a GIT_* or PAGER/EDITOR variable not named in `allowEnvironment` is refused, as
- * are `-c core.hooksPath`, `--upload-pack` and the like.
+ * indexes). So the environment is built from an allow-list, never copied: no GIT_* variable but
+ * those named below, no PAGER or EDITOR. Every argument is aide's own (a revision given by the
+ * user is checked not to start with '-' and follows `--end-of-options`).
  *
- * simple-git is imported on first use (about 30 ms and a dozen modules), so `aide --help` and
- * commands that never look at git do not pay for it.
+ * git is started with node's execFile, not simple-git: the bin starts a hook's first queries
+ * (prestart, below) before the CLI bundle is even compiled, and the bin cannot carry simple-git's
+ * hundred kilobytes (every `aide --version` would compile them). child_process itself is loaded
+ * on the first query, for the same reason.
  */
+import type * as ChildProcess from 'node:child_process';
+import { createRequire } from 'node:module';
 import { isAbsolute, resolve } from 'node:path';
-import type { SimpleGit, SimpleGitOptions, simpleGit } from 'simple-git';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -31,7 +34,7 @@ const GIT_FORCED = { GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' } as cons
 
 /**
  * The environment of a query: the allow-listed variables of `env` and the forced ones. No
- * GIT_PAGER is needed: simple-git reads git's output through a pipe, and git never pages to one.
+ * GIT_PAGER is needed: git's output is read through a pipe, and git never pages to one.
  */
 export function userRepoEnv(env: Env): Record<string, string> {
   const clean: Record<string, string> = {};
@@ -42,42 +45,97 @@ export function userRepoEnv(env: Env): Record<string, string> {
   return { ...clean, ...GIT_FORCED };
 }
 
-let loadSimpleGit: Promise<typeof simpleGit> | undefined;
+/** How long a query may take; where-am-I questions at start-up get less. */
+const QUERY_TIMEOUT_MS = 30_000;
+const LOCATE_TIMEOUT_MS = 10_000;
 
-/** A simple-git instance for `cwd`; simple-git refuses a folder that does not exist. */
-async function open(cwd: string, env: Env, timeoutMs: number): Promise<SimpleGit> {
-  loadSimpleGit ??= import('simple-git').then((module) => module.simpleGit);
-  const create = await loadSimpleGit;
-  const queryEnv = userRepoEnv(env);
-  const options: Partial<SimpleGitOptions> = {
-    baseDir: cwd,
-    allowEnvironment: Object.keys(queryEnv).filter((key) => key.startsWith('GIT_')),
-    // GIT_CONFIG_GLOBAL names a config file, which simple-git counts as unsafe; it is the user's
-    // own choice of file, the same one their git reads. Nothing else is unlocked.
-    unsafe: { allowUnsafeConfigPaths: queryEnv['GIT_CONFIG_GLOBAL'] !== undefined },
-    timeout: { block: timeoutMs },
-    // Done when the output pipes close, not 50 ms after exit: a long answer is read whole.
-    completion: { onClose: true, onExit: false },
-    // simple-git counts a failure that printed nothing on stderr (`rev-parse --verify --quiet`)
-    // as a success; any non-zero exit is a failure here.
-    errors: (error, result) =>
-      error ?? (result.exitCode === 0 ? undefined : Buffer.concat([...result.stdErr, ...result.stdOut])),
-  };
-  return create(options).env(queryEnv);
-}
+let execFileOnce: typeof ChildProcess.execFile | undefined;
 
-/** Runs one query in `cwd`: git's output, or undefined when git fails or cannot start. */
-async function query(
+/** Runs git in `cwd`: its output, or undefined when git fails, cannot start or overruns `timeoutMs`. */
+function runGit(
   cwd: string,
   args: readonly string[],
   env: Env,
-  timeoutMs = 30_000,
+  timeoutMs: number,
 ): Promise<string | undefined> {
-  try {
-    return await (await open(cwd, env, timeoutMs)).raw([...args]);
-  } catch {
-    return undefined;
+  execFileOnce ??= (createRequire(import.meta.url)('node:child_process') as typeof ChildProcess).execFile;
+  const execFile = execFileOnce;
+  return new Promise((done) => {
+    execFile(
+      'git',
+      [...args],
+      {
+        cwd,
+        env: userRepoEnv(env),
+        encoding: 'utf8',
+        // A git that hangs (a network filesystem, a credential helper) is killed outright.
+        timeout: timeoutMs,
+        killSignal: 'SIGKILL',
+        // The answer is read whole: a worktree list or a pushed range can be long.
+        maxBuffer: 1 << 30,
+        windowsHide: true,
+      },
+      (error, stdout) => {
+        done(error === null ? stdout : undefined);
+      },
+    );
+  });
+}
+
+/** A query started before it was asked (prestart), by what it will be asked as. */
+interface Prestarted {
+  env: Env;
+  answer: Promise<string | undefined>;
+}
+
+/**
+ * Queries the bin started before the CLI bundle was compiled, waiting for the CLI to ask them.
+ * On globalThis: the bin and the bundle are two compiled files, each with its own copy of this
+ * module, in one process.
+ */
+const PRESTARTED = Symbol.for('aide.user-repo.prestarted');
+function prestarted(): Map<string, Prestarted> {
+  const holder = globalThis as { [PRESTARTED]?: Map<string, Prestarted> };
+  holder[PRESTARTED] ??= new Map();
+  return holder[PRESTARTED];
+}
+
+const queryKey = (cwd: string, args: readonly string[]) => [cwd, ...args].join('\0');
+
+/**
+ * Runs one query in `cwd`: git's output, or undefined when git fails or cannot start. A query
+ * prestarted with the same folder, arguments and environment (the same object: process.env in
+ * the shipped CLI) is taken instead, once.
+ */
+function query(
+  cwd: string,
+  args: readonly string[],
+  env: Env,
+  timeoutMs = QUERY_TIMEOUT_MS,
+): Promise<string | undefined> {
+  const key = queryKey(cwd, args);
+  const early = prestarted().get(key);
+  if (early !== undefined && early.env === env) {
+    prestarted().delete(key);
+    return early.answer;
   }
+  return runGit(cwd, args, env, timeoutMs);
+}
+
+/**
+ * Starts now the queries `aide review` asks first in `cwd` (where the folder is, and the user's
+ * excludes file), so that their git processes run while the bin compiles the CLI instead of after
+ * (a hook's review at every commit). The CLI takes their answers when it asks the same questions
+ * of the same folder with the same environment; anything else asks git anew. Read-only: an
+ * answer nobody takes costs only its process.
+ */
+export function prestartReviewQueries(cwd: string, env: Env): void {
+  const early: Array<[string[], number]> = [
+    [[...LOCATE_ARGS, 'HEAD^{tree}'], LOCATE_TIMEOUT_MS],
+    [configPathArgs('core.excludesFile'), QUERY_TIMEOUT_MS],
+  ];
+  for (const [args, timeoutMs] of early)
+    prestarted().set(queryKey(cwd, args), { env, answer: runGit(cwd, args, env, timeoutMs) });
 }
 
 function lines(output: string): string[] {
@@ -102,7 +160,7 @@ export type GitLocation =
  * than `--show-toplevel`, which fails inside a git dir.
  */
 export async function gitLocation(cwd: string, env: Env): Promise<GitLocation> {
-  const output = await query(cwd, ['rev-parse', ...LOCATION_ARGS], env, 10_000);
+  const output = await query(cwd, ['rev-parse', ...LOCATION_ARGS], env, LOCATE_TIMEOUT_MS);
   return output === undefined ? { kind: 'none' } : parseLocation(output.split('\n'));
 }
 
@@ -152,6 +210,9 @@ export async function repoLayout(cwd: string, env: Env): Promise<RepoLayout | un
   return output === undefined ? undefined : parseLayout(cwd, output.split('\n'));
 }
 
+/** locateFolder's query: gitLocation's and repoLayout's flags in one rev-parse (`HEAD^{tree}` may follow). */
+const LOCATE_ARGS = ['rev-parse', ...LOCATION_ARGS, ...LAYOUT_ARGS];
+
 /** Where a folder is for git and, when known already, the layout of the repository around it. */
 export interface LocatedFolder {
   location: GitLocation;
@@ -169,9 +230,8 @@ export interface LocatedFolder {
  * git dir and outside a repository: then gitLocation alone answers.
  */
 export async function locateFolder(cwd: string, env: Env): Promise<LocatedFolder> {
-  const both = ['rev-parse', ...LOCATION_ARGS, ...LAYOUT_ARGS];
-  for (const args of [[...both, 'HEAD^{tree}'], both]) {
-    const output = await query(cwd, args, env, 10_000);
+  for (const args of [[...LOCATE_ARGS, 'HEAD^{tree}'], LOCATE_ARGS]) {
+    const output = await query(cwd, args, env, LOCATE_TIMEOUT_MS);
     if (output === undefined) continue;
     const fields = output.split('\n');
     const location = parseLocation(fields.slice(0, LOCATION_ARGS.length));
@@ -219,13 +279,17 @@ export async function pushBase(cwd: string, local: string, remote: string, env: 
   return (await resolveCommit(cwd, `${oldest}^`, env)) ?? EMPTY_TREE_ID;
 }
 
+/** configPath's query. */
+function configPathArgs(key: string): string[] {
+  return ['config', '--path', '--default', '', '--get', key];
+}
+
 /**
- * A path-valued config setting (`git config --path --get`, `~` expanded), or undefined when unset.
- * `--default ''` makes an unset key print an empty line: simple-git waits 50 ms more for a git that
- * printed nothing at all (its completion plugin), and this runs on every start of the shadow.
+ * A path-valued config setting (`git config --path --get`, `~` expanded), or undefined when unset
+ * (`--default ''`: an empty line then, where a bare `--get` exits 1).
  */
 export async function configPath(cwd: string, key: string, env: Env): Promise<string | undefined> {
-  const value = (await query(cwd, ['config', '--path', '--default', '', '--get', key], env))?.trim();
+  const value = (await query(cwd, configPathArgs(key), env))?.trim();
   return value === '' ? undefined : value;
 }
 
