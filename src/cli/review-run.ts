@@ -21,7 +21,13 @@ import { useColor, type CliIo, type GlobalOptions } from './io.js';
 import { renderReview, reviewJson } from './render/review-report.js';
 import { makeStyle } from './render/style.js';
 import { renderReviewJunit } from './render/review-junit.js';
-import { locateForReview, prepareReview, type PreparedReview } from './wiring/review.js';
+import {
+  locateForReview,
+  prepareReview,
+  readReview,
+  PendingReview,
+  type PreparedReview,
+} from './wiring/review.js';
 import type { RunnerRequest, VerifyRunner } from './wiring/runner.js';
 
 const TAIL_LINES = 15;
@@ -86,10 +92,28 @@ async function verifySelection(
 
 export async function runReview(options: ReviewOptions, globals: GlobalOptions, io: CliIo): Promise<number> {
   const startedAt = Date.now();
-  const skip = new Set(options.skip);
   // The repository's layout comes with the root: the shadow is opened without asking git again.
   const located = await locateForReview(globals.cwd, io.env);
   const root = located.root;
+  // The change is read (its git processes run) while the configuration is parsed.
+  const pending = new PendingReview(readReview(located, io.env, options));
+  try {
+    return await reviewRead(pending, options, globals, io, root, startedAt);
+  } finally {
+    await pending.release();
+  }
+}
+
+/** runReview once the change is being read: everything but where the workspace is. */
+async function reviewRead(
+  pending: PendingReview,
+  options: ReviewOptions,
+  globals: GlobalOptions,
+  io: CliIo,
+  root: string,
+  startedAt: number,
+): Promise<number> {
+  const skip = new Set(options.skip);
   const { config, sandbox: loaded } = await loadWorkspaceConfig(root, io.env, {
     model: options.model,
     endpoint: options.endpoint,
@@ -117,11 +141,9 @@ export async function runReview(options: ReviewOptions, globals: GlobalOptions, 
   const model = reviewModel?.startModelProbe(config, io.env, interrupt.signal) ?? null;
   try {
     prepared = await prepareReview(
-      located,
+      await pending.take(),
       io.env,
-      options,
       sandbox,
-      config.value.checkpoints.max_file_bytes,
       runsVerify,
       (files, ignore) =>
         runStaticChecks(

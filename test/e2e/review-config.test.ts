@@ -4,6 +4,8 @@
  * large-file limit (review.max_file_kb); a command name sandbox.json lacks is a configuration error.
  */
 import assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { runAide, type CliResult } from '../helpers/cli.js';
 import { git, writeTree } from '../helpers/sandbox.js';
@@ -61,8 +63,35 @@ test('review.max_file_kb sets the large-file limit', async (t) => {
   assert.equal((await reviewStaged(repo(t, {}), files, env)).code, 0);
 });
 
-test('an invalid review setting is a configuration error (exit 2) naming the key', async (t) => {
-  const result = await reviewStaged(repo(t, { protected: 'deny' }), { 'a.js': '2\n' });
+test('an invalid review setting is a configuration error (exit 2) naming the key; the change read meanwhile leaves no lock or index copy', async (t) => {
+  const root = repo(t, { protected: 'deny' });
+  const result = await reviewStaged(root, { 'a.js': '2\n' });
   assert.equal(result.code, 2);
   assert.match(result.stderr, /review\.protected/);
+  const state = join(root, '.aide', 'state');
+  assert.equal(existsSync(join(state, 'lock')), false);
+  assert.deepEqual(
+    readdirSync(join(state, 'shadow.git')).filter((name) => name.startsWith('aide-staged-index')),
+    [],
+  );
+});
+
+test('a configuration error is the one reported when the staged change cannot be read either', async (t) => {
+  const root = repo(t, { protected: 'deny' });
+  git(root, ['checkout', '-q', '-b', 'topic']);
+  writeTree(root, { 'a.js': 'topic\n' });
+  git(root, ['commit', '-qam', 'topic']);
+  git(root, ['checkout', '-q', '-']);
+  writeTree(root, { 'a.js': 'main\n' });
+  git(root, ['commit', '-qam', 'main']);
+  assert.throws(() => git(root, ['merge', '-q', 'topic']));
+  const result = await runAide(['review', '--staged'], { cwd: root });
+  assert.equal(result.code, 2, result.stdout + result.stderr);
+  assert.match(result.stderr, /review\.protected/);
+  assert.equal(existsSync(join(root, '.aide', 'state', 'lock')), false);
+  // Fixed, the unmerged index is what the review reports.
+  writeTree(root, { '.aide/config.json': '{}\n' });
+  const unmerged = await runAide(['review', '--staged'], { cwd: root });
+  assert.equal(unmerged.code, 2, unmerged.stdout + unmerged.stderr);
+  assert.match(unmerged.stderr, /staged content cannot be verified/);
 });

@@ -115,34 +115,89 @@ async function rangeChange(
   };
 }
 
+/** The change under review, read with the shadow held: what prepareReview goes on from. */
+export interface ReadReview extends ReadChange {
+  store: ShadowStore;
+  source: ShadowReviewSource;
+}
+
 /**
- * The change given to `inspect` (the static checks) while the shadow is held, so the staged
- * tree's objects cannot be collected under it, a scratch of the reviewed tree when
- * `withScratch`, and the patch when `withPatches` (the model check runs). The scratch is the
- * workspace's kept one, as for `aide verify` and `aide act`: swept and moved to the reviewed tree
- * (what differs is written) instead of a full checkout on every commit.
+ * Opens the shadow (its lock taken) and reads the change: the git processes of a hook's review,
+ * which need nothing of the configuration, so they run while it is parsed. The shadow stays held
+ * until prepareReview is done with it, or releaseReview.
  */
-export async function prepareReview<T>(
+export async function readReview(
   { root, layout, excludesFile }: ReviewWorkspace,
   env: Env,
   options: ReviewOptions,
-  sandbox: SandboxConfig,
-  maxFileBytes: number,
-  withScratch: boolean,
-  inspect: (files: ReviewedFile[], ignore: IgnoreEntry[]) => Promise<T>,
-  withPatches = false,
-): Promise<PreparedReview<T>> {
+): Promise<ReadReview> {
   const store = await ShadowStore.open(root, env, {
-    maxFileBytes,
     command: 'review',
     layout,
     ...(excludesFile === undefined ? {} : { excludesFile }),
   });
   try {
     const source = new ShadowReviewSource(store.git);
-    const { subject, files, ignoreFile } = options.staged
+    const change = options.staged
       ? await stagedChange(store, source)
       : await rangeChange(store, source, options);
+    return { store, source, ...change };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
+/**
+ * A change being read (readReview), held until prepareReview takes it: a review that stops before
+ * (a configuration error, an unusable sandbox) lets the shadow go in `release`, and a failed read
+ * is reported only by whoever takes it, so a configuration error is still the one seen.
+ */
+export class PendingReview {
+  private taken = false;
+  private readonly read: Promise<ReadReview>;
+
+  constructor(read: Promise<ReadReview>) {
+    this.read = read;
+    // Handled now: it may fail while the configuration is still being parsed.
+    read.catch(() => undefined);
+  }
+
+  /** The change read; from here prepareReview lets the shadow go. */
+  take(): Promise<ReadReview> {
+    this.taken = true;
+    return this.read;
+  }
+
+  /** Lets the shadow go unless the change was taken; never rejects. */
+  async release(): Promise<void> {
+    if (this.taken) return;
+    this.taken = true;
+    try {
+      await (await this.read).store.close();
+    } catch {
+      // Nothing was held.
+    }
+  }
+}
+
+/**
+ * The change given to `inspect` (the static checks) while the shadow is held, so the staged
+ * tree's objects cannot be collected under it, a scratch of the reviewed tree when
+ * `withScratch`, and the patch when `withPatches` (the model check runs). The scratch is the
+ * workspace's kept one, as for `aide verify` and `aide act`: swept and moved to the reviewed tree
+ * (what differs is written) instead of a full checkout on every commit. The shadow is let go
+ * after, whatever happens.
+ */
+export async function prepareReview<T>(
+  { store, source, subject, files, ignoreFile }: ReadReview,
+  env: Env,
+  sandbox: SandboxConfig,
+  withScratch: boolean,
+  inspect: (files: ReviewedFile[], ignore: IgnoreEntry[]) => Promise<T>,
+  withPatches = false,
+): Promise<PreparedReview<T>> {
+  try {
     const ignore = ignoreFile === null ? [] : parseReviewIgnore(Buffer.from(ignoreFile).toString('utf8'));
     const inspected = await inspect(files, ignore);
     const patches = withPatches

@@ -46,8 +46,11 @@ export { EMPTY_TREE, ShadowReader };
 export type { FileChangeSummary, PruneResult, ShadowStats };
 
 export interface ShadowOptions {
-  /** Files over this size are left out of snapshots. */
-  maxFileBytes: number;
+  /**
+   * Files over this size are left out of snapshots. A store opened without it takes none (aide
+   * review's: it reads the change before the configuration that holds the limit is parsed).
+   */
+  maxFileBytes?: number;
   /** The command taking the lock, for the message another aide process would see. */
   command: string;
   /** The user's repository as the caller found it just now (locateWorkspace; null: none); else git is asked. */
@@ -203,7 +206,14 @@ export class ShadowStore extends ShadowReader implements Checkpointer {
   }
 
   snapshot(): Promise<Snapshot> {
-    return snapshot(this.git, this.workspace, { maxFileBytes: this.options.maxFileBytes, env: this.env });
+    return snapshot(this.git, this.workspace, { maxFileBytes: this.snapshotLimit(), env: this.env });
+  }
+
+  private snapshotLimit(): number {
+    const limit = this.options.maxFileBytes;
+    if (limit === undefined)
+      throw new Error(`a shadow store opened for ${this.options.command} takes no snapshot`);
+    return limit;
   }
 
   /** The staged content (the index git would commit) as a tree; the working tree is not read. */
@@ -299,7 +309,7 @@ export class ShadowStore extends ShadowReader implements Checkpointer {
       this.git,
       this.workspace,
       paths,
-      { maxFileBytes: this.options.maxFileBytes, env: this.env },
+      { maxFileBytes: this.snapshotLimit(), env: this.env },
       this.objectReader(),
     );
     const { checkpoint, created } = await this.record(snap, request);
