@@ -8,7 +8,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runAide, type CliResult } from '../helpers/cli.js';
-import { git, writeTree } from '../helpers/sandbox.js';
+import { git, leaveMergeConflict, writeTree } from '../helpers/sandbox.js';
 import { verifyRepo } from '../helpers/verify.js';
 
 const PASS = { name: 'quick', run: 'node -e 0' };
@@ -78,13 +78,7 @@ test('an invalid review setting is a configuration error (exit 2) naming the key
 
 test('a configuration error is the one reported when the staged change cannot be read either', async (t) => {
   const root = repo(t, { protected: 'deny' });
-  git(root, ['checkout', '-q', '-b', 'topic']);
-  writeTree(root, { 'a.js': 'topic\n' });
-  git(root, ['commit', '-qam', 'topic']);
-  git(root, ['checkout', '-q', '-']);
-  writeTree(root, { 'a.js': 'main\n' });
-  git(root, ['commit', '-qam', 'main']);
-  assert.throws(() => git(root, ['merge', '-q', 'topic']));
+  leaveMergeConflict(root, 'a.js');
   const result = await runAide(['review', '--staged'], { cwd: root });
   assert.equal(result.code, 2, result.stdout + result.stderr);
   assert.match(result.stderr, /review\.protected/);

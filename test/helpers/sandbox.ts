@@ -114,6 +114,25 @@ export function gitRepo(t: Cleanup, files: Record<string, string | Uint8Array> =
   return root;
 }
 
+/**
+ * Leaves the repository at `root` in a merge that stopped on a conflict in `file`: the index then
+ * holds unmerged entries, which `git write-tree` refuses.
+ */
+export function leaveMergeConflict(root: string, file: string): void {
+  git(root, ['checkout', '-q', '-b', 'conflicting']);
+  writeTree(root, { [file]: 'their side\n' });
+  git(root, ['commit', '-qam', 'their side']);
+  git(root, ['checkout', '-q', '-']);
+  writeTree(root, { [file]: 'our side\n' });
+  git(root, ['commit', '-qam', 'our side']);
+  try {
+    git(root, ['merge', '-q', 'conflicting']);
+  } catch {
+    return;
+  }
+  throw new Error(`merging into ${root} left no conflict in ${file}`);
+}
+
 /** Every file under root (path → sha256 of content, or "link:" + target), .git included. */
 export function fingerprint(root: string, sub = ''): Record<string, string> {
   const out: Record<string, string> = {};

@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { chmodSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { git, gitRepo, tempDir, testEnv, writeTree } from '../../../test/helpers/sandbox.js';
+import {
+  git,
+  gitRepo,
+  leaveMergeConflict,
+  tempDir,
+  testEnv,
+  writeTree,
+} from '../../../test/helpers/sandbox.js';
 import type { ReviewedFile } from '../../core/ports/review.js';
 import { AideError } from '../../shared/errors.js';
 import { diffTrees } from './raw-objects.js';
@@ -169,13 +176,7 @@ test('the staged change read from the index while its tree is written is the one
 
 test('an index with unmerged entries is refused as write-tree refuses it, whatever diff-index made of it', async (t) => {
   const root = gitRepo(t, { 'a.txt': 'base\n' });
-  git(root, ['checkout', '-q', '-b', 'topic']);
-  writeTree(root, { 'a.txt': 'topic\n' });
-  git(root, ['commit', '-qam', 'topic']);
-  git(root, ['checkout', '-q', 'main']);
-  writeTree(root, { 'a.txt': 'main\n' });
-  git(root, ['commit', '-qam', 'main']);
-  assert.throws(() => git(root, ['merge', '-q', 'topic']));
+  leaveMergeConflict(root, 'a.txt');
   const store = await ShadowStore.open(root, testEnv(tempDir(t)), { maxFileBytes: 1 << 24, command: 'test' });
   t.after(() => store.close());
   const source = new ShadowReviewSource(store.git);
