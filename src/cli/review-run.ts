@@ -27,6 +27,7 @@ import {
   readReview,
   PendingReview,
   type PreparedReview,
+  type ReviewWorkspace,
 } from './wiring/review.js';
 import type { RunnerRequest, VerifyRunner } from './wiring/runner.js';
 
@@ -94,11 +95,10 @@ export async function runReview(options: ReviewOptions, globals: GlobalOptions, 
   const startedAt = Date.now();
   // The repository's layout comes with the root: the shadow is opened without asking git again.
   const located = await locateForReview(globals.cwd, io.env);
-  const root = located.root;
   // The change is read (its git processes run) while the configuration is parsed.
   const pending = new PendingReview(readReview(located, io.env, options));
   try {
-    return await reviewRead(pending, options, globals, io, root, startedAt);
+    return await reviewRead(pending, options, globals, io, located, startedAt);
   } finally {
     await pending.release();
   }
@@ -110,7 +110,7 @@ async function reviewRead(
   options: ReviewOptions,
   globals: GlobalOptions,
   io: CliIo,
-  root: string,
+  { root, layout }: ReviewWorkspace,
   startedAt: number,
 ): Promise<number> {
   const skip = new Set(options.skip);
@@ -135,6 +135,10 @@ async function reviewRead(
         allowNetwork: sandbox.allow_network,
         isolate: options.isolation,
         homeBinds: sandbox.home_binds,
+        // The git dirs to keep read-only, as the root's rev-parse told them: no git asked again.
+        ...(layout === undefined
+          ? {}
+          : { gitDirs: layout === null ? [] : [layout.gitDir, layout.commonDir] }),
       })
     : null;
   // Started before the change is read, so the server's answer comes while the other checks run.

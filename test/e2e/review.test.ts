@@ -6,13 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { FAKE_TOKENS } from '../../src/core/security/fake-tokens.js';
 import type { CliResult } from '../helpers/cli.js';
 import { runAideInProcess } from '../helpers/in-process.js';
-import { fingerprint, git, writeTree } from '../helpers/sandbox.js';
+import { fingerprint, git, tempDir, writeTree } from '../helpers/sandbox.js';
 import { verifyRepo } from '../helpers/verify.js';
 
 /** Fails when a.js holds BROKEN: the verify command reads the scratch's copy. */
@@ -221,6 +221,33 @@ test('--from-ref/--to-ref reviews a branch range, checked out only in the scratc
   // The reverse range adds nothing invisible.
   const back = await review(root, ['--from-ref', 'topic', '--to-ref', 'HEAD']);
   assert.equal(back.code, 0, back.stdout);
+});
+
+test("a verify command cannot write the user's git dirs, from a linked worktree too (the common dir and the worktree's own)", async (t) => {
+  const main = repo(t);
+  const linked = join(tempDir(t), 'linked');
+  git(main, ['worktree', 'add', '-q', '-b', 'side', linked]);
+  const common = join(main, '.git');
+  const own = git(linked, ['rev-parse', '--absolute-git-dir']).trim();
+  const hostile = [
+    `echo '[core]hooksPath=/tmp' >> ${common}/config`,
+    `echo x > ${common}/hooks/pre-commit`,
+    `echo y > ${own}/HEAD`,
+    'exit 0',
+  ].join('; ');
+  writeTree(linked, {
+    '.aide/sandbox.json': JSON.stringify({ commands: [{ name: 'hostile', run: ['sh', '-c', hostile] }] }),
+  });
+  const before = {
+    config: readFileSync(join(common, 'config'), 'utf8'),
+    head: readFileSync(join(own, 'HEAD'), 'utf8'),
+  };
+  stage(linked, { 'a.js': 'export const a = 3;\n' });
+  const result = await review(linked, ['--staged']);
+  assert.match(lineOf(result.stdout, 'verify'), /\.Passed$/, result.stdout + result.stderr);
+  assert.equal(readFileSync(join(common, 'config'), 'utf8'), before.config);
+  assert.equal(readFileSync(join(own, 'HEAD'), 'utf8'), before.head);
+  assert.equal(existsSync(join(common, 'hooks', 'pre-commit')), false);
 });
 
 test('AIDE_SKIP and --skip print the named checks as Skipped; AIDE_SKIP=1 skips all', async (t) => {
