@@ -250,6 +250,16 @@ test("a verify command cannot write the user's git dirs, from a linked worktree 
   assert.equal(existsSync(join(common, 'hooks', 'pre-commit')), false);
 });
 
+test('outside a repository review exits 2 and leaves nothing behind (no .aide made there)', async (t) => {
+  const folder = tempDir(t);
+  for (const args of [['--staged'], ['--from-ref', 'HEAD~1', '--to-ref', 'HEAD']]) {
+    const result = await review(folder, args);
+    assert.equal(result.code, 2, result.stdout + result.stderr);
+    assert.match(result.stderr, /aide review needs a git repository/);
+    assert.equal(existsSync(join(folder, '.aide')), false, args.join(' '));
+  }
+});
+
 test('AIDE_SKIP and --skip print the named checks as Skipped; AIDE_SKIP=1 skips all', async (t) => {
   const root = repo(t);
   const [, token] = FAKE_TOKENS[0] ?? ['', ''];

@@ -6,6 +6,7 @@
  * writes the work tree or the user's .git.
  */
 import { randomBytes } from 'node:crypto';
+import { AideError } from '../../shared/errors.js';
 import type { SandboxConfig } from '../../config/sandbox-schema.js';
 import type { FilePatch, ReviewedFile } from '../../core/ports/review.js';
 import { parseReviewIgnore, REVIEW_IGNORE_FILE, type IgnoreEntry } from '../../core/review/review-ignore.js';
@@ -131,6 +132,16 @@ export async function readReview(
   env: Env,
   options: ReviewOptions,
 ): Promise<ReadReview> {
+  // Refused before the shadow is opened: it would be made in whatever folder this is.
+  if (layout === null) {
+    throw new AideError(
+      'workspace_invalid',
+      `aide review needs a git repository, and ${root} is not in one`,
+      {
+        hint: 'Run it in the work tree of the repository whose staged change or commits to review.',
+      },
+    );
+  }
   const store = await ShadowStore.open(root, env, {
     command: 'review',
     layout,
