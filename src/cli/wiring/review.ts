@@ -124,8 +124,8 @@ export interface ReadReview extends ReadChange {
 
 /**
  * Opens the shadow (its lock taken) and reads the change: the git processes of a hook's review,
- * which need nothing of the configuration, so they run while it is parsed. The shadow stays held
- * until prepareReview is done with it, or releaseReview.
+ * which need nothing of the configuration, so they run while it is loaded. The shadow stays held
+ * until prepareReview is done with it, or PendingReview.release.
  */
 export async function readReview(
   { root, layout, excludesFile }: ReviewWorkspace,

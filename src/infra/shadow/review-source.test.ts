@@ -90,25 +90,36 @@ test('a patch cut into one section per file, each named by its path: quoted, del
   );
 });
 
-test("one git process gives the raw changes diffTrees gives and `git diff -U0`'s patch, byte for byte", async (t) => {
-  const root = gitRepo(t, { 'a.txt': 'a\nb\n', 'bin.dat': 'x\u0000y', 'run.sh': 'r\n', 'gone.txt': 'g\n' });
-  const store = await ShadowStore.open(root, testEnv(tempDir(t)), { maxFileBytes: 1 << 24, command: 'test' });
-  t.after(() => store.close());
-  const before = (await store.snapshot()).tree;
-  const options = objectsOnly(store.git);
-  assert.deepEqual(await changesWithPatch(store.git, before, before, options), { changes: [], patch: '' });
-  // Paths that look like raw records or patch lines, a NUL-free byte that is not UTF-8, a binary
-  // file, a mode change, a symlink, a deletion.
+/** The files changeTrickily changes. */
+const TRICKY_BASE = { 'a.txt': 'a\nb\n', 'bin.dat': 'x\u0000y', 'run.sh': 'r\n', 'gone.txt': 'g\n' };
+
+/**
+ * Changes a repository made with TRICKY_BASE in every way a diff reader can trip on: paths that
+ * look like raw records or patch lines, a NUL-free byte that is not UTF-8, a binary file, a mode
+ * change, a symlink, a deletion; and writes `extra`.
+ */
+function changeTrickily(root: string, extra: Record<string, string> = {}): void {
   writeTree(root, {
     'a.txt': 'a\nB\nc\n',
     'bin.dat': 'x\u0000z',
     ':100644 x M': '+ a\n',
     'diff --git x': 'd\n',
+    ...extra,
   });
   writeFileSync(Buffer.concat([Buffer.from(`${root}/odd-`), Buffer.from([0xff])]), 'odd\n');
   chmodSync(join(root, 'run.sh'), 0o755);
   symlinkSync('a.txt', join(root, 'link'));
   rmSync(join(root, 'gone.txt'));
+}
+
+test("one git process gives the raw changes diffTrees gives and `git diff -U0`'s patch, byte for byte", async (t) => {
+  const root = gitRepo(t, TRICKY_BASE);
+  const store = await ShadowStore.open(root, testEnv(tempDir(t)), { maxFileBytes: 1 << 24, command: 'test' });
+  t.after(() => store.close());
+  const before = (await store.snapshot()).tree;
+  const options = objectsOnly(store.git);
+  assert.deepEqual(await changesWithPatch(store.git, before, before, options), { changes: [], patch: '' });
+  changeTrickily(root);
   const after = (await store.snapshot()).tree;
   const { changes, patch } = await changesWithPatch(store.git, before, after, options);
   assert.deepEqual(changes, await diffTrees(store.git, before, after, options));
@@ -131,20 +142,10 @@ function plain(files: readonly ReviewedFile[]): unknown[] {
 }
 
 test('the staged change read from the index while its tree is written is the one diff-tree finds from that tree; git add -N entries left out', async (t) => {
-  const root = gitRepo(t, { 'a.txt': 'a\nb\n', 'bin.dat': 'x\u0000y', 'run.sh': 'r\n', 'gone.txt': 'g\n' });
+  const root = gitRepo(t, TRICKY_BASE);
   const store = await ShadowStore.open(root, testEnv(tempDir(t)), { maxFileBytes: 1 << 24, command: 'test' });
   t.after(() => store.close());
-  writeTree(root, {
-    'a.txt': 'a\nB\nc\n',
-    'bin.dat': 'x\u0000z',
-    ':100644 x M': '+ a\n',
-    '.aide/review-ignore': 'a.txt:2\n',
-    'later.txt': 'not staged\n',
-  });
-  writeFileSync(Buffer.concat([Buffer.from(`${root}/odd-`), Buffer.from([0xff])]), 'odd\n');
-  chmodSync(join(root, 'run.sh'), 0o755);
-  symlinkSync('a.txt', join(root, 'link'));
-  git(root, ['rm', '-q', 'gone.txt']);
+  changeTrickily(root, { '.aide/review-ignore': 'a.txt:2\n', 'later.txt': 'not staged\n' });
   git(root, ['add', '-A']);
   git(root, ['rm', '-q', '--cached', 'later.txt']);
   git(root, ['add', '-N', 'later.txt']);
@@ -158,7 +159,17 @@ test('the staged change read from the index while its tree is written is the one
   assert.deepEqual(plain(staged.files), plain(fromTree.files));
   assert.deepEqual(
     staged.files.map((f) => f.path),
-    ['.aide/review-ignore', ':100644 x M', 'a.txt', 'bin.dat', 'gone.txt', 'link', 'odd-\uFFFD', 'run.sh'],
+    [
+      '.aide/review-ignore',
+      ':100644 x M',
+      'a.txt',
+      'bin.dat',
+      'diff --git x',
+      'gone.txt',
+      'link',
+      'odd-\uFFFD',
+      'run.sh',
+    ],
   );
   assert.equal(Buffer.from(staged.file ?? []).toString('utf8'), 'a.txt:2\n');
   assert.deepEqual(staged.files.find((f) => f.path === 'a.txt')?.added, [
