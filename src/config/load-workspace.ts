@@ -3,7 +3,7 @@
  * round of fixes, not one per run); any problem is an error, never a silent fallback to
  * defaults. A missing file is not a problem: its defaults apply.
  */
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { unreadableReason } from '../shared/file-errors.js';
 import { AideError } from '../shared/errors.js';
@@ -21,10 +21,13 @@ export interface WorkspaceConfig {
   sandbox: LoadedFile<SandboxConfig>;
 }
 
-/** The file's text, or null when it does not exist. */
-async function readText(root: string, file: string): Promise<string | null> {
+/**
+ * The file's text, or null when it does not exist. Read synchronously: a settings file of a few
+ * kilobytes, one call instead of four thread pool round trips (open, stat, read, close).
+ */
+function readText(root: string, file: string): string | null {
   try {
-    return await readFile(join(root, file), 'utf8');
+    return readFileSync(join(root, file), 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return null;
@@ -61,17 +64,18 @@ export function invalidConfigError(problems: readonly ConfigProblem[]): AideErro
  * Loads and validates `.aide/config.json` and `.aide/sandbox.json` under `root`, with the
  * environment's and the command line's overrides (`--model`, `--endpoint`).
  */
-export async function loadWorkspaceConfig(
+export function loadWorkspaceConfig(
   root: string,
   env: Env,
   flags: ConfigFlags = {},
 ): Promise<WorkspaceConfig> {
-  const [configText, sandboxText] = await Promise.all([
-    readText(root, CONFIG_FILE),
-    readText(root, SANDBOX_FILE),
-  ]);
-  const config = parseConfigFile(configText, env, flags);
-  const sandbox = parseSandboxFile(sandboxText);
+  // A promise still: an unreadable or invalid file is a rejection, never a throw at the call.
+  return Promise.resolve().then(() => loadNow(root, env, flags));
+}
+
+function loadNow(root: string, env: Env, flags: ConfigFlags): WorkspaceConfig {
+  const config = parseConfigFile(readText(root, CONFIG_FILE), env, flags);
+  const sandbox = parseSandboxFile(readText(root, SANDBOX_FILE));
   if (!config.ok || !sandbox.ok) {
     throw invalidConfigError([
       ...(config.ok ? [] : config.problems),

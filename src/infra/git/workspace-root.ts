@@ -4,13 +4,14 @@
  * user-repo.ts, whose environment cannot redirect it (inside a git hook GIT_DIR and GIT_INDEX_FILE
  * are set and would point elsewhere).
  */
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { AideError } from '../../shared/errors.js';
 import { gitLocation, locateFolder, type Env, type GitLocation, type RepoLayout } from './user-repo.js';
 
 export async function findWorkspaceRoot(cwd: string, env: Env): Promise<string> {
-  const real = await realFolder(cwd);
+  const real = realFolder(cwd);
   return rootAt(real, await gitLocation(real, env));
 }
 
@@ -30,15 +31,19 @@ export interface LocatedWorkspace {
  * anew on every call: in one process (the in-process tests) HEAD moves between two runs.
  */
 export async function locateWorkspace(cwd: string, env: Env): Promise<LocatedWorkspace> {
-  const real = await realFolder(cwd);
+  const real = realFolder(cwd);
   const { location, layout } = await locateFolder(real, env);
   const root = await rootAt(real, location);
   return { root, layout };
 }
 
-async function realFolder(cwd: string): Promise<string> {
+/**
+ * The folder's real path, synchronously (one realpath(3) call, as the async one made): through the
+ * thread pool, it waited for a core at every start on a busy machine, before git could be asked.
+ */
+function realFolder(cwd: string): string {
   try {
-    return await realpath(cwd);
+    return realpathSync.native(cwd);
   } catch {
     throw new AideError('workspace_invalid', `the directory ${cwd} does not exist`, { remedy: 'check_cwd' });
   }
@@ -46,7 +51,7 @@ async function realFolder(cwd: string): Promise<string> {
 
 async function rootAt(real: string, where: GitLocation): Promise<string> {
   if (where.kind === 'git-dir') throw gitDirError(real, where.bare);
-  if (where.kind === 'work-tree') return realpath(resolve(real, where.cdup));
+  if (where.kind === 'work-tree') return realpathSync.native(resolve(real, where.cdup));
   // git does not know the folder (or refuses it: another user's repository): a git dir it still is.
   const lookalike = await gitDirAbove(real);
   if (lookalike !== undefined) throw gitDirError(real, false, lookalike);

@@ -4,22 +4,36 @@
  * the boot id plus the process's start time in clock ticks (/proc/<pid>/stat field 22): together
  * they name one process for ever. Elsewhere there is no identity and the pid alone decides.
  */
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 
-/** Field 22 of /proc/<pid>/stat: when the process started, in clock ticks since boot. */
-async function startTicks(pid: number): Promise<string | undefined> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+/**
+ * Field 22 of /proc/<pid>/stat: when the process started, in clock ticks since boot. Read
+ * synchronously, as every /proc file here: each is a few hundred bytes the kernel makes on the
+ * spot, and through the thread pool one cost four round trips (open, stat, read, close) that
+ * waited for a core on a busy machine, in front of every lock a hook's review takes.
+ */
+function startTicks(pid: number): string | undefined {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   // The command name (field 2) may hold spaces and parentheses: count fields after the last ')'.
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
 }
 
+/** This process's identity, read once: it never changes. */
+let own: string | null | undefined;
+
 /** Linux: `<boot id>:<start time in ticks>` of a process, or null elsewhere (or when it is gone). */
-export async function processIdentity(pid: number): Promise<string | null> {
+export function processIdentity(pid: number): Promise<string | null> {
+  if (pid === process.pid) {
+    own ??= identityNow(pid);
+    return Promise.resolve(own);
+  }
+  return Promise.resolve(identityNow(pid));
+}
+
+function identityNow(pid: number): string | null {
   try {
-    const [boot, start] = await Promise.all([
-      readFile('/proc/sys/kernel/random/boot_id', 'utf8'),
-      startTicks(pid),
-    ]);
+    const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8');
+    const start = startTicks(pid);
     return start === undefined ? null : `${boot.trim()}:${start}`;
   } catch {
     return null;
@@ -34,14 +48,14 @@ const TICKS_PER_SECOND = 100;
  * For records that name only a pid and a start date (an older aide's): a process that started
  * after the record was written cannot have written it.
  */
-export async function processStartedAt(pid: number): Promise<number | null> {
+export function processStartedAt(pid: number): Promise<number | null> {
   try {
-    const [stat, start] = await Promise.all([readFile('/proc/stat', 'utf8'), startTicks(pid)]);
-    const boot = /^btime (\d+)$/m.exec(stat)?.[1];
-    if (boot === undefined || start === undefined) return null;
-    return Number(boot) * 1000 + (Number(start) * 1000) / TICKS_PER_SECOND;
+    const boot = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1];
+    const start = startTicks(pid);
+    if (boot === undefined || start === undefined) return Promise.resolve(null);
+    return Promise.resolve(Number(boot) * 1000 + (Number(start) * 1000) / TICKS_PER_SECOND);
   } catch {
-    return null;
+    return Promise.resolve(null);
   }
 }
 

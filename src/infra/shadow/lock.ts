@@ -32,9 +32,22 @@
  *
  * A crash between two of these steps can leave a `lock.*.new` or `lock.break-*` file behind;
  * they name keys that never come back, so they are harmless litter, never a held lock.
+ *
+ * The file calls are synchronous (the argument above is about their order, which is the same):
+ * a lock is a few small files, and through the thread pool each call waited for a core on a busy
+ * machine, in front of every command that opens the shadow, a hook's review at every commit too.
  */
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, open, readFile, unlink, writeFile } from 'node:fs/promises';
+import {
+  closeSync,
+  fstatSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { AideError } from '../../shared/errors.js';
 import { processAlive, processIdentity, processStartedAt } from '../process/process-identity.js';
@@ -89,22 +102,31 @@ function parseRecord(text: string): LockRecord | null {
   }
 }
 
-/** The lock file at `path` (inode and content read through one handle), or null when there is none. */
-async function inspect(path: string): Promise<SeenLock | null> {
-  let handle;
+/** The lock file at `path` (inode and content read through one descriptor), or null when there is none. */
+function inspect(path: string): SeenLock | null {
+  let fd;
   try {
-    handle = await open(path, 'r');
+    fd = openSync(path, 'r');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
   try {
-    const [info, text] = await Promise.all([handle.stat(), handle.readFile('utf8')]);
-    const record = parseRecord(text);
+    const info = fstatSync(fd);
+    const record = parseRecord(readFileSync(fd, 'utf8'));
     const key = record !== null && record.token !== '' ? record.token : `i${info.ino}`;
     return { key, record, fresh: Date.now() - info.mtimeMs < FRESH_MS };
   } finally {
-    await handle.close();
+    closeSync(fd);
+  }
+}
+
+/** unlink that ignores any failure: a file already gone, or litter that is harmless to leave. */
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Gone already, or not ours to remove.
   }
 }
 
@@ -125,20 +147,19 @@ async function held(seen: SeenLock): Promise<boolean> {
 }
 
 /** Step 1: the record, written complete, linked into place. False when `path` exists. */
-async function linkInto(path: string, record: LockRecord): Promise<boolean> {
+function linkInto(path: string, record: LockRecord): boolean {
   const temp = `${path}.${record.token}.new`;
-  await writeFile(temp, JSON.stringify(record));
+  writeFileSync(temp, JSON.stringify(record));
   try {
-    await link(temp, path);
+    linkSync(temp, path);
     return true;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') return false;
-    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP')
-      return await createInPlace(path, record);
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP') return createInPlace(path, record);
     throw error;
   } finally {
-    await unlink(temp).catch(() => undefined);
+    unlinkQuietly(temp);
   }
 }
 
@@ -146,18 +167,18 @@ async function linkInto(path: string, record: LockRecord): Promise<boolean> {
  * For file systems without hard links (FAT, some network shares): exclusive create, then write.
  * Others may see the file empty for a moment, which step 1's FRESH_MS rule treats as held.
  */
-async function createInPlace(path: string, record: LockRecord): Promise<boolean> {
-  let handle;
+function createInPlace(path: string, record: LockRecord): boolean {
+  let fd;
   try {
-    handle = await open(path, 'wx');
+    fd = openSync(path, 'wx');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;
   }
   try {
-    await handle.writeFile(JSON.stringify(record));
+    writeFileSync(fd, JSON.stringify(record));
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
   return true;
 }
@@ -167,17 +188,19 @@ async function createInPlace(path: string, record: LockRecord): Promise<boolean>
  * the dead owner (`lock.taken-over`): whichever process wins the lock next, this one or another,
  * learns from it that a dead aide's leftovers (git's own lock files) need clearing.
  */
-async function unlinkIfKey(
+function unlinkIfKey(
   path: string,
   key: string,
   note: { file: string; owner: LockRecord | null } | null,
-): Promise<void> {
-  const now = await inspect(path);
+): void {
+  const now = inspect(path);
   if (now?.key !== key) return;
-  if (note !== null) await writeFile(note.file, JSON.stringify(note.owner ?? UNKNOWN));
-  await unlink(path).catch((error: unknown) => {
+  if (note !== null) writeFileSync(note.file, JSON.stringify(note.owner ?? UNKNOWN));
+  try {
+    unlinkSync(path);
+  } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  });
+  }
 }
 
 type Claim = { held: true } | { held: false; owner: LockRecord };
@@ -188,8 +211,8 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 async function claim(path: string, record: LockRecord, depth: number): Promise<Claim> {
   const deadline = Date.now() + BREAK_WAIT_MS;
   for (;;) {
-    if (await linkInto(path, record)) return { held: true };
-    const seen = await inspect(path);
+    if (linkInto(path, record)) return { held: true };
+    const seen = inspect(path);
     if (seen === null) continue; // released between our link() and our read: try again
     if (await held(seen)) return { held: false, owner: seen.record ?? UNKNOWN };
     const guard = `${path}.break-${seen.key}`;
@@ -199,9 +222,9 @@ async function claim(path: string, record: LockRecord, depth: number): Promise<C
         : null;
     if (breaker?.held === true) {
       try {
-        await unlinkIfKey(path, seen.key, depth === 0 ? { file: noteFile(path), owner: seen.record } : null);
+        unlinkIfKey(path, seen.key, depth === 0 ? { file: noteFile(path), owner: seen.record } : null);
       } finally {
-        await unlink(guard).catch(() => undefined);
+        unlinkQuietly(guard);
       }
       continue;
     }
@@ -217,16 +240,24 @@ function noteFile(path: string): string {
 }
 
 /** The dead owner named by a takeover note, which the new holder removes; null without one. */
-async function takeNote(path: string): Promise<LockRecord | null> {
-  const text = await readFile(noteFile(path), 'utf8').catch(() => null);
+function takeNote(path: string): LockRecord | null {
+  const text = readText(noteFile(path));
   if (text === null) return null;
-  await unlink(noteFile(path)).catch(() => undefined);
+  unlinkQuietly(noteFile(path));
   return parseRecord(text) ?? UNKNOWN;
+}
+
+function readText(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
 }
 
 /** The live process holding a workspace's lock, or null (none, or a dead one's stale lock). Reads only. */
 export async function lockHolder(stateDir: string): Promise<LockRecord | null> {
-  const seen = await inspect(join(stateDir, 'lock'));
+  const seen = inspect(join(stateDir, 'lock'));
   return seen?.record != null && (await held(seen)) ? seen.record : null;
 }
 
@@ -252,7 +283,7 @@ function lockedError(owner: LockRecord, path: string): AideError {
 /** Takes the workspace lock for `command`, or throws naming the live owner. */
 export async function acquireLock(stateDir: string, command: string): Promise<WorkspaceLock> {
   const path = join(stateDir, 'lock');
-  await mkdir(dirname(path), { recursive: true });
+  mkdirSync(dirname(path), { recursive: true });
   const record: LockRecord = {
     pid: process.pid,
     identity: await processIdentity(process.pid),
@@ -265,10 +296,11 @@ export async function acquireLock(stateDir: string, command: string): Promise<Wo
   if (!result.held) throw lockedError(result.owner, path);
   return {
     path,
-    tookOver: await takeNote(path),
-    release: async () => {
-      const current = parseRecord(await readFile(path, 'utf8').catch(() => ''));
-      if (current?.token === record.token) await unlink(path).catch(() => undefined);
+    tookOver: takeNote(path),
+    release: () => {
+      const current = parseRecord(readText(path) ?? '');
+      if (current?.token === record.token) unlinkQuietly(path);
+      return Promise.resolve();
     },
   };
 }

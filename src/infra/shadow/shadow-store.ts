@@ -157,7 +157,7 @@ export class ShadowStore extends ShadowReader implements Checkpointer {
     // A git process of its own, read-only: it runs while the workspace is described and locked.
     const excludesFile = options.excludesFile ?? userExcludesFile(root, env);
     const workspace = await describeWorkspace(root, env, options.layout);
-    await ensureStateDir(workspace);
+    ensureStateDir(workspace);
     const lock = await acquireLock(workspace.stateDir, options.command);
     try {
       if (lock.tookOver !== null) await removeStaleGitLocks(join(workspace.stateDir, 'shadow.git'));

@@ -3,7 +3,7 @@
  * the user's repository: the staged content (the index, exactly) and a commit. The working tree
  * is a snapshot (snapshot.ts).
  */
-import { copyFile, rm } from 'node:fs/promises';
+import { copyFileSync, rmSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { AideError } from '../../shared/errors.js';
 import { resolveCommit } from '../git/user-repo.js';
@@ -34,6 +34,8 @@ function userIndexFile(workspace: Workspace, env: Env): string {
  * Runs `use` on a copy of the index git would commit, in the shadow's git dir, and removes the
  * copy after: git's own index (or the temporary one of `git commit -a`, whose lock git holds) is
  * only ever read, once. `use` is given null when there is no index yet (nothing was ever staged).
+ * The copy is made synchronously (copy_file_range: a few megabytes at most, one call instead of
+ * the thread pool's round trips, in front of every commit's review).
  */
 export async function withStagedIndex<T>(
   git: ShadowGit,
@@ -44,7 +46,7 @@ export async function withStagedIndex<T>(
   const source = userIndexFile(workspace, env);
   const copy = join(git.location.gitDir, `aide-staged-index-${process.pid}`);
   try {
-    await copyFile(source, copy);
+    copyFileSync(source, copy);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return use(null);
     throw error;
@@ -52,7 +54,7 @@ export async function withStagedIndex<T>(
   try {
     return await use(copy);
   } finally {
-    await rm(copy, { force: true });
+    rmSync(copy, { force: true });
   }
 }
 
