@@ -9,8 +9,6 @@ import { join, resolve } from 'node:path';
 import { CONFIG_FILE, SANDBOX_FILE } from '../config/files.js';
 import { loadWorkspaceConfig } from '../config/load-workspace.js';
 import type { SandboxConfig } from '../config/sandbox-schema.js';
-import { drive } from '../core/flows/drive.js';
-import { verifyFlow } from '../core/flows/verify.js';
 import { CHECK_NAMES, runStaticChecks, type CheckResult } from '../core/review/checks.js';
 import type { VerifyReport } from '../core/verify/report.js';
 import type { CommandSelection } from '../core/verify/select-commands.js';
@@ -46,6 +44,8 @@ const skipped = (name: CheckResult['name'], reason: string): CheckResult => ({
  * (`AIDE_SKIP=verify`) does not pay for the isolation and process modules' start-up.
  */
 const verifyRun = () => import('./verify-run.js');
+/** The verify flow too (its test-count parsers, the secret-env rules): 1.5-2 ms of a start. */
+const verifyFlowModule = () => import('../core/flows/verify.js');
 
 async function openRunner(request: RunnerRequest): Promise<VerifyRunner> {
   const { openVerifyRunner } = await import('./wiring/runner.js');
@@ -166,7 +166,11 @@ async function reviewRead(
     if (selection === null) results.push(skipped('verify', '--skip or AIDE_SKIP'));
     else if (typeof selection === 'string') results.push(skipped('verify', selection));
     else if (prepared.scratch !== null && runner !== null) {
-      const { verifyPolicy } = await verifyRun();
+      const [{ verifyPolicy }, { verifyFlow }, { drive }] = await Promise.all([
+        verifyRun(),
+        verifyFlowModule(),
+        import('../core/flows/drive.js'),
+      ]);
       const flow = verifyFlow(
         {
           cwd: prepared.scratch.path,
