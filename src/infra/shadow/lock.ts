@@ -50,6 +50,7 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { AideError } from '../../shared/errors.js';
+import { readTextOr, unlinkQuietly } from '../fs/small-files.js';
 import { processAlive, processIdentity, processStartedAt } from '../process/process-identity.js';
 
 export interface LockRecord {
@@ -118,15 +119,6 @@ function inspect(path: string): SeenLock | null {
     return { key, record, fresh: Date.now() - info.mtimeMs < FRESH_MS };
   } finally {
     closeSync(fd);
-  }
-}
-
-/** unlink that ignores any failure: a file already gone, or litter that is harmless to leave. */
-function unlinkQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // Gone already, or not ours to remove.
   }
 }
 
@@ -241,18 +233,10 @@ function noteFile(path: string): string {
 
 /** The dead owner named by a takeover note, which the new holder removes; null without one. */
 function takeNote(path: string): LockRecord | null {
-  const text = readText(noteFile(path));
+  const text = readTextOr(noteFile(path), null);
   if (text === null) return null;
   unlinkQuietly(noteFile(path));
   return parseRecord(text) ?? UNKNOWN;
-}
-
-function readText(path: string): string | null {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return null;
-  }
 }
 
 /** The live process holding a workspace's lock, or null (none, or a dead one's stale lock). Reads only. */
@@ -298,7 +282,7 @@ export async function acquireLock(stateDir: string, command: string): Promise<Wo
     path,
     tookOver: takeNote(path),
     release: () => {
-      const current = parseRecord(readText(path) ?? '');
+      const current = parseRecord(readTextOr(path, ''));
       if (current?.token === record.token) unlinkQuietly(path);
       return Promise.resolve();
     },

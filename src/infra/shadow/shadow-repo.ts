@@ -9,10 +9,11 @@
  * stat, read, close) that waited for a core on a busy machine: about 6 ms, with the lock's, in
  * front of every hook's review before its first git process could start.
  */
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { STATE_DIR } from '../../config/files.js';
 import { AideError } from '../../shared/errors.js';
+import { readTextOr } from '../fs/small-files.js';
 import { configPath, repoLayout, type RepoLayout } from '../git/user-repo.js';
 import { ShadowGit, type ShadowLocation } from './git.js';
 
@@ -95,17 +96,8 @@ function realpathOr<T>(path: string, fallback: T): string | T {
   }
 }
 
-/** The file's text, or undefined when it cannot be read. */
-function readText(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
 function writeIfChanged(path: string, content: string): void {
-  if (readText(path) !== content) writeFileSync(path, content);
+  if (readTextOr(path, undefined) !== content) writeFileSync(path, content);
 }
 
 /**
@@ -161,7 +153,7 @@ export async function openShadow(
   mkdirSync(join(gitDir, 'info'), { recursive: true });
   mkdirSync(join(gitDir, 'objects', 'info'), { recursive: true });
   const userExclude =
-    workspace.user === null ? '' : (readText(join(workspace.user.commonDir, 'info', 'exclude')) ?? '');
+    workspace.user === null ? '' : readTextOr(join(workspace.user.commonDir, 'info', 'exclude'), '');
   writeIfChanged(
     join(gitDir, 'info', 'exclude'),
     `${userExclude}${userExclude.endsWith('\n') || userExclude === '' ? '' : '\n'}# aide's own runtime state is never captured\n/${STATE_DIR}/\n`,

@@ -23,9 +23,11 @@
  * Removed by `aide checkpoints prune`, or when stale. At most one process uses it at a time
  * (its owner record, as for any scratch): a second scratch opened meanwhile is a fresh one.
  */
-import { lstat, mkdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { z } from 'zod';
+import { lstatOrUndefined, readTextOr, settled } from '../../fs/small-files.js';
 
 const KEPT_FILE = 'aide-kept-scratch.json';
 /** A kept scratch's folder name: no session id of aide's has this shape (`<kind>-<date>-<time>-<hex>`). */
@@ -60,8 +62,11 @@ export function strictlyInside(parent: string, path: string): boolean {
  * not a record this aide can trust (an unknown version, an admin folder outside the shadow's
  * `worktrees/`): the scratch it names is removed and made afresh.
  */
-export async function readKept(gitDir: string): Promise<KeptRecord | 'stale' | null> {
-  const text = await readFile(keptFile(gitDir), 'utf8').catch(() => null);
+export function readKept(gitDir: string): Promise<KeptRecord | 'stale' | null> {
+  return settled(() => parseKept(gitDir, readTextOr(keptFile(gitDir), null)));
+}
+
+function parseKept(gitDir: string, text: string | null): KeptRecord | 'stale' | null {
   if (text === null) return null;
   try {
     const parsed = keptSchema.safeParse(JSON.parse(text));
@@ -73,14 +78,18 @@ export async function readKept(gitDir: string): Promise<KeptRecord | 'stale' | n
   }
 }
 
-export async function writeKept(gitDir: string, record: KeptRecord): Promise<void> {
-  const file = keptFile(gitDir);
-  await writeFile(`${file}.tmp`, `${JSON.stringify(record, null, 2)}\n`);
-  await rename(`${file}.tmp`, file);
+export function writeKept(gitDir: string, record: KeptRecord): Promise<void> {
+  return settled(() => {
+    const file = keptFile(gitDir);
+    writeFileSync(`${file}.tmp`, `${JSON.stringify(record, null, 2)}\n`);
+    renameSync(`${file}.tmp`, file);
+  });
 }
 
-export async function forgetKept(gitDir: string): Promise<void> {
-  await rm(keptFile(gitDir), { force: true });
+export function forgetKept(gitDir: string): Promise<void> {
+  return settled(() => {
+    rmSync(keptFile(gitDir), { force: true });
+  });
 }
 
 /** The kept scratch's name for a workspace, as `aide doctor` shows it (reads only). */
@@ -96,10 +105,10 @@ export async function keptName(gitDir: string): Promise<string | null> {
  */
 export async function resetGitLink(path: string, adminDir: string): Promise<void> {
   const dotGit = join(path, '.git');
-  const info = await lstat(dotGit).catch(() => undefined);
+  const info = lstatOrUndefined(dotGit);
   if (info?.isDirectory() === true) await rm(dotGit, { recursive: true, force: true });
-  else if (info !== undefined) await unlink(dotGit);
-  await writeFile(dotGit, `gitdir: ${adminDir}\n`);
+  else if (info !== undefined) unlinkSync(dotGit);
+  writeFileSync(dotGit, `gitdir: ${adminDir}\n`);
 }
 
 /**
@@ -107,7 +116,9 @@ export async function resetGitLink(path: string, adminDir: string): Promise<void
  * aide's own git calls name the shadow's git dir and never read it, so it is written last,
  * before anything runs in the scratch.
  */
-export async function writeWorktreeHead(adminDir: string, commit: string): Promise<void> {
-  await mkdir(adminDir, { recursive: true });
-  await writeFile(join(adminDir, 'HEAD'), `${commit}\n`);
+export function writeWorktreeHead(adminDir: string, commit: string): Promise<void> {
+  return settled(() => {
+    mkdirSync(adminDir, { recursive: true });
+    writeFileSync(join(adminDir, 'HEAD'), `${commit}\n`);
+  });
 }

@@ -5,7 +5,8 @@
  * (worktree-scratch.ts) decides when the kept scratch is taken up, removed or made afresh.
  */
 import { sweepKept } from './scratch-scans.js';
-import { lstat, readFile, rm, stat } from 'node:fs/promises';
+import { existsSync, rmSync } from 'node:fs';
+import { lstatOrUndefined, readTextOr } from '../../fs/small-files.js';
 import { join } from 'node:path';
 import type { ShadowGit } from '../git.js';
 import type { Workspace } from '../shadow-repo.js';
@@ -87,7 +88,7 @@ export class KeptTakeUp {
     const early = await this.take();
     early?.objects?.close();
     if (early !== null && early.swept !== null)
-      await rm(ownerFile(this.place.records, early.name), { force: true });
+      rmSync(ownerFile(this.place.records, early.name), { force: true });
   }
 
   private async sweepEarly(target: Promise<string | null>): Promise<EarlySweep | null> {
@@ -116,7 +117,7 @@ export class KeptTakeUp {
       await updateIndexEntries(this.git, changes, { workTree: swept.path, indexFile: swept.indexFile });
       return { ...swept, held: tree };
     } catch {
-      await rm(ownerFile(this.place.records, swept.record.name), { force: true });
+      rmSync(ownerFile(this.place.records, swept.record.name), { force: true });
       return null;
     }
   }
@@ -129,13 +130,10 @@ export class KeptTakeUp {
   async sweep(record: KeptRecord): Promise<Swept | null> {
     const path = join(this.place.home, record.name);
     const indexFile = join(record.adminDir, PRIVATE_INDEX);
-    // Read side by side: the sweep's walks start as soon as they can.
-    const [proven, gitdir, indexed, identity] = await Promise.all([
-      lstat(path).catch(() => undefined),
-      readFile(join(record.adminDir, 'gitdir'), 'utf8').catch(() => ''),
-      exists(indexFile),
-      processIdentity(process.pid),
-    ]);
+    const proven = lstatOrUndefined(path);
+    const gitdir = readTextOr(join(record.adminDir, 'gitdir'), '');
+    const indexed = existsSync(indexFile);
+    const identity = await processIdentity(process.pid);
     if (proven?.isDirectory() !== true || proven.isSymbolicLink()) return null;
     if (gitdir.trim() !== join(path, '.git') || !indexed) return null;
     await writeOwner(this.place.records, record.name, {
@@ -149,7 +147,7 @@ export class KeptTakeUp {
       const held = await sweepKept(this.git, path, { workTree: path, indexFile });
       return { record, path, indexFile, held };
     } catch (error) {
-      await rm(ownerFile(this.place.records, record.name), { force: true });
+      rmSync(ownerFile(this.place.records, record.name), { force: true });
       throw error;
     }
   }
@@ -178,15 +176,8 @@ export class KeptTakeUp {
         tree,
       );
     } catch (error) {
-      await rm(ownerFile(records, record.name), { force: true });
+      rmSync(ownerFile(records, record.name), { force: true });
       throw error;
     }
   }
-}
-
-export async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
 }

@@ -24,24 +24,24 @@
  */
 import { createHash } from 'node:crypto';
 import {
-  chmod,
-  lstat,
-  mkdir,
-  readdir,
-  readFile,
-  realpath,
-  rename,
-  rm,
-  rmdir,
-  unlink,
-  writeFile,
-} from 'node:fs/promises';
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmdirSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { validSessionId } from '../checkpoints.js';
 import { STATE_DIR } from '../shadow-repo.js';
 import { isLinkGlob, linkSegments, realFolderChain, removeLink } from './links.js';
 import { processAlive } from '../../process/process-identity.js';
+import { lstatOrUndefined, namesIn, settled } from '../../fs/small-files.js';
 
 export const SCRATCH_ROOT = 'aide-scratch';
 /** Where older aides kept owner records, inside the scratch home: removed, never read. */
@@ -74,20 +74,22 @@ export function scratchHome(tempRoot: string, workspaceRoot: string): string {
  * every user can have a folder in it); each workspace folder is private to its user. Neither may
  * be a symlink someone planted, nor a folder another user controls.
  */
-export async function ensureScratchHome(home: string): Promise<void> {
-  const shared = dirname(home);
-  await mkdir(shared, { recursive: true });
-  const sharedInfo = await lstat(shared);
-  if (sharedInfo.isDirectory() && sharedInfo.uid === userId() && (sharedInfo.mode & 0o7777) !== 0o1777)
-    await chmod(shared, 0o1777);
-  const sharedOk =
-    sharedInfo.isDirectory() &&
-    (sharedInfo.uid === userId() || sharedInfo.uid === 0 || (sharedInfo.mode & 0o1000) !== 0);
-  await mkdir(home, { recursive: true, mode: 0o700 });
-  const info = await lstat(home);
-  if (!sharedOk || !info.isDirectory() || info.uid !== userId()) {
-    throw new Error(`${home} is not a private folder of this user: refusing to put scratch copies there`);
-  }
+export function ensureScratchHome(home: string): Promise<void> {
+  return settled(() => {
+    const shared = dirname(home);
+    mkdirSync(shared, { recursive: true });
+    const sharedInfo = lstatSync(shared);
+    if (sharedInfo.isDirectory() && sharedInfo.uid === userId() && (sharedInfo.mode & 0o7777) !== 0o1777)
+      chmodSync(shared, 0o1777);
+    const sharedOk =
+      sharedInfo.isDirectory() &&
+      (sharedInfo.uid === userId() || sharedInfo.uid === 0 || (sharedInfo.mode & 0o1000) !== 0);
+    mkdirSync(home, { recursive: true, mode: 0o700 });
+    const info = lstatSync(home);
+    if (!sharedOk || !info.isDirectory() || info.uid !== userId()) {
+      throw new Error(`${home} is not a private folder of this user: refusing to put scratch copies there`);
+    }
+  });
 }
 
 export { processIdentity } from '../../process/process-identity.js';
@@ -112,16 +114,18 @@ export function ownerFile(records: string, session: string): string {
   return join(records, `${session}.json`);
 }
 
-export async function writeOwner(records: string, session: string, record: OwnerRecord): Promise<void> {
-  const file = ownerFile(records, session);
-  await mkdir(records, { recursive: true });
-  await writeFile(`${file}.tmp`, `${JSON.stringify(record, null, 2)}\n`);
-  await rename(`${file}.tmp`, file);
+export function writeOwner(records: string, session: string, record: OwnerRecord): Promise<void> {
+  return settled(() => {
+    const file = ownerFile(records, session);
+    mkdirSync(records, { recursive: true });
+    writeFileSync(`${file}.tmp`, `${JSON.stringify(record, null, 2)}\n`);
+    renameSync(`${file}.tmp`, file);
+  });
 }
 
-async function readOwner(file: string): Promise<OwnerRecord | null> {
+function readOwner(file: string): OwnerRecord | null {
   try {
-    const parsed = ownerRecordSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
+    const parsed = ownerRecordSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -138,9 +142,8 @@ export interface ScratchEntry {
 }
 
 /** Names in `dir` that are session ids (never a dot-name, a separator or `..`). */
-async function sessionNames(dir: string, suffix = ''): Promise<string[]> {
-  const names = await readdir(dir).catch(() => [] as string[]);
-  return names
+function sessionNames(dir: string, suffix = ''): string[] {
+  return namesIn(dir)
     .filter((name) => name.endsWith(suffix))
     .map((name) => name.slice(0, name.length - suffix.length))
     .filter(validSessionId);
@@ -148,10 +151,10 @@ async function sessionNames(dir: string, suffix = ''): Promise<string[]> {
 
 /** The scratches of a workspace (folders in its home, records in its state), with whether their owners are alive. Reads only. */
 export async function listScratches(home: string, records: string): Promise<ScratchEntry[]> {
-  const sessions = new Set([...(await sessionNames(home)), ...(await sessionNames(records, '.json'))]);
+  const sessions = new Set([...sessionNames(home), ...sessionNames(records, '.json')]);
   const entries: ScratchEntry[] = [];
   for (const session of [...sessions].sort()) {
-    const owner = await readOwner(ownerFile(records, session));
+    const owner = readOwner(ownerFile(records, session));
     entries.push({
       session,
       path: join(home, session),
@@ -167,13 +170,20 @@ export async function listScratches(home: string, records: string): Promise<Scra
  * a real folder (not a symlink) directly in the home. A symlink of that name (planted: aide never
  * makes one) is removed as a link. null when there is nothing aide may remove.
  */
-async function provenScratch(home: string, session: string): Promise<string | null> {
+function provenScratch(home: string, session: string): string | null {
   if (!validSessionId(session)) return null;
   const path = join(home, session);
-  const info = await lstat(path).catch(() => undefined);
-  if (info?.isSymbolicLink() === true) await unlink(path);
+  const info = lstatOrUndefined(path);
+  if (info?.isSymbolicLink() === true) unlinkSync(path);
   if (info === undefined || !info.isDirectory()) return null;
-  const [realHome, real] = await Promise.all([realpath(home), realpath(path)]).catch(() => [null, null]);
+  let realHome: string | null = null;
+  let real: string | null = null;
+  try {
+    realHome = realpathSync.native(home);
+    real = realpathSync.native(path);
+  } catch {
+    return null;
+  }
   if (realHome === null || real === null || dirname(real) !== realHome || basename(real) !== session)
     return null;
   return real;
@@ -190,7 +200,7 @@ export async function removeScratchFolder(
   session: string,
   links: readonly string[],
 ): Promise<boolean> {
-  const folder = await provenScratch(home, session);
+  const folder = provenScratch(home, session);
   if (folder === null) return false;
   // A glob names no one path without a walk of the scratch: its links go with the folder.
   for (const configured of links.filter((l) => !isLinkGlob(l))) {
@@ -205,10 +215,10 @@ export async function removeScratchFolder(
 /** Removes the owner records folder older aides kept in the scratch home (a real folder there only). */
 export async function removeLegacyOwners(home: string): Promise<void> {
   const path = join(home, LEGACY_OWNERS);
-  const info = await lstat(path).catch(() => undefined);
+  const info = lstatOrUndefined(path);
   if (info === undefined) return;
   if (info.isDirectory()) await rm(path, { recursive: true, force: true });
-  else await unlink(path);
+  else unlinkSync(path);
 }
 
 /**
@@ -218,12 +228,16 @@ export async function removeLegacyOwners(home: string): Promise<void> {
  * derived (never a path read from a file), only a real folder of this user's, only when empty:
  * anything in it, planted or not, keeps it.
  */
-export async function removeEmptyScratchHome(home: string): Promise<void> {
-  const info = await lstat(home).catch(() => undefined);
-  if (info === undefined || !info.isDirectory() || info.uid !== userId()) return;
-  await rmdir(home).catch((error: unknown) => {
-    // Not empty (kept), or gone already: neither is a failure of the run.
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOTEMPTY' && code !== 'EEXIST' && code !== 'ENOENT') throw error;
+export function removeEmptyScratchHome(home: string): Promise<void> {
+  return settled(() => {
+    const info = lstatOrUndefined(home);
+    if (info === undefined || !info.isDirectory() || info.uid !== userId()) return;
+    try {
+      rmdirSync(home);
+    } catch (error) {
+      // Not empty (kept), or gone already: neither is a failure of the run.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOTEMPTY' && code !== 'EEXIST' && code !== 'ENOENT') throw error;
+    }
   });
 }

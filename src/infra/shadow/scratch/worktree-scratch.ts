@@ -16,10 +16,12 @@
  *   git call goes through the shadow's isolated runner.
  */
 import { randomBytes } from 'node:crypto';
-import { copyFile, readdir, readFile, rm } from 'node:fs/promises';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { copyFile, readFile, rm } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import type { ScratchOpener } from '../../../core/ports/scratch.js';
 import { AideError } from '../../../shared/errors.js';
+import { readTextOr } from '../../fs/small-files.js';
 import { validSessionId } from '../checkpoints.js';
 import { type ShadowGit } from '../git.js';
 import type { Workspace } from '../shadow-repo.js';
@@ -40,7 +42,7 @@ import { forgetKept, readKept, writeKept } from './kept-scratch.js';
 import { ObjectReader, objectsOnly } from './object-reader.js';
 import { WorktreeScratch } from './scratch-checkout.js';
 import { PRIVATE_INDEX, revision, unknownBase } from './scratch-start.js';
-import { exists, KeptTakeUp, type EarlySweep } from './kept-takeup.js';
+import { KeptTakeUp, type EarlySweep } from './kept-takeup.js';
 
 export { WorktreeScratch } from './scratch-checkout.js';
 
@@ -124,10 +126,10 @@ export class ShadowScratches implements ScratchOpener {
       // The kept scratch is idle, not stale: it is swept when taken up again.
       if (entry.alive || (kept !== null && kept !== 'stale' && entry.session === kept.name)) continue;
       await removeScratchFolder(this.home, entry.session, this.options.links);
-      await rm(ownerFile(this.records, entry.session), { force: true });
+      rmSync(ownerFile(this.records, entry.session), { force: true });
       removed.push(entry.session);
     }
-    if (removed.length > 0 || (await worktreesToPrune(this.git.location.gitDir)))
+    if (removed.length > 0 || worktreesToPrune(this.git.location.gitDir))
       await this.git.run(['worktree', 'prune']);
     return removed;
   }
@@ -148,7 +150,7 @@ export class ShadowScratches implements ScratchOpener {
     } finally {
       // Not taken (the session id was refused, the base unknown): as if never swept.
       if (early !== null && early.swept !== null && early.taken !== true)
-        await rm(ownerFile(this.records, early.name), { force: true });
+        rmSync(ownerFile(this.records, early.name), { force: true });
     }
   }
 
@@ -232,7 +234,7 @@ export class ShadowScratches implements ScratchOpener {
       if (entry?.alive === true) return false;
       await removeScratchFolder(this.home, record.name, this.options.links);
       await rm(record.adminDir, { recursive: true, force: true });
-      await rm(ownerFile(this.records, record.name), { force: true });
+      rmSync(ownerFile(this.records, record.name), { force: true });
     }
     await forgetKept(gitDir);
     await this.git.run(['worktree', 'prune']);
@@ -278,7 +280,7 @@ export class ShadowScratches implements ScratchOpener {
       });
     } catch (error) {
       await removeScratchFolder(this.home, name, this.options.links).catch(() => false);
-      await rm(ownerFile(this.records, name), { force: true });
+      rmSync(ownerFile(this.records, name), { force: true });
       await this.git.run(['worktree', 'prune']).catch(() => undefined);
       await removeEmptyScratchHome(this.home).catch(() => undefined);
       throw error;
@@ -303,16 +305,16 @@ async function commitFor(git: ShadowGit, objects: ObjectReader, base: string, tr
  * process before every scratch is opened and almost always finds nothing; any doubt (a relative
  * path, an unreadable entry) says yes and lets git decide.
  */
-async function worktreesToPrune(gitDir: string): Promise<boolean> {
+function worktreesToPrune(gitDir: string): boolean {
   let names: string[];
   try {
-    names = await readdir(join(gitDir, 'worktrees'));
+    names = readdirSync(join(gitDir, 'worktrees'));
   } catch (error) {
     return (error as NodeJS.ErrnoException).code !== 'ENOENT';
   }
   for (const name of names) {
-    const target = (await readFile(join(gitDir, 'worktrees', name, 'gitdir'), 'utf8').catch(() => '')).trim();
-    if (!isAbsolute(target) || !(await exists(target))) return true;
+    const target = readTextOr(join(gitDir, 'worktrees', name, 'gitdir'), '').trim();
+    if (!isAbsolute(target) || !existsSync(target)) return true;
   }
   return false;
 }
