@@ -104,10 +104,11 @@ function timeZone(date: Date): string {
 /**
  * The commit object `commit-tree` would write (gitformat-commit: tree, parent, author and
  * committer lines, a blank line, the message as given), written by aide as a loose object
- * (loose-objects.ts): one git process fewer per checkpoint. update-ref then refuses a commit
- * that is not in the store.
+ * (loose-objects.ts): one git process fewer per checkpoint, and per scratch of a staged tree
+ * (worktree-scratch.ts, commitFor). update-ref then refuses a commit that is not in the store.
+ * `message` is written as given: commit-tree's `-m` adds the final newline.
  */
-async function writeCommit(
+export async function writeCommit(
   git: ShadowGit,
   tree: string,
   parent: string | null,

@@ -361,6 +361,31 @@ test('git run inside the scratch sees the scratch, not the workspace', async (t)
   assert.match(status, /^ M src\/a\.ts$/m);
 });
 
+test('a scratch of a bare tree has a HEAD commit byte for byte the one git commit-tree writes', async (t) => {
+  const { store, scratches } = await setup(t);
+  const tree = (await store.snapshot()).tree;
+  const scratch = await scratches.open('s1', tree);
+  t.after(() => scratch.dispose());
+  const env = testEnv(tempDir(t));
+  const git = (args: string[], extra: Record<string, string> = {}) =>
+    spawnSync('git', args, { cwd: scratch.path, env: { ...env, ...extra }, encoding: 'utf8' });
+  const head = git(['rev-parse', 'HEAD']).stdout.trim();
+  const raw = git(['cat-file', 'commit', head]).stdout;
+  const date = /^committer .* (\d+ [+-]\d{4})$/m.exec(raw)?.[1] ?? '';
+  assert.match(raw, /^tree [0-9a-f]{40}\nauthor aide <aide@localhost> /);
+  const byGit = git(['commit-tree', tree, '-m', 'aide scratch base'], {
+    GIT_AUTHOR_NAME: 'aide',
+    GIT_AUTHOR_EMAIL: 'aide@localhost',
+    GIT_COMMITTER_NAME: 'aide',
+    GIT_COMMITTER_EMAIL: 'aide@localhost',
+    GIT_AUTHOR_DATE: date,
+    GIT_COMMITTER_DATE: date,
+  });
+  assert.equal(byGit.stdout.trim(), head, byGit.stderr);
+  assert.equal(git(['rev-parse', 'HEAD^{tree}']).stdout.trim(), tree);
+  await store.git.run(['fsck', '--strict', '--no-dangling']);
+});
+
 test('dispose removes the scratch, its record and its worktree entry; the linked folder stays', async (t) => {
   const { root, store, scratches } = await setup(t);
   const scratch = await scratches.open('s1', (await store.snapshot()).tree);

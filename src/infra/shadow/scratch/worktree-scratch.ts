@@ -22,6 +22,7 @@ import { isAbsolute, join, relative, sep } from 'node:path';
 import type { ScratchOpener } from '../../../core/ports/scratch.js';
 import { AideError } from '../../../shared/errors.js';
 import { readTextOr } from '../../fs/small-files.js';
+import { writeCommit } from '../checkpoint-commit.js';
 import { validSessionId } from '../checkpoints.js';
 import { type ShadowGit } from '../git.js';
 import type { Workspace } from '../shadow-repo.js';
@@ -39,7 +40,7 @@ import {
   writeOwner,
 } from './registry.js';
 import { forgetKept, readKept, writeKept } from './kept-scratch.js';
-import { ObjectReader, objectsOnly } from './object-reader.js';
+import { ObjectReader } from './object-reader.js';
 import { WorktreeScratch } from './scratch-checkout.js';
 import { PRIVATE_INDEX, revision, unknownBase } from './scratch-start.js';
 import { KeptTakeUp, type EarlySweep } from './kept-takeup.js';
@@ -296,7 +297,8 @@ async function commitFor(git: ShadowGit, objects: ObjectReader, base: string, tr
   // A base whose tree is itself is a tree (a staged tree under review): no commit to look for.
   const own = base === tree ? null : await objects.read(`${revision(base)}^{commit}`);
   if (own?.type === 'commit') return own.id;
-  return git.text(['commit-tree', tree, '-m', 'aide scratch base'], objectsOnly(git));
+  // The object `commit-tree -m 'aide scratch base'` would write, without its git process.
+  return writeCommit(git, tree, null, new Date(), 'aide scratch base\n');
 }
 
 /**
