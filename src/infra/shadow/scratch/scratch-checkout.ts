@@ -4,7 +4,8 @@
  * aide's own git calls use a private index in the worktree's admin folder, so git run by the
  * project's commands inside the scratch cannot disturb what aide reads back.
  */
-import { copyFile, rm } from 'node:fs/promises';
+import { copyFileSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type {
   IgnoredPath,
@@ -108,7 +109,7 @@ export class WorktreeScratch implements Scratch {
     await scratch.moveTo(tree, { sweep: false });
     await scratch.syncIndex();
     await scratch.relink(tree);
-    await copyFile(start.indexFile, join(start.place.adminDir, 'index'));
+    copyFileSync(start.indexFile, join(start.place.adminDir, 'index'));
     return scratch;
   }
 
@@ -383,7 +384,7 @@ export class WorktreeScratch implements Scratch {
         await this.addMissingEntries();
       } finally {
         this.objects.close();
-        await rm(ownerFile(this.place.records, this.place.name), { force: true });
+        rmSync(ownerFile(this.place.records, this.place.name), { force: true });
       }
       return;
     }
@@ -393,7 +394,7 @@ export class WorktreeScratch implements Scratch {
     await removeScratchFolder(this.place.home, this.place.name, this.configuredLinks);
     // Read from the worktree's .git file when it was made, before any command ran, and checked then.
     await rm(this.place.adminDir, { recursive: true, force: true });
-    await rm(ownerFile(this.place.records, this.place.name), { force: true });
+    rmSync(ownerFile(this.place.records, this.place.name), { force: true });
     await removeEmptyScratchHome(this.place.home);
   }
 }

@@ -16,8 +16,8 @@
  *   git call goes through the shadow's isolated runner.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
-import { copyFile, readFile, rm } from 'node:fs/promises';
+import { copyFileSync, existsSync, readdirSync, rmSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import type { ScratchOpener } from '../../../core/ports/scratch.js';
 import { AideError } from '../../../shared/errors.js';
@@ -268,7 +268,7 @@ export class ShadowScratches implements ScratchOpener {
       const indexFile = join(adminDir, PRIVATE_INDEX);
       await this.git.run(['read-tree', '--reset', '-u', tree], { workTree: path, indexFile });
       // git inside the scratch sees the same checkout; its index is a copy aide never reads.
-      await copyFile(indexFile, join(adminDir, 'index'));
+      copyFileSync(indexFile, join(adminDir, 'index'));
       const linkPaths = await resolveLinkPaths(this.workspace.root, this.options.links);
       const links = await syncLinks(objects, this.workspace.root, path, tree, linkPaths);
       const place = { home: this.home, records: this.records, name, session, path, adminDir, kept };
