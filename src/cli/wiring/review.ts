@@ -13,7 +13,6 @@ import { parseReviewIgnore, REVIEW_IGNORE_FILE, type IgnoreEntry } from '../../c
 import type { Scratch } from '../../core/ports/scratch.js';
 import { newSessionId } from '../../infra/shadow/checkpoints.js';
 import { ShadowReviewSource } from '../../infra/shadow/review-source.js';
-import { userExcludesFile } from '../../infra/shadow/shadow-repo.js';
 import { EMPTY_TREE, ShadowStore } from '../../infra/shadow/shadow-store.js';
 import type { ReviewOptions } from '../commands/review-options.js';
 import { namedBy } from './named-ref.js';
@@ -44,20 +43,12 @@ export interface PreparedReview<T> {
   patches: FilePatch[] | null;
 }
 
-/** The located workspace, with the shadow's one git question (the user's excludes file) already asked. */
-export interface ReviewWorkspace extends LocatedWorkspace {
-  excludesFile?: Promise<string | undefined>;
-}
+/** The workspace located (the top of the work tree around `cwd`) for a review. */
+export type ReviewWorkspace = LocatedWorkspace;
 
-/**
- * The workspace located, with git asked for the user's excludes file at the same time: the
- * workspace root is the top of the work tree around `cwd`, so git run in `cwd` reads the same
- * configuration, and the two processes run side by side instead of one after the other before the
- * staged tree can be written.
- */
-export async function locateForReview(cwd: string, env: Env): Promise<ReviewWorkspace> {
-  const excludesFile = userExcludesFile(cwd, env);
-  return { ...(await locateWorkspace(cwd, env)), excludesFile };
+/** Where the review runs: the workspace around `cwd`, with its repository's layout. */
+export function locateForReview(cwd: string, env: Env): Promise<ReviewWorkspace> {
+  return locateWorkspace(cwd, env);
 }
 
 /** Lines of context around each hunk the model sees: git's default, enough to read a change by. */
@@ -128,7 +119,7 @@ export interface ReadReview extends ReadChange {
  * until prepareReview is done with it, or PendingReview.release.
  */
 export async function readReview(
-  { root, layout, excludesFile }: ReviewWorkspace,
+  { root, layout }: ReviewWorkspace,
   env: Env,
   options: ReviewOptions,
 ): Promise<ReadReview> {
@@ -145,7 +136,8 @@ export async function readReview(
   const store = await ShadowStore.open(root, env, {
     command: 'review',
     layout,
-    ...(excludesFile === undefined ? {} : { excludesFile }),
+    // No git process of a review reads the work tree: the user's excludes file is not asked.
+    excludesFile: 'keep',
   });
   try {
     const source = new ShadowReviewSource(store.git);

@@ -10,7 +10,7 @@ import {
   hooksDir,
   locateFolder,
   parseWorktrees,
-  prestartReviewQueries,
+  prestartReviewQuery,
   repoLayout,
   resolveCommit,
   userRepoEnv,
@@ -151,7 +151,7 @@ test('a prestarted query is taken once by the same question with the same enviro
   const root = realpathSync(gitRepo(t, { 'a.txt': 'a\n' }));
   git(root, ['config', 'core.excludesFile', '/etc/aide-test-excludes']);
   const early: Record<string, string | undefined> = { ...env };
-  prestartReviewQueries(root, early);
+  prestartReviewQuery(root, early);
   // From here no git can start with this environment: only the prestarted answers can come.
   early['PATH'] = join(root, 'no-such-bin');
   const head = git(root, ['rev-parse', 'HEAD^{tree}']).trim();
@@ -159,6 +159,7 @@ test('a prestarted query is taken once by the same question with the same enviro
   assert.deepEqual(await locateFolder(root, { ...early }), { location: { kind: 'none' }, layout: null });
   assert.equal((await locateFolder(root, early)).layout?.headTree, head);
   assert.deepEqual(await locateFolder(root, early), { location: { kind: 'none' }, layout: null });
-  assert.equal(await configPath(root, 'core.excludesFile', early), '/etc/aide-test-excludes');
+  // Only the location is prestarted: a review never asks for the excludes file (shadow-repo.ts).
   assert.equal(await configPath(root, 'core.excludesFile', early), undefined);
+  assert.equal(await configPath(root, 'core.excludesFile', env), '/etc/aide-test-excludes');
 });

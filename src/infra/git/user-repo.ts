@@ -123,19 +123,15 @@ function query(
 }
 
 /**
- * Starts now the queries `aide review` asks first in `cwd` (where the folder is, and the user's
- * excludes file), so that their git processes run while the bin compiles the CLI instead of after
- * (a hook's review at every commit). The CLI takes their answers when it asks the same questions
- * of the same folder with the same environment; anything else asks git anew. Read-only: an
- * answer nobody takes costs only its process.
+ * Starts now the query `aide review` asks first in `cwd` (where the folder is, with HEAD's
+ * tree), so that its git process runs while the bin compiles the CLI instead of after (a hook's
+ * review at every commit). The CLI takes the answer when it asks the same question of the same
+ * folder with the same environment; anything else asks git anew. Read-only: an answer nobody
+ * takes costs only its process.
  */
-export function prestartReviewQueries(cwd: string, env: Env): void {
-  const early: Array<[string[], number]> = [
-    [[...LOCATE_ARGS, 'HEAD^{tree}'], LOCATE_TIMEOUT_MS],
-    [configPathArgs('core.excludesFile'), QUERY_TIMEOUT_MS],
-  ];
-  for (const [args, timeoutMs] of early)
-    prestarted().set(queryKey(cwd, args), { env, answer: runGit(cwd, args, env, timeoutMs) });
+export function prestartReviewQuery(cwd: string, env: Env): void {
+  const args = [...LOCATE_ARGS, 'HEAD^{tree}'];
+  prestarted().set(queryKey(cwd, args), { env, answer: runGit(cwd, args, env, LOCATE_TIMEOUT_MS) });
 }
 
 function lines(output: string): string[] {

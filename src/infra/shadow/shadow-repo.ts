@@ -128,6 +128,20 @@ function shadowConfig(workTree: string, excludesFile: string | undefined): strin
   return `${lines.join('\n')}\n`;
 }
 
+/** The excludes file a shadow config of aide's names (shadowConfig's line, unquoted); undefined: none. */
+function configuredExcludes(config: string): string | undefined {
+  const quoted = /^\texcludesFile = "((?:[^"\\]|\\.)*)"$/m.exec(config)?.[1];
+  return quoted?.replace(/\\(.)/g, '$1');
+}
+
+/**
+ * What openShadow is told of the user's excludes file: userExcludesFile's answer, or `keep` for
+ * a command whose git processes never read the work tree (aide review reads an index copy or two
+ * commits): the config keeps the excludes file the last other command wrote, and a config of
+ * another work tree, or none, is written without one. That command asks anew, as each does.
+ */
+export type ExcludesFile = Promise<string | undefined> | 'keep';
+
 /** The shadow's info/attributes, which outrank every .gitattributes (openShadow says why each). */
 const SHADOW_ATTRIBUTES = '* -text -crlf -ident -filter -working-tree-encoding !diff';
 
@@ -139,7 +153,7 @@ const SHADOW_ATTRIBUTES = '* -text -crlf -ident -filter -working-tree-encoding !
 export async function openShadow(
   workspace: Workspace,
   env: Env,
-  excludesFile: Promise<string | undefined> = userExcludesFile(workspace.root, env),
+  excludesFile: ExcludesFile = userExcludesFile(workspace.root, env),
 ): Promise<ShadowGit> {
   const gitDir = join(workspace.stateDir, 'shadow.git');
   const location: ShadowLocation = { gitDir, workTree: workspace.root, indexFile: join(gitDir, 'index') };
@@ -149,7 +163,10 @@ export async function openShadow(
     await git.run(['init', '-q', '--initial-branch=aide/main']);
   }
   // The shadow's config is aide's own file: written whole, it costs no git process per run.
-  writeIfChanged(join(gitDir, 'config'), shadowConfig(workspace.root, await excludesFile));
+  const configFile = join(gitDir, 'config');
+  const excludes =
+    excludesFile === 'keep' ? configuredExcludes(readTextOr(configFile, '')) : await excludesFile;
+  writeIfChanged(configFile, shadowConfig(workspace.root, excludes));
   mkdirSync(join(gitDir, 'info'), { recursive: true });
   mkdirSync(join(gitDir, 'objects', 'info'), { recursive: true });
   const userExclude =

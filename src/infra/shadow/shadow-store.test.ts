@@ -82,6 +82,33 @@ describe('snapshots capture the workspace as the user sees it', () => {
     assert.deepEqual(Object.keys(treeFiles(store, (await store.snapshot()).tree)), ['a.txt']);
   });
 
+  test("a review's open keeps the excludes file the last command wrote, even a path with quotes and backslashes", async (t) => {
+    const home = tempDir(t);
+    const folder = join(home, 'odd "dir" \\ x');
+    mkdirSync(folder);
+    const ignore = join(folder, 'global-ignore');
+    writeFileSync(ignore, '*.swp\n');
+    const quoted = ignore.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+    writeFileSync(join(home, '.gitconfig-test'), `[core]\n\texcludesFile = "${quoted}"\n`);
+    const env = testEnv(home);
+    const repo = gitRepo(t, { 'a.txt': 'a\n' });
+    writeTree(repo, { '.a.txt.swp': 'editor junk\n' });
+    const config = join(repo, '.aide', 'state', 'shadow.git', 'config');
+    // A review first, in a workspace no aide has opened: no excludes line, nothing asked.
+    const first = await ShadowStore.open(repo, env, { command: 'review', excludesFile: 'keep' });
+    await first.close();
+    assert.doesNotMatch(readFileSync(config, 'utf8'), /excludesFile/);
+    const store = await ShadowStore.open(repo, env, { maxFileBytes: MB, command: 'test' });
+    await store.close();
+    const written = readFileSync(config, 'utf8');
+    assert.match(written, /excludesFile = /);
+    const review = await ShadowStore.open(repo, env, { command: 'review', excludesFile: 'keep' });
+    await review.close();
+    assert.equal(readFileSync(config, 'utf8'), written);
+    const after = await open(t, repo, env);
+    assert.deepEqual(Object.keys(treeFiles(after, (await after.snapshot()).tree)), ['a.txt']);
+  });
+
   test('edits hidden by skip-worktree and assume-unchanged flags are captured', async (t) => {
     const repo = gitRepo(t, { 'a.txt': 'a\n', 'b.txt': 'b\n' });
     git(repo, ['update-index', '--skip-worktree', 'a.txt']);

@@ -34,6 +34,7 @@ import {
   openShadow,
   userExcludesFile,
   type Env,
+  type ExcludesFile,
   type Workspace,
 } from './shadow-repo.js';
 import { EMPTY_TREE, snapshot, snapshotPaths, type Snapshot } from './snapshot.js';
@@ -55,8 +56,11 @@ export interface ShadowOptions {
   command: string;
   /** The user's repository as the caller found it just now (locateWorkspace; null: none); else git is asked. */
   layout?: RepoLayout | null;
-  /** userExcludesFile(root) started early by the caller, so its git process ran beside other work. */
-  excludesFile?: Promise<string | undefined>;
+  /**
+   * userExcludesFile(root) started early by the caller, so its git process ran beside other
+   * work; or `keep` (aide review: shadow-repo.ts, ExcludesFile). Else git is asked here.
+   */
+  excludesFile?: ExcludesFile;
 }
 
 /**
