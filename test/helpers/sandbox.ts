@@ -86,6 +86,21 @@ export function testEnv(
   };
 }
 
+/**
+ * The author and committer a shadow commit names (infra/shadow/git.ts, SHADOW_IDENTITY) at `date`
+ * (git's `<seconds> <+hhmm>`): for `git commit-tree` to write the commit aide wrote itself.
+ */
+export function shadowIdentityAt(date: string): Record<string, string> {
+  return {
+    GIT_AUTHOR_NAME: 'aide',
+    GIT_AUTHOR_EMAIL: 'aide@localhost',
+    GIT_COMMITTER_NAME: 'aide',
+    GIT_COMMITTER_EMAIL: 'aide@localhost',
+    GIT_AUTHOR_DATE: date,
+    GIT_COMMITTER_DATE: date,
+  };
+}
+
 export function git(cwd: string, args: string[], home = testHome()): string {
   return execFileSync('git', args, {
     cwd,

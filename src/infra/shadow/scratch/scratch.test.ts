@@ -17,7 +17,14 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
-import { fingerprint, gitRepo, tempDir, testEnv, writeTree } from '../../../../test/helpers/sandbox.js';
+import {
+  fingerprint,
+  gitRepo,
+  shadowIdentityAt,
+  tempDir,
+  testEnv,
+  writeTree,
+} from '../../../../test/helpers/sandbox.js';
 import { describeTreeDifference, readTree } from '../../../../test/helpers/tree.js';
 import { ShadowStore } from '../shadow-store.js';
 import { listScratches, ownerFile } from './registry.js';
@@ -373,14 +380,7 @@ test('a scratch of a bare tree has a HEAD commit byte for byte the one git commi
   const raw = git(['cat-file', 'commit', head]).stdout;
   const date = /^committer .* (\d+ [+-]\d{4})$/m.exec(raw)?.[1] ?? '';
   assert.match(raw, /^tree [0-9a-f]{40}\nauthor aide <aide@localhost> /);
-  const byGit = git(['commit-tree', tree, '-m', 'aide scratch base'], {
-    GIT_AUTHOR_NAME: 'aide',
-    GIT_AUTHOR_EMAIL: 'aide@localhost',
-    GIT_COMMITTER_NAME: 'aide',
-    GIT_COMMITTER_EMAIL: 'aide@localhost',
-    GIT_AUTHOR_DATE: date,
-    GIT_COMMITTER_DATE: date,
-  });
+  const byGit = git(['commit-tree', tree, '-m', 'aide scratch base'], shadowIdentityAt(date));
   assert.equal(byGit.stdout.trim(), head, byGit.stderr);
   assert.equal(git(['rev-parse', 'HEAD^{tree}']).stdout.trim(), tree);
   await store.git.run(['fsck', '--strict', '--no-dangling']);
