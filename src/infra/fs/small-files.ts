@@ -4,7 +4,8 @@
  * microseconds. Through the thread pool every one was a round trip that waited for a core on a
  * busy machine (a readFile four: open, stat, read, close), one after another in front of every
  * hook's review: 8-9 ms before its first git process, as much again before its verify command.
- * Never for a user's files or a walk of a tree, which stay asynchronous.
+ * Never for the contents of a user's files or a walk of a whole tree (captures, sweeps), which
+ * stay asynchronous.
  */
 import { lstatSync, readdirSync, readFileSync, unlinkSync, type Stats } from 'node:fs';
 

@@ -14,12 +14,14 @@
  * path in the workspace, as through one symlink. `link` entries may be globs
  * ({@link resolveLinkPaths}).
  */
+import { readdirSync, type Dirent } from 'node:fs';
 import { lstat, mkdir, readdir, readlink, rm, rmdir, stat, symlink, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
 import { CACHE_ENTRIES, MAX_GLOB_DEPTH } from '../../../shared/links.js';
 import type { ScratchLink } from '../../../core/ports/scratch.js';
 import type { ObjectReader } from './object-reader.js';
+import { settled } from '../../fs/small-files.js';
 
 /** Top-level entries of a linked folder that tools write caches into: never linked, left for the tool to make in the scratch. */
 const CACHES: ReadonlySet<string> = new Set(CACHE_ENTRIES);
@@ -41,12 +43,16 @@ export function isLinkGlob(path: string): boolean {
  * against the workspace's folders. The walk never enters `.git`, a node_modules, a folder whose
  * name starts with a dot, or a folder a glob matched (only the outermost match is linked: a
  * monorepo has thousands of node_modules inside node_modules), nor follows symlinks; it goes as
- * deep as the longest glob, or {@link MAX_GLOB_DEPTH} folders for a `**`.
+ * deep as the longest glob, or {@link MAX_GLOB_DEPTH} folders for a `**`. The folders are read
+ * synchronously, one after another as before: each listing was a thread pool round trip that
+ * waited for a core on a busy machine, a few dozen of them at every scratch a verify opens
+ * (the default globs go three folders deep), for names only.
  */
-export async function resolveLinkPaths(
-  workspaceRoot: string,
-  configured: readonly string[],
-): Promise<string[]> {
+export function resolveLinkPaths(workspaceRoot: string, configured: readonly string[]): Promise<string[]> {
+  return settled(() => linkPathsIn(workspaceRoot, configured));
+}
+
+function linkPathsIn(workspaceRoot: string, configured: readonly string[]): string[] {
   const found = new Set<string>();
   const globs: string[] = [];
   for (const path of configured) {
@@ -61,21 +67,24 @@ export async function resolveLinkPaths(
   const depth = globs.some((g) => g.includes('**'))
     ? MAX_GLOB_DEPTH
     : Math.max(...globs.map((g) => g.split('/').length));
-  const walk = async (rel: string, level: number): Promise<void> => {
-    const entries = await readdir(rel === '' ? workspaceRoot : join(workspaceRoot, rel), {
-      withFileTypes: true,
-    }).catch(() => []);
+  const walk = (rel: string, level: number): void => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(rel === '' ? workspaceRoot : join(workspaceRoot, rel), { withFileTypes: true });
+    } catch {
+      entries = [];
+    }
     for (const entry of entries) {
       if (!entry.isDirectory() || entry.name === '.git') continue;
       const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
       if (matches(path)) {
         if (linkSegments(path) !== null) found.add(path);
       } else if (entry.name !== 'node_modules' && !entry.name.startsWith('.') && level + 1 < depth) {
-        await walk(path, level + 1);
+        walk(path, level + 1);
       }
     }
   };
-  await walk('', 0);
+  walk('', 0);
   return [...found].sort();
 }
 
