@@ -3,7 +3,7 @@
  * process exits (a crash, `process.exit`), every group still running is killed synchronously,
  * because nothing asynchronous runs after the 'exit' event.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const liveGroups = new Set<number>();
@@ -44,6 +44,31 @@ export function untrackGroup(pgid: number): void {
   liveGroups.delete(pgid);
 }
 
+/** One buffer for every /proc/<pid>/stat read: a line of a few hundred bytes. */
+const STAT_BUFFER = Buffer.alloc(4096);
+
+/**
+ * /proc/<pid>/stat, or null when the process is gone. One open, read and close into a reused
+ * buffer: readFileSync of a file whose size reads as 0 also stats it and reads twice, and the
+ * scan below reads one per process on the machine.
+ */
+function procStat(pid: string): string | null {
+  let fd: number;
+  try {
+    fd = openSync(`/proc/${pid}/stat`, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const length = readSync(fd, STAT_BUFFER, 0, STAT_BUFFER.length, 0);
+    return STAT_BUFFER.toString('latin1', 0, length);
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
  * Whether a process of the group is still running (not merely a zombie waiting for its parent).
  * kill(-pgid, 0) answers for most ends at once; it also counts zombies, so when it finds the
@@ -59,12 +84,8 @@ function groupRunning(pgid: number): boolean {
     return true;
   }
   return pids.some((pid) => {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    } catch {
-      return false; // gone meanwhile
-    }
+    const stat = procStat(pid);
+    if (stat === null) return false; // gone meanwhile
     // pid (comm) state ppid pgrp …: comm may hold spaces and parentheses, so read after the last ')'.
     const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return Number(pgrp) === pgid && state !== 'Z' && state !== 'X';
