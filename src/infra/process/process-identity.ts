@@ -5,6 +5,7 @@
  * they name one process for ever. Elsewhere there is no identity and the pid alone decides.
  */
 import { readFileSync } from 'node:fs';
+import { settled } from '../fs/small-files.js';
 
 /**
  * Field 22 of /proc/<pid>/stat: when the process started, in clock ticks since boot. Read
@@ -23,11 +24,9 @@ let own: string | null | undefined;
 
 /** Linux: `<boot id>:<start time in ticks>` of a process, or null elsewhere (or when it is gone). */
 export function processIdentity(pid: number): Promise<string | null> {
-  if (pid === process.pid) {
-    own ??= identityNow(pid);
-    return Promise.resolve(own);
-  }
-  return Promise.resolve(identityNow(pid));
+  if (pid !== process.pid) return settled(() => identityNow(pid));
+  own ??= identityNow(pid);
+  return Promise.resolve(own);
 }
 
 function identityNow(pid: number): string | null {
@@ -49,14 +48,16 @@ const TICKS_PER_SECOND = 100;
  * after the record was written cannot have written it.
  */
 export function processStartedAt(pid: number): Promise<number | null> {
-  try {
-    const boot = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1];
-    const start = startTicks(pid);
-    if (boot === undefined || start === undefined) return Promise.resolve(null);
-    return Promise.resolve(Number(boot) * 1000 + (Number(start) * 1000) / TICKS_PER_SECOND);
-  } catch {
-    return Promise.resolve(null);
-  }
+  return settled(() => {
+    try {
+      const boot = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1];
+      const start = startTicks(pid);
+      if (boot === undefined || start === undefined) return null;
+      return Number(boot) * 1000 + (Number(start) * 1000) / TICKS_PER_SECOND;
+    } catch {
+      return null;
+    }
+  });
 }
 
 /** Whether a process with this pid exists (EPERM: it does, but belongs to someone else). */
