@@ -96,7 +96,10 @@ export async function runReview(options: ReviewOptions, globals: GlobalOptions, 
   // The repository's layout comes with the root: the shadow is opened without asking git again.
   const located = await locateForReview(globals.cwd, io.env);
   // The change is read (its git processes run) while the configuration is parsed.
-  const pending = new PendingReview(readReview(located, io.env, options));
+  const pending = new PendingReview((treeWanted) => readReview(located, io.env, options, treeWanted));
+  // A review that may verify, or whose report names the tree, has it written from the start;
+  // the others only once the configuration says a model check will read its patch.
+  if (!options.skip.includes('verify') || globals.json || options.junit !== undefined) pending.wantTree();
   try {
     return await reviewRead(pending, options, globals, io, located, startedAt);
   } finally {
@@ -145,7 +148,7 @@ async function reviewRead(
   const model = reviewModel?.startModelProbe(config, io.env, interrupt.signal) ?? null;
   try {
     prepared = await prepareReview(
-      await pending.take(),
+      await pending.take(runsVerify || model?.state === 'probing'),
       io.env,
       sandbox,
       runsVerify,

@@ -4,7 +4,7 @@
  * large-file limit (review.max_file_kb); a command name sandbox.json lacks is a configuration error.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runAide, type CliResult } from '../helpers/cli.js';
@@ -88,4 +88,26 @@ test('a configuration error is the one reported when the staged change cannot be
   const unmerged = await runAide(['review', '--staged'], { cwd: root });
   assert.equal(unmerged.code, 2, unmerged.stdout + unmerged.stderr);
   assert.match(unmerged.stderr, /staged content cannot be verified/);
+});
+
+test('a static-only review refuses an unmerged index as a verifying one does; its --json and --junit name the tree git would commit', async (t) => {
+  const skipAll = { AIDE_SKIP: 'verify,model' };
+  const conflicted = repo(t, {});
+  leaveMergeConflict(conflicted, 'a.js');
+  for (const env of [skipAll, {}]) {
+    const refused = await runAide(['review', '--staged'], { cwd: conflicted, env });
+    assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+    assert.match(refused.stderr, /staged content cannot be verified: .*a\.js.*unmerged/);
+  }
+  const root = repo(t, {});
+  writeTree(root, { 'b.js': '2\n' });
+  git(root, ['add', 'b.js']);
+  const json = await runAide(['review', '--staged', '--json', '--junit', 'r.xml'], {
+    cwd: root,
+    env: skipAll,
+  });
+  assert.equal(json.code, 0, json.stdout + json.stderr);
+  const tree = git(root, ['write-tree']).trim();
+  assert.equal((JSON.parse(json.stdout) as { subject: { toTree: string } }).subject.toTree, tree);
+  assert.match(readFileSync(join(root, 'r.xml'), 'utf8'), new RegExp(`name="aide.to_tree" value="${tree}"`));
 });

@@ -52,7 +52,7 @@ export function renderReviewJunit(
     properties.push(['aide.subject', subject.kind]);
     if (subject.fromCommit !== null) properties.push(['aide.from_commit', subject.fromCommit]);
     if (subject.toCommit !== null) properties.push(['aide.to_commit', subject.toCommit]);
-    properties.push(['aide.to_tree', subject.toTree]);
+    if (subject.toTree !== null) properties.push(['aide.to_tree', subject.toTree]);
   }
   return junitDocument(
     options,

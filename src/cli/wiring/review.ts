@@ -1,8 +1,8 @@
 /**
- * What `aide review` reads, wired: the two trees of the change in the shadow (the staged tree
- * written once from a copy of the index git names, or two commits' trees), the change between
- * them file by file (and as a patch for the model check), and, when verify runs, a scratch copy
- * of the reviewed tree. The workspace lock is held only while these are made; nothing here
+ * What `aide review` reads, wired: the change in the shadow (read from a copy of the index git
+ * names, its tree written only when something uses it; or between two commits' trees), file by
+ * file (and as a patch for the model check), and, when verify runs, a scratch copy of the
+ * reviewed tree. The workspace lock is held only while these are made; nothing here
  * writes the work tree or the user's .git.
  */
 import { randomBytes } from 'node:crypto';
@@ -26,7 +26,11 @@ export interface ReviewSubject {
   kind: 'staged' | 'range';
   /** Base and reviewed trees (ids in the shadow). */
   fromTree: string;
-  toTree: string;
+  /**
+   * null: the staged tree, not written because nothing used it (no scratch, no model patch, no
+   * report that names it: PendingReview.take).
+   */
+  toTree: string | null;
   /** The commits of a range; null for the staged tree. */
   fromCommit: string | null;
   toCommit: string | null;
@@ -61,10 +65,17 @@ interface ReadChange {
   ignoreFile: Uint8Array | null;
 }
 
-/** The staged change, read from a copy of the index while its tree is written (ShadowReviewSource). */
-function stagedChange(store: ShadowStore, source: ShadowReviewSource): Promise<ReadChange> {
+/**
+ * The staged change, read from a copy of the index (ShadowReviewSource), and its tree written
+ * when `treeWanted` says so.
+ */
+function stagedChange(
+  store: ShadowStore,
+  source: ShadowReviewSource,
+  treeWanted: Promise<boolean>,
+): Promise<ReadChange> {
   const fromTree = store.workspace.user?.headTree ?? EMPTY_TREE;
-  const subject = (toTree: string): ReviewSubject => ({
+  const subject = (toTree: string | null): ReviewSubject => ({
     kind: 'staged',
     fromTree,
     toTree,
@@ -76,7 +87,12 @@ function stagedChange(store: ShadowStore, source: ShadowReviewSource): Promise<R
       const { files, file } = await source.filesWith(fromTree, EMPTY_TREE, REVIEW_IGNORE_FILE);
       return { subject: subject(EMPTY_TREE), files, ignoreFile: file };
     }
-    const { tree, files, file } = await source.stagedFilesWith(fromTree, indexFile, REVIEW_IGNORE_FILE);
+    const { tree, files, file } = await source.stagedFilesWith(
+      fromTree,
+      indexFile,
+      REVIEW_IGNORE_FILE,
+      treeWanted,
+    );
     return { subject: subject(tree), files, ignoreFile: file };
   });
 }
@@ -107,6 +123,13 @@ async function rangeChange(
   };
 }
 
+/** The reviewed tree, which whoever took the change asked to be written (PendingReview.take). */
+function writtenTree(subject: ReviewSubject): string {
+  if (subject.toTree === null)
+    throw new Error('the staged tree was used, but PendingReview.take did not ask for it');
+  return subject.toTree;
+}
+
 /** The change under review, read with the shadow held: what prepareReview goes on from. */
 export interface ReadReview extends ReadChange {
   store: ShadowStore;
@@ -115,13 +138,15 @@ export interface ReadReview extends ReadChange {
 
 /**
  * Opens the shadow (its lock taken) and reads the change: the git processes of a hook's review,
- * which need nothing of the configuration, so they run while it is loaded. The shadow stays held
- * until prepareReview is done with it, or PendingReview.release.
+ * which need nothing of the configuration, so they run while it is loaded. The staged tree is
+ * written once `treeWanted` says something will use it (it may need the configuration to know).
+ * The shadow stays held until prepareReview is done with it, or PendingReview.release.
  */
 export async function readReview(
   { root, layout }: ReviewWorkspace,
   env: Env,
   options: ReviewOptions,
+  treeWanted: Promise<boolean>,
 ): Promise<ReadReview> {
   // Refused before the shadow is opened: it would be made in whatever folder this is.
   if (layout === null) {
@@ -142,7 +167,7 @@ export async function readReview(
   try {
     const source = new ShadowReviewSource(store.git);
     const change = options.staged
-      ? await stagedChange(store, source)
+      ? await stagedChange(store, source, treeWanted)
       : await rangeChange(store, source, options);
     return { store, source, ...change };
   } catch (error) {
@@ -158,22 +183,35 @@ export async function readReview(
  */
 export class PendingReview {
   private taken = false;
+  private decide: (wanted: boolean) => void = () => undefined;
+  private readonly treeWanted = new Promise<boolean>((resolve) => (this.decide = resolve));
   private readonly read: Promise<ReadReview>;
 
-  constructor(read: Promise<ReadReview>) {
-    this.read = read;
+  /** `read` is given whether to write the staged tree, once wantTree or take says. */
+  constructor(read: (treeWanted: Promise<boolean>) => Promise<ReadReview>) {
+    this.read = read(this.treeWanted);
     // Handled now: it may fail while the configuration is still being parsed.
-    read.catch(() => undefined);
+    this.read.catch(() => undefined);
   }
 
-  /** The change read; from here prepareReview lets the shadow go. */
-  take(): Promise<ReadReview> {
+  /** The staged tree will be used (a scratch, a report naming it): written now, beside the rest. */
+  wantTree(): void {
+    this.decide(true);
+  }
+
+  /**
+   * The change read, its staged tree written if `withTree` (or wantTree came first); from here
+   * prepareReview lets the shadow go.
+   */
+  take(withTree: boolean): Promise<ReadReview> {
+    this.decide(withTree);
     this.taken = true;
     return this.read;
   }
 
   /** Lets the shadow go unless the change was taken; never rejects. */
   async release(): Promise<void> {
+    this.decide(false);
     if (this.taken) return;
     this.taken = true;
     try {
@@ -204,13 +242,13 @@ export async function prepareReview<T>(
     const ignore = ignoreFile === null ? [] : parseReviewIgnore(Buffer.from(ignoreFile).toString('utf8'));
     const inspected = await inspect(files, ignore);
     const patches = withPatches
-      ? await source.patches(subject.fromTree, subject.toTree, PATCH_CONTEXT_LINES)
+      ? await source.patches(subject.fromTree, writtenTree(subject), PATCH_CONTEXT_LINES)
       : null;
     const session = newSessionId('review', new Date(), randomBytes(2).toString('hex'));
     const scratch = withScratch
       ? await store
           .scratches({ tempRoot: tempRoot(env), links: sandbox.link, keep: true })
-          .open(session, subject.toTree)
+          .open(session, writtenTree(subject))
       : null;
     return {
       stateDir: store.workspace.stateDir,

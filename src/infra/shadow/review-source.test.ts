@@ -185,15 +185,67 @@ test('the staged change read from the index while its tree is written is the one
     );
 });
 
-test('an index with unmerged entries is refused as write-tree refuses it, whatever diff-index made of it', async (t) => {
-  const root = gitRepo(t, { 'a.txt': 'base\n' });
+test('an index with unmerged entries is refused as write-tree refuses it, whatever diff-index made of it, tree written or not', async (t) => {
+  const root = gitRepo(t, { 'a.txt': 'base\n', 'b.txt': 'b\n' });
   leaveMergeConflict(root, 'a.txt');
   const store = await ShadowStore.open(root, testEnv(tempDir(t)), { maxFileBytes: 1 << 24, command: 'test' });
   t.after(() => store.close());
   const source = new ShadowReviewSource(store.git);
   const head = git(root, ['rev-parse', 'HEAD^{tree}']).trim();
-  await assert.rejects(
-    store.withStagedIndex((index) => source.stagedFilesWith(head, index ?? '', '.aide/review-ignore')),
-    (error: unknown) => error instanceof AideError && error.code === 'workspace_invalid',
-  );
+  for (const wanted of [true, false])
+    await assert.rejects(
+      store.withStagedIndex((index) =>
+        source.stagedFilesWith(head, index ?? '', '.aide/review-ignore', Promise.resolve(wanted)),
+      ),
+      (error: unknown) =>
+        error instanceof AideError &&
+        error.code === 'workspace_invalid' &&
+        /staged content cannot be verified: .*a\.txt.*unmerged/.test(error.message),
+    );
+});
+
+test('without its tree, the staged change and its ignore file read from the index are those read with it', async (t) => {
+  const root = gitRepo(t, TRICKY_BASE);
+  const store = await ShadowStore.open(root, testEnv(tempDir(t)), { maxFileBytes: 1 << 24, command: 'test' });
+  t.after(() => store.close());
+  changeTrickily(root, { '.aide/review-ignore': 'a.txt:2\n', 'later.txt': 'not staged\n' });
+  git(root, ['add', '-A']);
+  git(root, ['rm', '-q', '--cached', 'later.txt']);
+  git(root, ['add', '-N', 'later.txt']);
+  const head = git(root, ['rev-parse', 'HEAD^{tree}']).trim();
+  const source = new ShadowReviewSource(store.git);
+  const read = (wanted: boolean, path: string) =>
+    store.withStagedIndex((index) =>
+      source.stagedFilesWith(head, index ?? '', path, Promise.resolve(wanted)),
+    );
+  const [withTree, without] = [
+    await read(true, '.aide/review-ignore'),
+    await read(false, '.aide/review-ignore'),
+  ];
+  assert.equal(without.tree, null);
+  assert.equal(withTree.tree, await store.stagedTree());
+  assert.deepEqual(plain(without.files), plain(withTree.files));
+  assert.equal(Buffer.from(without.file ?? []).toString('utf8'), 'a.txt:2\n');
+  // A folder, a path never staged, and one only intended (git add -N) hold no ignore file.
+  for (const path of ['.aide', 'no/such']) assert.equal((await read(false, path)).file, null);
+  assert.equal(Buffer.from((await read(false, 'later.txt')).file ?? []).length, 0);
+});
+
+test("a staged entry whose blob is missing is refused in write-tree's words when no tree is written", async (t) => {
+  const root = gitRepo(t, { 'a.txt': 'a\n' });
+  git(root, ['update-index', '--add', '--info-only', '--cacheinfo', `100644,${'1'.repeat(40)},x.txt`]);
+  const store = await ShadowStore.open(root, testEnv(tempDir(t)), { maxFileBytes: 1 << 24, command: 'test' });
+  t.after(() => store.close());
+  const source = new ShadowReviewSource(store.git);
+  const head = git(root, ['rev-parse', 'HEAD^{tree}']).trim();
+  for (const wanted of [true, false])
+    await assert.rejects(
+      store.withStagedIndex((index) =>
+        source.stagedFilesWith(head, index ?? '', 'x.txt', Promise.resolve(wanted)),
+      ),
+      (error: unknown) =>
+        error instanceof AideError &&
+        error.code === 'workspace_invalid' &&
+        /staged content cannot be verified: .*1111111111/.test(error.message),
+    );
 });

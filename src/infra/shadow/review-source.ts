@@ -8,7 +8,8 @@ import type { GitCallOptions, ShadowGit } from './git.js';
 import { AideError } from '../../shared/errors.js';
 import { parseRawDiff, readBlobs, type RawChange } from './raw-objects.js';
 import { ObjectReader, objectsOnly } from './scratch/object-reader.js';
-import { writeStagedTree } from './verify-source.js';
+import { GitCommandError } from './git.js';
+import { unusableIndex, writeStagedTree } from './verify-source.js';
 
 const LFS_POINTER = Buffer.from('version https://git-lfs.github.com/spec/v1');
 const FILE_MODES = new Set(['100644', '100755']);
@@ -158,7 +159,9 @@ export async function changesWithPatch(
  * The same as changesWithPatch from `from` to an index (a copy of the user's: verify-source.ts,
  * withStagedIndex) instead of a tree: `diff-index --cached` reads the index's entries, never the
  * work tree, so it need not wait for `write-tree` to make the index a tree first. Entries added
- * with `git add -N` are left out, as write-tree leaves them out of the tree.
+ * with `git add -N` are left out, as write-tree leaves them out of the tree. What write-tree
+ * refuses is refused here too, in the same words, for a review that writes no tree: unmerged
+ * entries (diff-index's status U) and an entry whose blob is missing (it cannot read it).
  */
 export async function stagedChangesWithPatch(
   git: ShadowGit,
@@ -166,7 +169,30 @@ export async function stagedChangesWithPatch(
   indexFile: string,
 ): Promise<{ changes: RawChange[]; patch: string }> {
   const args = ['diff-index', '--cached', '--ita-invisible-in-index', ...CHANGE_ARGS, from];
-  return splitChanges((await git.run(args, { indexFile })).stdout);
+  let out: Buffer;
+  try {
+    out = (await git.run(args, { indexFile })).stdout;
+  } catch (error) {
+    if (error instanceof GitCommandError && /unable to read|invalid object/i.test(error.stderr))
+      throw unusableIndex(error.stderr.trim().split('\n')[0] ?? 'git diff-index failed');
+    throw error;
+  }
+  const unmerged = unmergedPath(out);
+  if (unmerged !== null) throw unusableIndex(`${unmerged}: unmerged`);
+  return splitChanges(out);
+}
+
+/** The first path of the raw records (before the patch) whose status is U, or null. */
+function unmergedPath(out: Buffer): string | null {
+  let at = 0;
+  while (out[at] === 0x3a) {
+    const header = out.indexOf(0, at);
+    const path = header === -1 ? -1 : out.indexOf(0, header + 1);
+    if (path === -1) return null;
+    if (out.toString('latin1', at, header).endsWith(' U')) return out.toString('utf8', header + 1, path);
+    at = path + 1;
+  }
+  return null;
 }
 
 function splitChanges(out: Buffer): { changes: RawChange[]; patch: string } {
@@ -221,25 +247,31 @@ export class ShadowReviewSource implements ReviewSource {
   filesWith(from: string, to: string, path: string | null): Promise<ReviewedChange> {
     return this.change(
       changesWithPatch(this.git, from, to, objectsOnly(this.git)),
-      Promise.resolve(to),
-      path,
+      objectsOnly(this.git),
+      path === null ? null : `${to}:${path}`,
     );
   }
 
   /**
-   * The staged change: the tree of an index copy (`tree`, write-tree's), the files changed in
-   * it since `from`, and `path` in it. Its three git processes run side by side, not one after
-   * another, in a hook at every commit: write-tree, diff-index on the same copy (it need not
-   * wait for the tree), and cat-file, started at once, read when the other two have answered.
-   * write-tree's refusal (unmerged entries) is the one reported.
+   * The staged change: the files changed in an index copy since `from`, `path` as the copy has it,
+   * and the copy's tree when `wantTree` says so (null otherwise). A hook's review starts these git
+   * processes side by side at every commit: diff-index on the copy (it needs no tree), cat-file
+   * (reading `:path`, the copy's entry), and write-tree only once something will use the tree (a
+   * scratch, the model's patch, a report naming it): a static-only review writes none. When
+   * write-tree runs, its refusal (unmerged entries) is the one reported.
    */
   async stagedFilesWith(
     from: string,
     indexFile: string,
     path: string | null,
-  ): Promise<ReviewedChange & { tree: string }> {
-    const tree = writeStagedTree(this.git, indexFile);
-    const change = this.change(stagedChangesWithPatch(this.git, from, indexFile), tree, path);
+    wantTree: Promise<boolean> = Promise.resolve(true),
+  ): Promise<ReviewedChange & { tree: string | null }> {
+    const tree = wantTree.then((wanted) => (wanted ? writeStagedTree(this.git, indexFile) : null));
+    const change = this.change(
+      stagedChangesWithPatch(this.git, from, indexFile),
+      { indexFile },
+      path === null ? null : `:${path}`,
+    );
     const [written, changed] = await Promise.allSettled([tree, change]);
     if (written.status === 'rejected') throw written.reason;
     if (changed.status === 'rejected') throw changed.reason;
@@ -247,16 +279,19 @@ export class ShadowReviewSource implements ReviewSource {
   }
 
   /**
-   * The changed files with their new blobs, and `path` in the reviewed tree, through one
-   * `cat-file --batch` started before either is known.
+   * The changed files with their new blobs, and the object `named` names (null: none asked),
+   * through one `cat-file --batch` started before either is known (run with `options`: the index
+   * a `:path` is read from).
    */
   private async change(
     diff: Promise<{ changes: RawChange[]; patch: string }>,
-    to: Promise<string>,
-    path: string | null,
+    options: GitCallOptions,
+    named: string | null,
   ): Promise<ReviewedChange> {
-    const reader = new ObjectReader(this.git);
-    reader.start();
+    const reader = new ObjectReader(this.git, undefined, options);
+    // Asked first: git reads it (and, for `:path`, the index) while the diff is still coming.
+    const namedRead = named === null ? Promise.resolve(null) : reader.read(named);
+    namedRead.catch(() => undefined);
     try {
       const { changes, patch } = await diff;
       const lines = addedLines(patch);
@@ -271,8 +306,7 @@ export class ShadowReviewSource implements ReviewSource {
         if (object === null || object.type !== 'blob') throw missingBlob(sha);
         newBlobs.set(sha, object.content);
       });
-      const named = path === null ? Promise.resolve(null) : to.then((tree) => reader.read(`${tree}:${path}`));
-      const [namedObject] = await Promise.all([named, ...reads]);
+      const [namedObject] = await Promise.all([namedRead, ...reads]);
       const file = namedObject?.type === 'blob' ? namedObject.content : null;
       const read = async (mode: string | null, blob: string | null): Promise<Uint8Array | null> => {
         const sha = blobOf(mode, blob);

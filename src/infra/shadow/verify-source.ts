@@ -67,15 +67,17 @@ export async function writeStagedTree(git: ShadowGit, indexFile: string): Promis
   try {
     return await git.text(['write-tree'], { ...objectsOnly(git), indexFile });
   } catch (error) {
-    if (error instanceof GitCommandError && /unmerged|not able to write|invalid object/i.test(error.stderr)) {
-      throw new AideError(
-        'workspace_invalid',
-        `the staged content cannot be verified: ${error.stderr.trim().split('\n')[0] ?? 'git write-tree failed'}`,
-        { remedy: 'restage_and_verify' },
-      );
-    }
+    if (error instanceof GitCommandError && /unmerged|not able to write|invalid object/i.test(error.stderr))
+      throw unusableIndex(error.stderr.trim().split('\n')[0] ?? 'git write-tree failed');
     throw error;
   }
+}
+
+/** The staged index cannot be made a tree (what git said is `reason`): it is not what a commit would hold. */
+export function unusableIndex(reason: string): AideError {
+  return new AideError('workspace_invalid', `the staged content cannot be verified: ${reason}`, {
+    remedy: 'restage_and_verify',
+  });
 }
 
 /** The staged content as a tree (the empty tree when nothing was ever staged). */

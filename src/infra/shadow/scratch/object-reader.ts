@@ -156,9 +156,11 @@ export class ObjectReader {
     private readonly git: ShadowGit,
     /** How many tree entries to keep parsed (tests make it small). */
     private readonly treeCacheEntries = TREE_CACHE_ENTRIES,
+    /** How git is run: objects only, unless `:path` revisions are to be read from an index. */
+    private readonly options: GitCallOptions = objectsOnly(git),
   ) {}
 
-  /** The object a revision names (`<id>`, `<rev>^{tree}`, `<tree>:<path>`), or null when there is none. */
+  /** The object a revision names (`<id>`, `<rev>^{tree}`, `<tree>:<path>`, `:<path>` of the index), or null when there is none. */
   read(rev: string): Promise<GitObject | null> {
     if (/[\n\r]/.test(rev) || rev === '')
       return Promise.reject(new Error(`not a revision: ${JSON.stringify(rev)}`));
@@ -174,12 +176,9 @@ export class ObjectReader {
   }
 
   private process(): BatchProcess {
-    this.batch ??= new BatchProcess(
-      this.git.start(['cat-file', '--batch'], objectsOnly(this.git)),
-      (ended) => {
-        if (this.batch === ended) this.batch = null;
-      },
-    );
+    this.batch ??= new BatchProcess(this.git.start(['cat-file', '--batch'], this.options), (ended) => {
+      if (this.batch === ended) this.batch = null;
+    });
     return this.batch;
   }
 
