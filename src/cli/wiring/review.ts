@@ -5,7 +5,7 @@
  * reviewed tree. The workspace lock is held only while these are made; nothing here
  * writes the work tree or the user's .git.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from '../../infra/node/lazy-builtins.js';
 import { AideError } from '../../shared/errors.js';
 import type { SandboxConfig } from '../../config/sandbox-schema.js';
 import type { FilePatch, ReviewedFile } from '../../core/ports/review.js';

@@ -37,7 +37,7 @@
  * a lock is a few small files, and through the thread pool each call waited for a core on a busy
  * machine, in front of every command that opens the shadow, a hook's review at every commit too.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from '../node/lazy-builtins.js';
 import {
   closeSync,
   fstatSync,

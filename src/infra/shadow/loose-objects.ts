@@ -15,10 +15,9 @@
  * write, close, rename) each waited for a core on a busy machine: a step's capture and checkpoint
  * of one edited file (the blob and a tree per folder on its path) took 8-13 ms instead of 1-2.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, deflateSync, randomBytes } from '../node/lazy-builtins.js';
 import { lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { deflateSync } from 'node:zlib';
 
 /** The id git gives an object (SHA-1, or SHA-256 in a repository that uses it). */
 export function objectId(type: string, content: Uint8Array, algorithm: 'sha1' | 'sha256'): string {

@@ -2,7 +2,7 @@
  * The shadow repository of one workspace, opened under the workspace lock: snapshots,
  * checkpoints, and the queries the CLI needs. Implements the core's Checkpointer port.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from '../node/lazy-builtins.js';
 import { existsSync } from 'node:fs';
 import { readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -11,7 +11,7 @@
  * (peers renamed nested `.git` folders aside and broke users' repositories when they crashed).
  */
 import { lstat, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
+import { createHash } from '../node/lazy-builtins.js';
 import { join } from 'node:path';
 import { GitCommandError, missingObject, type ShadowGit } from './git.js';
 import { parseIndex } from './index-file.js';

@@ -22,7 +22,7 @@
  *   it goes with the workspace. Even where a command could write it (isolation off), a record
  *   can only say whether a scratch is in use: it names no path.
  */
-import { createHash } from 'node:crypto';
+import { createHash } from '../../node/lazy-builtins.js';
 import {
   chmodSync,
   lstatSync,

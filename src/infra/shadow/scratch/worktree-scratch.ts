@@ -15,7 +15,7 @@
  * - The workspace and the user's `.git` are never written: the scratch lives outside, and every
  *   git call goes through the shadow's isolated runner.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from '../../node/lazy-builtins.js';
 import { copyFileSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
