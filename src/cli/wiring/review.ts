@@ -164,13 +164,14 @@ export async function readReview(
     // No git process of a review reads the work tree: the user's excludes file is not asked.
     excludesFile: 'keep',
   });
+  const source = new ShadowReviewSource(store.git);
   try {
-    const source = new ShadowReviewSource(store.git);
     const change = options.staged
       ? await stagedChange(store, source, treeWanted)
       : await rangeChange(store, source, options);
     return { store, source, ...change };
   } catch (error) {
+    source.close();
     await store.close();
     throw error;
   }
@@ -215,7 +216,9 @@ export class PendingReview {
     if (this.taken) return;
     this.taken = true;
     try {
-      await (await this.read).store.close();
+      const { source, store } = await this.read;
+      source.close();
+      await store.close();
     } catch {
       // Nothing was held.
     }
@@ -248,7 +251,8 @@ export async function prepareReview<T>(
     const scratch = withScratch
       ? await store
           .scratches({ tempRoot: tempRoot(env), links: sandbox.link, keep: true })
-          .open(session, writtenTree(subject))
+          // The reader that read the change reads the scratch's base too: one git process fewer.
+          .open(session, writtenTree(subject), source.takeReader() ?? undefined)
       : null;
     return {
       stateDir: store.workspace.stateDir,
@@ -259,6 +263,7 @@ export async function prepareReview<T>(
       patches,
     };
   } finally {
+    source.close();
     await store.close();
   }
 }

@@ -218,7 +218,27 @@ export interface ReviewedChange {
 
 /** The change between two trees of the shadow, as the review checks read it. */
 export class ShadowReviewSource implements ReviewSource {
+  /** The cat-file of the last change read, running until taken (takeReader) or close(). */
+  private reader: ObjectReader | null = null;
+
   constructor(private readonly git: ShadowGit) {}
+
+  /**
+   * The running `cat-file --batch` the change was read through, now the caller's to close: a
+   * scratch of the reviewed tree reads its base through it instead of starting another. null
+   * when none is left (nothing read, or taken already).
+   */
+  takeReader(): ObjectReader | null {
+    const reader = this.reader;
+    this.reader = null;
+    return reader;
+  }
+
+  /** Ends the kept reader, unless it was taken. */
+  close(): void {
+    this.reader?.close();
+    this.reader = null;
+  }
 
   async patches(from: string, to: string, context: number): Promise<FilePatch[]> {
     const patch = await this.git.run(
@@ -328,9 +348,12 @@ export class ShadowReviewSource implements ReviewSource {
           after: () => read(change.newMode, change.newBlob),
         };
       });
+      this.close();
+      this.reader = reader;
       return { files, file };
-    } finally {
+    } catch (error) {
       reader.close();
+      throw error;
     }
   }
 }

@@ -135,7 +135,11 @@ export class ShadowScratches implements ScratchOpener {
     return removed;
   }
 
-  async open(session: string, base: string): Promise<WorktreeScratch> {
+  /**
+   * A scratch of `base` for `session`. `objects`: a running reader to use (and close) instead of
+   * starting one, e.g. the one that has just read the change under review.
+   */
+  async open(session: string, base: string, objects?: ObjectReader): Promise<WorktreeScratch> {
     if (!validSessionId(session))
       throw new AideError('usage', `"${session}" is not a valid session id`, {
         hint: 'Use letters, digits, ".", "_" and "-".',
@@ -143,10 +147,13 @@ export class ShadowScratches implements ScratchOpener {
     // Before anything else touches the scratches: a stale sweep's `worktree prune` must not
     // run while the early sweep has the kept scratch's `.git` half written.
     const early = await this.takeUp.take();
+    // The early sweep's reader has moved the kept scratch already: it is the one kept.
+    if (early?.objects !== undefined) objects?.close();
     try {
-      return await this.openAt(session, base, early);
+      return await this.openAt(session, base, early, early?.objects ?? objects);
     } catch (error) {
       early?.objects?.close();
+      objects?.close();
       throw error;
     } finally {
       // Not taken (the session id was refused, the base unknown): as if never swept.
@@ -155,7 +162,12 @@ export class ShadowScratches implements ScratchOpener {
     }
   }
 
-  private async openAt(session: string, base: string, early: EarlySweep | null): Promise<WorktreeScratch> {
+  private async openAt(
+    session: string,
+    base: string,
+    early: EarlySweep | null,
+    given: ObjectReader | undefined,
+  ): Promise<WorktreeScratch> {
     await ensureScratchHome(this.home);
     await this.removeStale();
     const existing = (await listScratches(this.home, this.records)).find((e) => e.session === session);
@@ -170,7 +182,7 @@ export class ShadowScratches implements ScratchOpener {
       );
     }
     // The scratch's reader answers the base's lookups too: a git process fewer for each.
-    const objects = early?.objects ?? new ObjectReader(this.git);
+    const objects = given ?? new ObjectReader(this.git);
     try {
       const tree = await objects.treeId(revision(base));
       if (tree === null) throw unknownBase(base);
