@@ -23,6 +23,7 @@ import {
   locateForReview,
   prepareReview,
   readReview,
+  reviewScratch,
   PendingReview,
   type PreparedReview,
   type ReviewWorkspace,
@@ -96,7 +97,9 @@ export async function runReview(options: ReviewOptions, globals: GlobalOptions, 
   // The repository's layout comes with the root: the shadow is opened without asking git again.
   const located = await locateForReview(globals.cwd, io.env);
   // The change is read (its git processes run) while the configuration is parsed.
-  const pending = new PendingReview((treeWanted) => readReview(located, io.env, options, treeWanted));
+  const pending = new PendingReview((treeWanted, scratchWanted) =>
+    readReview(located, io.env, options, treeWanted, scratchWanted),
+  );
   // A review that may verify, or whose report names the tree, has it written from the start;
   // the others only once the configuration says a model check will read its patch.
   if (!options.skip.includes('verify') || globals.json || options.junit !== undefined) pending.wantTree();
@@ -123,6 +126,9 @@ async function reviewRead(
   });
   const sandbox = loaded.value;
   const settings = config.value.review;
+  // Verify will likely run: the kept scratch is swept while the commands are chosen and the
+  // change is checked (an early sweep no scratch takes is let go with the shadow).
+  if (!skip.has('verify')) pending.prepareScratch(reviewScratch(io.env, sandbox));
   const selection = skip.has('verify') ? null : await verifySelection(root, sandbox, settings.commands);
   const runsVerify = selection !== null && typeof selection !== 'string';
   // The model client's modules load only for a review that has a model check (as verifyRun).

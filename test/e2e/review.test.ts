@@ -6,13 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { FAKE_TOKENS } from '../../src/core/security/fake-tokens.js';
 import type { CliResult } from '../helpers/cli.js';
 import { runAideInProcess } from '../helpers/in-process.js';
-import { fingerprint, git, tempDir, writeTree } from '../helpers/sandbox.js';
+import { fingerprint, git, leaveMergeConflict, tempDir, writeTree } from '../helpers/sandbox.js';
 import { verifyRepo } from '../helpers/verify.js';
 
 /** Fails when a.js holds BROKEN: the verify command reads the scratch's copy. */
@@ -317,4 +317,17 @@ test("verify runs in the workspace's kept scratch, swept between reviews: nothin
   assert.equal((JSON.parse(readFileSync(record, 'utf8')) as { name: string }).name, kept.name);
   // The kept scratch holds the last reviewed tree, not the working tree's or the first one's.
   assert.equal(readFileSync(join(kept.home, kept.name, 'a.js'), 'utf8'), 'export const a = 3;\n');
+  // A review that stops once its early sweep has begun (an unmerged index) leaves the kept
+  // scratch to the next one: no owner record of its own left, nothing the commands left behind.
+  leaveMergeConflict(root, 'a.js');
+  const refused = await review(root, ['--staged']);
+  assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+  assert.deepEqual(readdirSync(join(root, '.aide', 'state', 'scratches')), []);
+  git(root, ['merge', '--abort']);
+  stage(root, { 'a.js': 'export const a = 4;\n' });
+  const third = await review(root, ['--staged']);
+  assert.equal(third.code, 0, third.stdout + third.stderr);
+  assert.match(lineOf(third.stdout, 'verify'), /Passed$/);
+  assert.equal((JSON.parse(readFileSync(record, 'utf8')) as { name: string }).name, kept.name);
+  assert.equal(readFileSync(join(kept.home, kept.name, 'a.js'), 'utf8'), 'export const a = 4;\n');
 });

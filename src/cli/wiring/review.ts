@@ -14,6 +14,7 @@ import type { Scratch } from '../../core/ports/scratch.js';
 import { newSessionId } from '../../infra/shadow/checkpoints.js';
 import { ShadowReviewSource } from '../../infra/shadow/review-source.js';
 import { EMPTY_TREE, ShadowStore } from '../../infra/shadow/shadow-store.js';
+import type { ScratchOptions, ShadowScratches } from '../../infra/shadow/scratch/worktree-scratch.js';
 import type { ReviewOptions } from '../commands/review-options.js';
 import { namedBy } from './named-ref.js';
 import { locateWorkspace, type LocatedWorkspace } from './workspace.js';
@@ -134,7 +135,12 @@ function writtenTree(subject: ReviewSubject): string {
 export interface ReadReview extends ReadChange {
   store: ShadowStore;
   source: ShadowReviewSource;
+  /** The scratches, the kept one's sweep started early (PendingReview.prepareScratch); null: not asked. */
+  scratches: Promise<ShadowScratches | null>;
 }
+
+/** Where a review's scratch goes and what it links (sandbox.json `link`). */
+export type ReviewScratchOptions = Omit<ScratchOptions, 'keep'>;
 
 /**
  * Opens the shadow (its lock taken) and reads the change: the git processes of a hook's review,
@@ -147,6 +153,7 @@ export async function readReview(
   env: Env,
   options: ReviewOptions,
   treeWanted: Promise<boolean>,
+  scratchWanted: Promise<ReviewScratchOptions | null> = Promise.resolve(null),
 ): Promise<ReadReview> {
   // Refused before the shadow is opened: it would be made in whatever folder this is.
   if (layout === null) {
@@ -165,15 +172,31 @@ export async function readReview(
     excludesFile: 'keep',
   });
   const source = new ShadowReviewSource(store.git);
+  // The kept scratch's sweep needs no base: it runs while the change is read and checked.
+  const scratches = scratchWanted.then((wanted) => {
+    if (wanted === null) return null;
+    const early = store.scratches({ ...wanted, keep: true });
+    early.prepareKept();
+    return early;
+  });
   try {
     const change = options.staged
       ? await stagedChange(store, source, treeWanted)
       : await rangeChange(store, source, options);
-    return { store, source, ...change };
+    return { store, source, scratches, ...change };
   } catch (error) {
     source.close();
-    await store.close();
+    await letGo(store, scratches);
     throw error;
+  }
+}
+
+/** The shadow let go; before its lock, a kept scratch swept early that no scratch took (its owner record). */
+async function letGo(store: ShadowStore, scratches: Promise<ShadowScratches | null>): Promise<void> {
+  try {
+    await (await scratches)?.releaseEarly();
+  } finally {
+    await store.close();
   }
 }
 
@@ -186,11 +209,23 @@ export class PendingReview {
   private taken = false;
   private decide: (wanted: boolean) => void = () => undefined;
   private readonly treeWanted = new Promise<boolean>((resolve) => (this.decide = resolve));
+  private decideScratch: (wanted: ReviewScratchOptions | null) => void = () => undefined;
+  private readonly scratchWanted = new Promise<ReviewScratchOptions | null>(
+    (resolve) => (this.decideScratch = resolve),
+  );
   private readonly read: Promise<ReadReview>;
 
-  /** `read` is given whether to write the staged tree, once wantTree or take says. */
-  constructor(read: (treeWanted: Promise<boolean>) => Promise<ReadReview>) {
-    this.read = read(this.treeWanted);
+  /**
+   * `read` is given whether to write the staged tree, once wantTree or take says, and the
+   * options of the scratch to prepare, once prepareScratch or take says.
+   */
+  constructor(
+    read: (
+      treeWanted: Promise<boolean>,
+      scratchWanted: Promise<ReviewScratchOptions | null>,
+    ) => Promise<ReadReview>,
+  ) {
+    this.read = read(this.treeWanted, this.scratchWanted);
     // Handled now: it may fail while the configuration is still being parsed.
     this.read.catch(() => undefined);
   }
@@ -200,12 +235,18 @@ export class PendingReview {
     this.decide(true);
   }
 
+  /** A scratch will likely be opened (verify runs): the kept one is swept now, beside the rest. */
+  prepareScratch(options: ReviewScratchOptions): void {
+    this.decideScratch(options);
+  }
+
   /**
    * The change read, its staged tree written if `withTree` (or wantTree came first); from here
    * prepareReview lets the shadow go.
    */
   take(withTree: boolean): Promise<ReadReview> {
     this.decide(withTree);
+    this.decideScratch(null);
     this.taken = true;
     return this.read;
   }
@@ -213,12 +254,13 @@ export class PendingReview {
   /** Lets the shadow go unless the change was taken; never rejects. */
   async release(): Promise<void> {
     this.decide(false);
+    this.decideScratch(null);
     if (this.taken) return;
     this.taken = true;
     try {
-      const { source, store } = await this.read;
+      const { source, store, scratches } = await this.read;
       source.close();
-      await store.close();
+      await letGo(store, scratches);
     } catch {
       // Nothing was held.
     }
@@ -234,7 +276,7 @@ export class PendingReview {
  * after, whatever happens.
  */
 export async function prepareReview<T>(
-  { store, source, subject, files, ignoreFile }: ReadReview,
+  { store, source, scratches, subject, files, ignoreFile }: ReadReview,
   env: Env,
   sandbox: SandboxConfig,
   withScratch: boolean,
@@ -248,9 +290,9 @@ export async function prepareReview<T>(
       ? await source.patches(subject.fromTree, writtenTree(subject), PATCH_CONTEXT_LINES)
       : null;
     const session = newSessionId('review', new Date(), randomBytes(2).toString('hex'));
+    const early = await scratches;
     const scratch = withScratch
-      ? await store
-          .scratches({ tempRoot: tempRoot(env), links: sandbox.link, keep: true })
+      ? await (early ?? store.scratches(reviewScratch(env, sandbox)))
           // The reader that read the change reads the scratch's base too: one git process fewer.
           .open(session, writtenTree(subject), source.takeReader() ?? undefined)
       : null;
@@ -264,6 +306,11 @@ export async function prepareReview<T>(
     };
   } finally {
     source.close();
-    await store.close();
+    await letGo(store, scratches);
   }
+}
+
+/** Where a review's scratch goes: the kept one, under the temp dir, with sandbox.json's links. */
+export function reviewScratch(env: Env, sandbox: SandboxConfig): ReviewScratchOptions & { keep: true } {
+  return { tempRoot: tempRoot(env), links: sandbox.link, keep: true };
 }
