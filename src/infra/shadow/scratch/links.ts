@@ -15,13 +15,14 @@
  * ({@link resolveLinkPaths}).
  */
 import { readdirSync, type Dirent } from 'node:fs';
-import { lstat, mkdir, readdir, readlink, rm, rmdir, stat, symlink, unlink } from 'node:fs/promises';
+import { readlinkSync } from 'node:fs';
+import { lstat, mkdir, readdir, rm, rmdir, stat, symlink, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
 import { CACHE_ENTRIES, MAX_GLOB_DEPTH } from '../../../shared/links.js';
 import type { ScratchLink } from '../../../core/ports/scratch.js';
 import type { ObjectReader } from './object-reader.js';
-import { settled } from '../../fs/small-files.js';
+import { lstatOrUndefined, settled } from '../../fs/small-files.js';
 
 /** Top-level entries of a linked folder that tools write caches into: never linked, left for the tool to make in the scratch. */
 const CACHES: ReadonlySet<string> = new Set(CACHE_ENTRIES);
@@ -99,11 +100,11 @@ async function presentInTree(
 }
 
 /** Whether every one of `segments` under root is a real folder (no symlink on the way). */
-export async function realFolderChain(root: string, segments: readonly string[]): Promise<boolean> {
+export function realFolderChain(root: string, segments: readonly string[]): boolean {
   let dir = root;
   for (const segment of segments) {
     dir = join(dir, segment);
-    const info = await lstat(dir).catch(() => undefined);
+    const info = lstatOrUndefined(dir);
     if (info === undefined || info.isSymbolicLink() || !info.isDirectory()) return false;
   }
   return true;
@@ -144,16 +145,11 @@ export async function removeLink(at: string): Promise<void> {
 }
 
 /** Whether `at` holds a link aide made for `path` in an earlier sync (as the scratch remembers it). */
-async function isOurs(
-  previous: readonly ScratchLink[],
-  path: string,
-  at: string,
-  target: string,
-): Promise<boolean> {
+function isOurs(previous: readonly ScratchLink[], path: string, at: string, target: string): boolean {
   if (!previous.some((l) => l.path === path && l.linked)) return false;
-  const info = await lstat(at).catch(() => undefined);
+  const info = lstatOrUndefined(at);
   if (info === undefined) return false;
-  return info.isDirectory() || (info.isSymbolicLink() && (await readlink(at)) === target);
+  return info.isDirectory() || (info.isSymbolicLink() && readlinkSync(at) === target);
 }
 
 /**
@@ -181,8 +177,10 @@ export async function syncLinks(
     const target = join(workspaceRoot, ...segments);
     const at = join(scratchRoot, ...segments);
     const parentPath = segments.slice(0, -1).join('/');
-    const ours = await isOurs(previous, path, at, target);
-    const exists = (await lstat(target).catch(() => undefined)) !== undefined;
+    // Synchronous stats: a review's scratch has a link or two, and these were its only calls
+    // that started the thread pool.
+    const ours = isOurs(previous, path, at, target);
+    const exists = lstatOrUndefined(target) !== undefined;
     const reason: ScratchLink['reason'] = !exists
       ? 'missing_in_workspace'
       : present.has(path)
@@ -191,7 +189,7 @@ export async function syncLinks(
           ? 'no_parent_in_base'
           : null;
     if (reason !== null) {
-      if (ours && (await realFolderChain(scratchRoot, segments.slice(0, -1)))) {
+      if (ours && realFolderChain(scratchRoot, segments.slice(0, -1))) {
         await removeLink(at);
         if (reason === 'no_parent_in_base') await removeEmptyParents(scratchRoot, segments);
       }
@@ -202,8 +200,8 @@ export async function syncLinks(
       links.push({ path, target, linked: true, reason: null });
       continue;
     }
-    const free = (await lstat(at).catch(() => undefined)) === undefined;
-    if (free && (await realFolderChain(scratchRoot, segments.slice(0, -1)))) {
+    const free = lstatOrUndefined(at) === undefined;
+    if (free && realFolderChain(scratchRoot, segments.slice(0, -1))) {
       await makeLink(target, at);
       links.push({ path, target, linked: true, reason: null });
     } else {

@@ -205,7 +205,7 @@ export async function removeScratchFolder(
   // A glob names no one path without a walk of the scratch: its links go with the folder.
   for (const configured of links.filter((l) => !isLinkGlob(l))) {
     const segments = linkSegments(configured);
-    if (segments === null || !(await realFolderChain(folder, segments.slice(0, -1)))) continue;
+    if (segments === null || !realFolderChain(folder, segments.slice(0, -1))) continue;
     await removeLink(join(folder, ...segments));
   }
   await rm(folder, { recursive: true, force: true });

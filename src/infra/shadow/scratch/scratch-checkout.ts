@@ -351,8 +351,7 @@ export class WorktreeScratch implements Scratch {
     for (const link of this.linkState) {
       if (!link.linked || !changes.some((c) => c.path.startsWith(`${link.path}/`))) continue;
       const segments = link.path.split('/');
-      if (await realFolderChain(this.path, segments.slice(0, -1)))
-        await removeLink(join(this.path, ...segments));
+      if (realFolderChain(this.path, segments.slice(0, -1))) await removeLink(join(this.path, ...segments));
       link.linked = false;
     }
   }
