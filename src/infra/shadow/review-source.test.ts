@@ -141,7 +141,11 @@ function plain(files: readonly ReviewedFile[]): unknown[] {
   );
 }
 
-test('the staged change read from the index while its tree is written is the one diff-tree finds from that tree; git add -N entries left out', async (t) => {
+/**
+ * The tricky change staged (the review-ignore file too), later.txt only intended (git add -N),
+ * with the shadow opened on it: the store, a review source on it and HEAD's tree.
+ */
+async function trickyStaged(t: Parameters<typeof gitRepo>[0]) {
   const root = gitRepo(t, TRICKY_BASE);
   const store = await ShadowStore.open(root, testEnv(tempDir(t)), { maxFileBytes: 1 << 24, command: 'test' });
   t.after(() => store.close());
@@ -150,7 +154,11 @@ test('the staged change read from the index while its tree is written is the one
   git(root, ['rm', '-q', '--cached', 'later.txt']);
   git(root, ['add', '-N', 'later.txt']);
   const head = git(root, ['rev-parse', 'HEAD^{tree}']).trim();
-  const source = new ShadowReviewSource(store.git);
+  return { store, source: new ShadowReviewSource(store.git), head };
+}
+
+test('the staged change read from the index while its tree is written is the one diff-tree finds from that tree; git add -N entries left out', async (t) => {
+  const { store, source, head } = await trickyStaged(t);
   const staged = await store.withStagedIndex((index) =>
     source.stagedFilesWith(head, index ?? '', '.aide/review-ignore'),
   );
@@ -185,9 +193,12 @@ test('the staged change read from the index while its tree is written is the one
     );
 });
 
-test('an index with unmerged entries is refused as write-tree refuses it, whatever diff-index made of it, tree written or not', async (t) => {
-  const root = gitRepo(t, { 'a.txt': 'base\n', 'b.txt': 'b\n' });
-  leaveMergeConflict(root, 'a.txt');
+/** Reading the staged change of `root` is refused as write-tree refuses it (`reason`), its tree asked for or not. */
+async function refusedEitherWay(
+  t: Parameters<typeof gitRepo>[0],
+  root: string,
+  reason: RegExp,
+): Promise<void> {
   const store = await ShadowStore.open(root, testEnv(tempDir(t)), { maxFileBytes: 1 << 24, command: 'test' });
   t.after(() => store.close());
   const source = new ShadowReviewSource(store.git);
@@ -200,20 +211,20 @@ test('an index with unmerged entries is refused as write-tree refuses it, whatev
       (error: unknown) =>
         error instanceof AideError &&
         error.code === 'workspace_invalid' &&
-        /staged content cannot be verified: .*a\.txt.*unmerged/.test(error.message),
+        /staged content cannot be verified: /.test(error.message) &&
+        reason.test(error.message),
+      `tree ${wanted ? '' : 'not '}asked for`,
     );
+}
+
+test('an index with unmerged entries is refused as write-tree refuses it, whatever diff-index made of it, tree written or not', async (t) => {
+  const root = gitRepo(t, { 'a.txt': 'base\n', 'b.txt': 'b\n' });
+  leaveMergeConflict(root, 'a.txt');
+  await refusedEitherWay(t, root, /a\.txt.*unmerged/);
 });
 
 test('without its tree, the staged change and its ignore file read from the index are those read with it', async (t) => {
-  const root = gitRepo(t, TRICKY_BASE);
-  const store = await ShadowStore.open(root, testEnv(tempDir(t)), { maxFileBytes: 1 << 24, command: 'test' });
-  t.after(() => store.close());
-  changeTrickily(root, { '.aide/review-ignore': 'a.txt:2\n', 'later.txt': 'not staged\n' });
-  git(root, ['add', '-A']);
-  git(root, ['rm', '-q', '--cached', 'later.txt']);
-  git(root, ['add', '-N', 'later.txt']);
-  const head = git(root, ['rev-parse', 'HEAD^{tree}']).trim();
-  const source = new ShadowReviewSource(store.git);
+  const { store, source, head } = await trickyStaged(t);
   const read = (wanted: boolean, path: string) =>
     store.withStagedIndex((index) =>
       source.stagedFilesWith(head, index ?? '', path, Promise.resolve(wanted)),
@@ -234,18 +245,5 @@ test('without its tree, the staged change and its ignore file read from the inde
 test("a staged entry whose blob is missing is refused in write-tree's words when no tree is written", async (t) => {
   const root = gitRepo(t, { 'a.txt': 'a\n' });
   git(root, ['update-index', '--add', '--info-only', '--cacheinfo', `100644,${'1'.repeat(40)},x.txt`]);
-  const store = await ShadowStore.open(root, testEnv(tempDir(t)), { maxFileBytes: 1 << 24, command: 'test' });
-  t.after(() => store.close());
-  const source = new ShadowReviewSource(store.git);
-  const head = git(root, ['rev-parse', 'HEAD^{tree}']).trim();
-  for (const wanted of [true, false])
-    await assert.rejects(
-      store.withStagedIndex((index) =>
-        source.stagedFilesWith(head, index ?? '', 'x.txt', Promise.resolve(wanted)),
-      ),
-      (error: unknown) =>
-        error instanceof AideError &&
-        error.code === 'workspace_invalid' &&
-        /staged content cannot be verified: .*1111111111/.test(error.message),
-    );
+  await refusedEitherWay(t, root, /1111111111/);
 });
