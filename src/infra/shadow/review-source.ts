@@ -4,11 +4,10 @@
  * the user's store), so nothing here reads the work tree or writes the user's repository.
  */
 import type { AddedLine, FilePatch, ReviewedFile, ReviewSource } from '../../core/ports/review.js';
-import type { GitCallOptions, ShadowGit } from './git.js';
+import { GitCommandError, type GitCallOptions, type ShadowGit } from './git.js';
 import { AideError } from '../../shared/errors.js';
 import { parseRawDiff, readBlobs, type RawChange } from './raw-objects.js';
 import { ObjectReader, objectsOnly } from './scratch/object-reader.js';
-import { GitCommandError } from './git.js';
 import { unusableIndex, writeStagedTree } from './verify-source.js';
 
 const LFS_POINTER = Buffer.from('version https://git-lfs.github.com/spec/v1');

@@ -14,8 +14,7 @@
  * path in the workspace, as through one symlink. `link` entries may be globs
  * ({@link resolveLinkPaths}).
  */
-import { readdirSync, type Dirent } from 'node:fs';
-import { readlinkSync } from 'node:fs';
+import { readdirSync, readlinkSync, type Dirent } from 'node:fs';
 import { lstat, mkdir, readdir, rm, rmdir, stat, symlink, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import picomatch from 'picomatch';

@@ -140,10 +140,12 @@ export class ShadowScratches implements ScratchOpener {
    * starting one, e.g. the one that has just read the change under review.
    */
   async open(session: string, base: string, objects?: ObjectReader): Promise<WorktreeScratch> {
-    if (!validSessionId(session))
+    if (!validSessionId(session)) {
+      objects?.close();
       throw new AideError('usage', `"${session}" is not a valid session id`, {
         hint: 'Use letters, digits, ".", "_" and "-".',
       });
+    }
     // Before anything else touches the scratches: a stale sweep's `worktree prune` must not
     // run while the early sweep has the kept scratch's `.git` half written.
     const early = await this.takeUp.take();
