@@ -13,6 +13,7 @@ import { agentAuthor } from '../core/flows/step-agent.js';
 import type { AideConfig } from '../config/config-schema.js';
 import { actModelClient, randomFence, scratchReads, syntaxChecker } from './wiring/act-model.js';
 import { agentStopError, modelFailureError } from './render/model-failure.js';
+import { monotonicMs } from '../shared/monotonic.js';
 
 /** Tokens kept free for each reply: a whole small file in a write_file. */
 const REPLY_RESERVE_TOKENS = 4096;
@@ -52,7 +53,7 @@ export async function modelAuthor(request: ActAgentRequest): Promise<StepAuthor>
       ? { grammar: grammarFor('act') }
       : {}),
     fence: randomFence,
-    now: () => performance.now(),
+    now: monotonicMs,
     describeStop: (stop) => agentStopError(stop, target, 'completion').message,
   });
 }

@@ -27,6 +27,7 @@ import { renderActJunit } from './render/act-junit.js';
 import { actEventJson, PlainActView, renderActSummary, renderResumeHint } from './render/act.js';
 import { makeStyle, type Style } from './render/style.js';
 import { verifyPolicy, writeReportFile } from './verify-run.js';
+import { monotonicMs } from '../shared/monotonic.js';
 
 /** Where events are shown before the act view opens (a resume's). */
 interface View {
@@ -139,7 +140,7 @@ export async function runAct(options: ActOptions, globals: GlobalOptions, io: Cl
         runner: adapters.runner,
         fs: adapters.scratchFs,
         approver: shown.approver,
-        now: () => performance.now(),
+        now: monotonicMs,
       },
       resume,
     );

@@ -28,6 +28,7 @@ import { agentStopError, modelFailureError } from './render/model-failure.js';
 import { planEventJson, planResultJson, PlanView, renderPlanWritten } from './render/plan.js';
 import { makeStyle } from './render/style.js';
 import { AideError } from '../shared/errors.js';
+import { monotonicMs } from '../shared/monotonic.js';
 
 /** Tokens kept free for each reply: a plan of a dozen steps fits. */
 const REPLY_RESERVE_TOKENS = 4096;
@@ -107,7 +108,7 @@ export async function runPlan(
           snapshot: takeSnapshot,
           definitions: definitionIndex(root),
           fence: randomFence,
-          now: () => performance.now(),
+          now: monotonicMs,
         },
       ),
       (event) => {

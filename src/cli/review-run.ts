@@ -29,6 +29,7 @@ import {
   type ReviewWorkspace,
 } from './wiring/review.js';
 import type { RunnerRequest, VerifyRunner } from './wiring/runner.js';
+import { monotonicMs } from '../shared/monotonic.js';
 
 const TAIL_LINES = 15;
 
@@ -189,7 +190,7 @@ async function reviewRead(
           logDir: join(prepared.stateDir, 'sessions', prepared.session, 'logs'),
           signal: interrupt.signal,
         },
-        { runner, now: () => performance.now() },
+        { runner, now: monotonicMs },
       );
       const report = await drive(flow, () => undefined);
       if (report.verdict === 'cancelled' || interrupt.received() !== null)

@@ -24,6 +24,7 @@ import { findWorkspaceRoot } from './wiring/workspace.js';
 import { renderJunit } from './render/junit.js';
 import { makeStyle } from './render/style.js';
 import { PlainVerifyView, renderVerifyResult, verifyJson, type VerifyContext } from './render/verify.js';
+import { monotonicMs } from '../shared/monotonic.js';
 
 const SANDBOX_FILE = '.aide/sandbox.json';
 
@@ -145,7 +146,7 @@ export async function runVerify(options: VerifyOptions, globals: GlobalOptions, 
         logDir: join(stateDir, 'sessions', context.session, 'logs'),
         signal: interrupt.signal,
       },
-      { runner, now: () => performance.now() },
+      { runner, now: monotonicMs },
     );
     const report = await showUntilDone(flow, view);
     await finish(report, context, options, globals, io);

@@ -55,7 +55,7 @@ export interface VerifyInput {
 
 export interface VerifyDeps {
   runner: CommandRunner;
-  /** Milliseconds, monotonic (performance.now). */
+  /** Milliseconds, monotonic (shared/monotonic.ts). */
   now: () => number;
 }
 

@@ -9,6 +9,7 @@ import type { CommandResult, CommandRun, CommandRunner, IsolationReport } from '
 import { CappedLog, OutputSink } from './output-sink.js';
 import { groupGone, signalGroup, trackGroup, untrackGroup } from './process-group.js';
 import { checkStart } from './start-check.js';
+import { monotonicMs } from '../../shared/monotonic.js';
 
 /** A way to run commands and the protection it gives (see isolation.ts). */
 export interface Isolation {
@@ -117,7 +118,7 @@ export class ProcessCommandRunner implements CommandRunner {
 /** One run, from spawn to the result. Every path ends in `finish()`, exactly once. */
 class RunningCommand {
   private readonly sink: OutputSink;
-  private readonly started = performance.now();
+  private readonly started = monotonicMs();
   private child: ChildProcess | null = null;
   private pgid: number | null = null;
   private openStreams = 2;
@@ -248,7 +249,7 @@ class RunningCommand {
     this.child?.stdout?.destroy();
     this.child?.stderr?.destroy();
     if (startError !== null) this.sink.note(`[aide: could not start: ${startError}]`);
-    const durationMs = Math.round(performance.now() - this.started);
+    const durationMs = Math.round(monotonicMs() - this.started);
     const pgid = this.pgid;
     if (pgid === null) {
       this.report(startError, durationMs);

@@ -10,6 +10,7 @@
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { signalGroup, trackGroup, untrackGroup } from './process-group.js';
+import { monotonicMs } from '../../shared/monotonic.js';
 
 export interface ProbeResult {
   /** Exit code 0. */
@@ -37,7 +38,7 @@ function probeEnv(env: Readonly<Record<string, string | undefined>>): Record<str
 const MAX_BUFFER = 1 << 20;
 
 export function probe(argv: readonly [string, ...string[]], options: ProbeOptions): Promise<ProbeResult> {
-  const started = performance.now();
+  const started = monotonicMs();
   const [program, ...args] = argv;
   return new Promise((resolve) => {
     const child = spawn(program, args, {
@@ -79,7 +80,7 @@ export function probe(argv: readonly [string, ...string[]], options: ProbeOption
         code,
         stdout: stdout(),
         stderr: stderr(),
-        ms: performance.now() - started,
+        ms: monotonicMs() - started,
       });
     };
     // A program that cannot be started has no pid; any later 'error' (a failed kill) changes nothing.

@@ -5,6 +5,7 @@
  */
 import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { monotonicMs } from '../../shared/monotonic.js';
 
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
@@ -100,9 +101,9 @@ function groupRunning(pgid: number): boolean {
  * is gone (a `setsid` daemon included), so an empty group means an empty sandbox too.
  */
 export async function groupGone(pgid: number, timeoutMs: number): Promise<boolean> {
-  const deadline = performance.now() + timeoutMs;
+  const deadline = monotonicMs() + timeoutMs;
   for (let pause = 1; groupRunning(pgid); pause = Math.min(pause * 2, 20)) {
-    if (performance.now() >= deadline) return false;
+    if (monotonicMs() >= deadline) return false;
     await sleep(pause);
   }
   return true;

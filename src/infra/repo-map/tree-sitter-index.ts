@@ -14,6 +14,7 @@ import type { DefinitionIndex, RepoFile, RepoReader } from '../../core/ports/rep
 import { DefinitionCache } from './definition-cache.js';
 import { grammarPath, languageOf, type GrammarName, type LanguageSpec } from './languages.js';
 import { oneLine } from './syntax.js';
+import { monotonicMs } from '../../shared/monotonic.js';
 
 export type { GrammarName } from './languages.js';
 
@@ -141,11 +142,11 @@ export class TreeSitterDefinitionIndex implements DefinitionIndex {
     const loaded = await this.loadGrammar(language.grammar);
     const engine = await this.runtime;
     if (loaded === null || engine === null || engine === undefined) return null;
-    const deadline = performance.now() + this.options.parseTimeoutMs;
+    const deadline = monotonicMs() + this.options.parseTimeoutMs;
     try {
       engine.parser.setLanguage(loaded);
       engine.parser.reset();
-      const tree = engine.parser.parse(text, null, { progressCallback: () => performance.now() > deadline });
+      const tree = engine.parser.parse(text, null, { progressCallback: () => monotonicMs() > deadline });
       if (tree === null) return null;
       this.stats.parsed++;
       try {

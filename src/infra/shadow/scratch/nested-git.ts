@@ -8,21 +8,49 @@
  * The sweep of a kept scratch removes every one (the root's own `.git`, the worktree's link to
  * the shadow, stays). Symbolic links are not followed: a link is an entry, not a folder here.
  *
- * findutils' `find` does the walk where it is installed: it runs beside the sweep's git
- * processes, and at 30k files it costs a quarter of the CPU of the same walk in JavaScript
- * (which stays, for a machine without it).
+ * A small scratch is walked in JavaScript, synchronously: a few folders cost less than starting
+ * a process (a review's 200-file scratch: about 0.2 ms, against 4 ms of CPU for `find`'s spawn
+ * and run). Past SMALL_WALK_FOLDERS folders, findutils' `find` does the walk where it is
+ * installed: it runs beside the sweep's git processes, and at 30k files it costs a quarter of
+ * the CPU of the same walk in JavaScript (which stays, for a machine without it).
  */
 import { execFile } from 'node:child_process';
-import { existsSync, type Dirent } from 'node:fs';
+import { existsSync, readdirSync, type Dirent } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** Folders read at once: the walk runs beside the sweep's git processes. */
 const PARALLEL = 16;
 
-/** Scratch-relative paths of every `.git` entry below `root` (any letter case), folders or not. */
-export async function nestedGitEntries(root: string): Promise<string[]> {
-  return (await foundByFind(root)) ?? walked(root);
+/**
+ * Scratch-relative paths of every `.git` entry below `root` (any letter case), folders or not.
+ * `smallFolders`: how many folders the synchronous walk may read (tests give 0 to have `find` walk).
+ */
+export async function nestedGitEntries(root: string, smallFolders = SMALL_WALK_FOLDERS): Promise<string[]> {
+  return smallWalk(root, smallFolders) ?? (await foundByFind(root)) ?? walked(root);
+}
+
+/** Folders the synchronous walk reads before it gives the walk to `find` (what it read is then wasted: under 1 ms). */
+const SMALL_WALK_FOLDERS = 64;
+
+/**
+ * The walk in JavaScript, synchronously, when the scratch has at most `maxFolders` folders
+ * (links not followed, the root followed as `find -H` does); null when it has more.
+ */
+export function smallWalk(root: string, maxFolders: number): string[] | null {
+  const found: string[] = [];
+  const pending = [''];
+  for (let read = 0; pending.length > 0; read++) {
+    if (read === maxFolders) return null;
+    const folder = pending.pop() ?? '';
+    for (const entry of entriesOfSync(root, folder)) {
+      const path = folder === '' ? entry.name : `${folder}/${entry.name}`;
+      if (entry.name.toLowerCase() === '.git') {
+        if (folder !== '') found.push(path);
+      } else if (entry.isDirectory()) pending.push(path);
+    }
+  }
+  return found.sort();
 }
 
 const FIND = ['/usr/bin/find', '/bin/find'].find((path) => existsSync(path)) ?? null;
@@ -93,6 +121,17 @@ export async function walked(root: string): Promise<string[]> {
 async function entriesOf(root: string, folder: string): Promise<Dirent[]> {
   try {
     return await readdir(join(root, folder), { withFileTypes: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+    throw error;
+  }
+}
+
+/** entriesOf, synchronously. */
+function entriesOfSync(root: string, folder: string): Dirent[] {
+  try {
+    return readdirSync(join(root, folder), { withFileTypes: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return [];
