@@ -5,13 +5,14 @@
  * byte-identical.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { BIN } from '../helpers/cli.js';
-import { fingerprint, git, gitRepo, tempDir, writeTree, type Cleanup } from '../helpers/sandbox.js';
+import { fingerprint, git, gitRepo, tempDir, testEnv, writeTree, type Cleanup } from '../helpers/sandbox.js';
 import { verifyJson, withoutState, type VerifyJson } from '../helpers/verify.js';
 
 /** Cleanup for the whole file: folders made in `before` live until the process ends. */
@@ -66,6 +67,9 @@ interface World {
   mainRun: VerifyJson;
   linkedRun: VerifyJson;
 }
+
+/** A descriptor a parent leaks to aide (the last test). */
+const LEAKED_FD = 213;
 
 const HOSTILE_GITCONFIG = '[alias]\n\tst = !touch /tmp/pwned\n';
 const CORE_PATTERN = '/proc/sys/kernel/core_pattern';
@@ -261,4 +265,31 @@ test('commands get a fresh HOME and TMPDIR of their own; home_binds shows a file
   assert.match(out, /home=\/.+\/home\n/);
   assert.match(out, /cache-min=1\nnpmrc-read-only\nok\nok/);
   assert.equal(readFileSync(join(home, '.npmrc'), 'utf8'), 'cache-min=1\n');
+});
+
+test('a descriptor aide inherited open for writing (a file outside the scratch) is not passed on to the command', async (t) => {
+  const outside = join(tempDir(t, 'aide-outside-'), 'log.txt');
+  writeFileSync(outside, 'the parent’s log\n');
+  const root = gitRepo(t, {
+    '.aide/sandbox.json': JSON.stringify({
+      commands: [attempt('fd', `bash -c 'echo PWNED >&${LEAKED_FD}'; ls /proc/self/fd | tr "\\n" " "`)],
+      flake_reruns: 0,
+    }),
+  });
+  // As a parent that leaks one would: open for appending, without close-on-exec. A high number:
+  // node marks its inherited descriptors close-on-exec itself up to the first gap past 15.
+  const child = spawn(
+    'bash',
+    ['-c', `exec ${LEAKED_FD}>>"$0"; exec "$@"`, outside, process.execPath, BIN, 'verify', '--json'],
+    { cwd: root, env: testEnv(tempDir(t, 'aide-home-')), stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 },
+  );
+  let stdout = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  assert.equal(code, 0, stdout);
+  const report = JSON.parse(stdout) as VerifyJson;
+  assert.match(tail(report, 'fd'), /Bad file descriptor/);
+  // ls's own listing of the folder is its fd 3: nothing else is open.
+  assert.match(tail(report, 'fd'), /^0 1 2 3 $/m);
+  assert.equal(readFileSync(outside, 'utf8'), 'the parent’s log\n');
 });

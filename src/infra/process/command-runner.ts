@@ -8,6 +8,7 @@ import type { Readable } from 'node:stream';
 import type { CommandResult, CommandRun, CommandRunner, IsolationReport } from '../../core/ports/commands.js';
 import { CappedLog, OutputSink } from './output-sink.js';
 import { groupGone, signalGroup, trackGroup, untrackGroup } from './process-group.js';
+import { closeInheritedFds } from './inherited-fds.js';
 import { checkStart } from './start-check.js';
 import { monotonicMs } from '../../shared/monotonic.js';
 
@@ -21,6 +22,11 @@ export interface Isolation {
   wrap: (argv: readonly string[], cwd: string, layer?: string) => string[];
   /** Runs given a layer leave `cwd` untouched (CommandRun.layer). */
   layers?: boolean;
+  /**
+   * The wrapped argv writes, on fd 3 (sandbox-argv.ts NAMESPACE_INFO_FD), bwrap's JSON naming
+   * the pid of its PID namespace's init (`child-pid`).
+   */
+  reportsInit?: boolean;
   /** The command's environment as the sandbox sets it (a HOME and TMPDIR of its own); unchanged when absent. */
   environment?: (env: Readonly<Record<string, string>>) => Record<string, string>;
 }
@@ -44,6 +50,8 @@ interface Timing {
 
 /** setTimeout fires at once for delays past 2^31-1 ms; a huge timeout means "none". */
 const MAX_DELAY = 2 ** 31 - 1;
+/** More than bwrap's info JSON ever holds: the rest is not kept. */
+const INFO_MAX_CHARS = 4096;
 /** How long a killed group may take to be gone before the result is given anyway. */
 const GONE_WITHIN_MS = 2000;
 
@@ -79,13 +87,17 @@ export class ProcessCommandRunner implements CommandRunner {
   readonly isolation: IsolationReport;
   readonly layers: boolean;
   private readonly wrap: Isolation['wrap'];
+  private readonly reportsInit: boolean;
   private readonly environment: NonNullable<Isolation['environment']>;
   private readonly timing: Timing;
 
   constructor(options: CommandRunnerOptions) {
+    // Before any command runs: none may hold a descriptor aide inherited (inherited-fds.ts).
+    closeInheritedFds();
     this.isolation = options.isolation.report;
     this.layers = options.isolation.layers === true;
     this.wrap = options.isolation.wrap;
+    this.reportsInit = options.isolation.reportsInit === true;
     this.environment = options.isolation.environment ?? ((env) => ({ ...env }));
     this.timing = { killGraceMs: options.killGraceMs ?? 2000, drainMs: options.drainMs ?? 250 };
   }
@@ -110,7 +122,7 @@ export class ProcessCommandRunner implements CommandRunner {
       return Promise.resolve(notRun({ startError: reason }));
     }
     return new Promise((resolve) => {
-      new RunningCommand(prepared.command, prepared.argv, this.timing, resolve).start();
+      new RunningCommand(prepared.command, prepared.argv, this.timing, this.reportsInit, resolve).start();
     });
   }
 }
@@ -122,6 +134,8 @@ class RunningCommand {
   private child: ChildProcess | null = null;
   private pgid: number | null = null;
   private openStreams = 2;
+  /** What the sandbox wrote on its info fd (reportsInit), read to its end. */
+  private info = '';
   private exit: { code: number | null; signal: string | null } | null = null;
   private timedOut = false;
   private cancelled = false;
@@ -134,6 +148,7 @@ class RunningCommand {
     private readonly command: CommandRun,
     private readonly argv: string[],
     private readonly timing: Timing,
+    private readonly reportsInit: boolean,
     private readonly resolve: (result: CommandResult) => void,
   ) {
     this.sink = new OutputSink(command);
@@ -147,7 +162,7 @@ class RunningCommand {
         cwd: this.command.cwd,
         env: { ...this.command.env },
         detached: true,
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: this.reportsInit ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
       });
     } catch (error) {
       this.finish(error instanceof Error ? error.message : String(error));
@@ -163,6 +178,7 @@ class RunningCommand {
       this.onExit(code, signal);
     });
     for (const stream of [this.child.stdout, this.child.stderr]) this.read(stream);
+    if (this.reportsInit) this.readInfo(this.child.stdio[3] as Readable | null | undefined);
     this.watch();
   }
 
@@ -181,6 +197,28 @@ class RunningCommand {
       this.openStreams--;
       if (this.openStreams === 0 && this.exit !== null) this.finish(null);
     });
+  }
+
+  /** The sandbox's info fd, read like an output stream (the run ends once it closes too), its text capped. */
+  private readInfo(stream: Readable | null | undefined): void {
+    if (stream === null || stream === undefined) return;
+    this.openStreams++;
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk: string) => {
+      if (this.info.length < INFO_MAX_CHARS) this.info += chunk;
+    });
+    stream.on('error', () => undefined);
+    stream.on('close', () => {
+      this.openStreams--;
+      if (this.openStreams === 0 && this.exit !== null) this.finish(null);
+    });
+  }
+
+  /** The namespace init's pid, as the sandbox wrote it; undefined when it wrote none that reads as one. */
+  private initPid(): number | undefined {
+    const found = /"child-pid"\s*:\s*(\d+)/.exec(this.info);
+    const pid = found === null ? Number.NaN : Number(found[1]);
+    return Number.isSafeInteger(pid) && pid > 1 ? pid : undefined;
   }
 
   private watch(): void {
@@ -248,6 +286,7 @@ class RunningCommand {
     this.command.signal?.removeEventListener('abort', this.onAbort);
     this.child?.stdout?.destroy();
     this.child?.stderr?.destroy();
+    (this.child?.stdio[3] as Readable | null | undefined)?.destroy();
     if (startError !== null) this.sink.note(`[aide: could not start: ${startError}]`);
     const durationMs = Math.round(monotonicMs() - this.started);
     const pgid = this.pgid;
@@ -258,7 +297,7 @@ class RunningCommand {
     // Also after a clean exit: a background process that closed its output is still running.
     // The result waits until the group is really gone, so "nothing survives" holds when it is read.
     signalGroup(pgid, 'SIGKILL');
-    void groupGone(pgid, GONE_WITHIN_MS).then(() => {
+    void groupGone(pgid, GONE_WITHIN_MS, this.initPid()).then(() => {
       untrackGroup(pgid);
       this.report(startError, durationMs);
     });

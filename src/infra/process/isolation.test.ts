@@ -192,6 +192,14 @@ for (const mechanism of ['unshare', 'bwrap'] as const) {
     assertNoneRunning(`sleep ${marker}.`);
   });
 
+  test(`${mechanism}: the command holds no descriptor but its input and output: not bwrap's info pipe, not one aide inherited`, async (t) => {
+    const { scratch, workspace } = folders(t);
+    const runner = await runnerFor(t, workspace, { force: mechanism });
+    const result = await runner.run(command(scratch, ['/bin/sh', '-c', 'ls /proc/$$/fd']));
+    assert.equal(result.exitCode, 0, result.tail);
+    assert.deepEqual(result.tail.split('\n').sort(), ['0', '1', '2']);
+  });
+
   test(`${mechanism}: the command starts with no signal ignored, so its own tests can interrupt children`, async (t) => {
     const { scratch, workspace } = folders(t);
     const runner = await runnerFor(t, workspace, { force: mechanism });

@@ -231,6 +231,7 @@ function session(sandbox: Sandbox, report: IsolationReport): SessionIsolation {
   return {
     report,
     layers: sandbox.layers,
+    reportsInit: sandbox.reportsInit,
     wrap: (argv, cwd, layer) => sandbox.wrap(argv, cwd, layer),
     environment: (env) => sandbox.environment(env),
     dispose: () => {

@@ -27,6 +27,8 @@ export interface ProbeOptions {
   env: Readonly<Record<string, string | undefined>>;
   cwd?: string;
   timeoutMs?: number;
+  /** The command writes on fd 3 (a sandbox's info fd, sandbox-argv.ts NAMESPACE_INFO_FD): a pipe read and dropped. */
+  infoFd?: boolean;
 }
 
 /** Only what a probe needs from the environment. */
@@ -44,9 +46,10 @@ export function probe(argv: readonly [string, ...string[]], options: ProbeOption
     const child = spawn(program, args, {
       env: probeEnv(options.env),
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: options.infoFd === true ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
+    (child.stdio[3] as Readable | null | undefined)?.resume();
     const pgid = child.pid;
     if (pgid !== undefined) trackGroup(pgid);
     let overflow = false;
@@ -65,8 +68,9 @@ export function probe(argv: readonly [string, ...string[]], options: ProbeOption
       });
       return () => Buffer.concat(chunks).toString('utf8');
     };
-    const stdout = collect(child.stdout);
-    const stderr = collect(child.stderr);
+    // Piped, so never null (the stdio's type is widened by the optional fd 3).
+    const stdout = collect(child.stdout as Readable);
+    const stderr = collect(child.stderr as Readable);
     const timer = setTimeout(kill, options.timeoutMs ?? 5000);
     let settled = false;
     const settle = (code: number | null, error: NodeJS.ErrnoException | null) => {

@@ -54,20 +54,46 @@ const STAT_BUFFER = Buffer.alloc(4096);
  * scan below reads one per process on the machine.
  */
 function procStat(pid: string): string | null {
+  const read = readProcStat(pid);
+  return typeof read === 'string' ? read : null;
+}
+
+/** procStat, or why the file could not be opened or read (its error code). */
+function readProcStat(pid: string): string | { code: string | undefined } {
   let fd: number;
   try {
     fd = openSync(`/proc/${pid}/stat`, 'r');
-  } catch {
-    return null;
+  } catch (error) {
+    return { code: (error as NodeJS.ErrnoException).code };
   }
   try {
     const length = readSync(fd, STAT_BUFFER, 0, STAT_BUFFER.length, 0);
     return STAT_BUFFER.toString('latin1', 0, length);
-  } catch {
-    return null;
+  } catch (error) {
+    return { code: (error as NodeJS.ErrnoException).code };
   } finally {
     closeSync(fd);
   }
+}
+
+/** State and process group of a /proc/<pid>/stat line: read after the last ')' (comm may hold spaces and parentheses). */
+function stateAndGroup(stat: string): { state: string; pgrp: number } {
+  const [state = '', , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { state, pgrp: Number(pgrp) };
+}
+
+const running = (state: string) => state !== 'Z' && state !== 'X';
+
+/**
+ * Whether the namespace init `init` of the group still runs: false once it is a zombie, gone, or
+ * its pid is another group's (reaped, then reused); null when /proc cannot say.
+ */
+function initRunning(pgid: number, init: number): boolean | null {
+  const stat = readProcStat(String(init));
+  // ESRCH: reaped between the open and the read.
+  if (typeof stat !== 'string') return stat.code === 'ENOENT' || stat.code === 'ESRCH' ? false : null;
+  const { state, pgrp } = stateAndGroup(stat);
+  return pgrp === pgid && running(state);
 }
 
 /**
@@ -75,9 +101,18 @@ function procStat(pid: string): string | null {
  * kill(-pgid, 0) answers for most ends at once; it also counts zombies, so when it finds the
  * group, /proc says which of its processes still run. Without a readable /proc a zombie counts
  * as running, and the caller's deadline ends the wait.
+ *
+ * `init`: the pid of the group's PID namespace init (bwrap's, command-runner.ts). The group is
+ * then bwrap's outer process (the leader, already reaped), that init and the processes of its
+ * namespace, which the kernel ends before the init's own exit: once the init no longer runs,
+ * nothing of the group does. bwrap's outer process exits without reaping it, so the group
+ * always holds its zombie for a while (until the system's init reaps it), and reading the init's
+ * stat spares a read of every process's on the machine.
  */
-function groupRunning(pgid: number): boolean {
+function groupRunning(pgid: number, init?: number): boolean {
   if (!signalGroup(pgid, 0)) return false;
+  const byInit = init === undefined ? null : initRunning(pgid, init);
+  if (byInit !== null) return byInit;
   let pids: string[];
   try {
     pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
@@ -87,9 +122,8 @@ function groupRunning(pgid: number): boolean {
   return pids.some((pid) => {
     const stat = procStat(pid);
     if (stat === null) return false; // gone meanwhile
-    // pid (comm) state ppid pgrp …: comm may hold spaces and parentheses, so read after the last ')'.
-    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(pgrp) === pgid && state !== 'Z' && state !== 'X';
+    const { state, pgrp } = stateAndGroup(stat);
+    return pgrp === pgid && running(state);
   });
 }
 
@@ -98,11 +132,12 @@ function groupRunning(pgid: number): boolean {
  * still did then. SIGKILL is delivered when the process next runs, and under load that is
  * milliseconds later: a caller that says "nothing survives" waits for it. A sandbox's namespace
  * init is in the group, and the kernel ends its exit only after every process of the namespace
- * is gone (a `setsid` daemon included), so an empty group means an empty sandbox too.
+ * is gone (a `setsid` daemon included), so an empty group means an empty sandbox too. `init`:
+ * that init's pid, when the sandbox said it (groupRunning).
  */
-export async function groupGone(pgid: number, timeoutMs: number): Promise<boolean> {
+export async function groupGone(pgid: number, timeoutMs: number, init?: number): Promise<boolean> {
   const deadline = monotonicMs() + timeoutMs;
-  for (let pause = 1; groupRunning(pgid); pause = Math.min(pause * 2, 20)) {
+  for (let pause = 1; groupRunning(pgid, init); pause = Math.min(pause * 2, 20)) {
     if (monotonicMs() >= deadline) return false;
     await sleep(pause);
   }

@@ -66,6 +66,7 @@ async function shellInside(
   const runner = new ProcessCommandRunner({
     isolation: {
       report,
+      reportsInit: sandbox.reportsInit,
       wrap: (argv, cwd) => sandbox.wrap(argv, cwd),
       environment: (e) => sandbox.environment(e),
     },

@@ -211,6 +211,14 @@ function boundBack(paths: readonly string[], hidden: readonly string[]): string[
  * unshare sandbox's /proc is read-only as well. Order matters: the scratch lives under the temp
  * folder that is hidden, so the binds come after the tmpfs that hides it.
  */
+/**
+ * The fd on which bwrap's argv has it write, as JSON, the pid of its namespace's init
+ * (`--info-fd`): the runner opens it as the child's fd 3 and reads `child-pid` from it
+ * (command-runner.ts says why). bwrap closes it before the command runs: nothing inside can
+ * write there.
+ */
+export const NAMESPACE_INFO_FD = 3;
+
 function bwrapArgv(
   plan: SandboxPlan,
   tools: SandboxTools,
@@ -237,7 +245,9 @@ function bwrapArgv(
     ...(plan.network ? ['--unshare-net'] : []),
     // System V IPC of its own, as under unshare (confined).
     ...(plan.filesystem === 'confined' ? ['--unshare-ipc'] : []),
-    ...(plan.pid ? ['--unshare-pid', '--proc', '/proc', '--remount-ro', '/proc'] : []),
+    ...(plan.pid
+      ? ['--unshare-pid', '--proc', '/proc', '--remount-ro', '/proc', '--info-fd', String(NAMESPACE_INFO_FD)]
+      : []),
     '--cap-drop',
     'ALL',
     '--chdir',

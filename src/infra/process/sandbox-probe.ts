@@ -123,7 +123,7 @@ export async function probePlan(plan: SandboxPlan, tools: SandboxTools, env: Env
       throw error;
     }
     const [program = '', ...args] = wrapped;
-    const result = await probe([program, ...args], { env, cwd: scratch });
+    const result = await probe([program, ...args], { env, cwd: scratch, infoFd: sandbox.reportsInit });
     if (!result.ok)
       return firstLine(result.stderr) || `${plan.mechanism} exited ${result.code ?? 'on a signal'}`;
     if (plan.layers === true && (!existsSync(join(scratch, 'kept')) || existsSync(join(scratch, 'probe'))))

@@ -71,6 +71,8 @@ export class Sandbox {
    * capabilities to unmount), and no process of the command outlives the run, so the scratch
    * never changes under a mounted overlay. bubblewrap 0.8 has no overlay.
    */
+  /** Its argv writes its namespace init's pid on NAMESPACE_INFO_FD (bwrap with a PID namespace). */
+  readonly reportsInit: boolean;
   readonly layers: boolean;
 
   constructor(
@@ -81,6 +83,7 @@ export class Sandbox {
     const extra = [...toolchainFolders(settings.env), ...(settings.allowNetwork ? resolverFolder() : [])];
     this.readOnly = [...settings.readOnlyPaths.map(realOr), ...extra];
     this.hidden = plan?.filesystem === 'confined' ? hiddenFolders(settings.env) : [];
+    this.reportsInit = plan?.mechanism === 'bwrap' && plan.pid;
     this.layers =
       plan?.layers === true && plan.mechanism === 'unshare' && plan.filesystem === 'confined' && plan.pid;
   }
